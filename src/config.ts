@@ -1,0 +1,140 @@
+// Configuration from SANDBOX_* environment variables: parsed, validated and frozen once at start.
+import path from 'node:path';
+import type { Plan } from './domain/types.js';
+
+export type Profile = 'embedded';
+
+export interface Config {
+  profile: Profile;
+  dataDir: string;
+  namespace: string;
+  bind: string;
+  httpPort: number;
+  smtpPort: number;
+  smtpsPort: number;
+  smtpHostname: string;
+  maxMessageBytes: number;
+  maxRecipients: number;
+  tlsCertPath: string | null;
+  tlsKeyPath: string | null;
+  shutdownGraceMs: number;
+  logLevel: string;
+  plans: Readonly<Record<string, Plan>>;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Plans shipped by default; SANDBOX_PLANS (JSON) may change them or add more. */
+export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
+  free: { name: 'free', monthlyLimit: 500, retentionDays: 7, memberLimit: 1, inboxLimit: 3, webhookLimit: 1, requestsPerSecond: 5 },
+  team: { name: 'team', monthlyLimit: 50_000, retentionDays: 30, memberLimit: 20, inboxLimit: 100, webhookLimit: 20, requestsPerSecond: 50 },
+  unlimited: { name: 'unlimited', monthlyLimit: null, retentionDays: 365, memberLimit: null, inboxLimit: null, webhookLimit: null, requestsPerSecond: null },
+};
+
+type Env = Record<string, string | undefined>;
+
+function readPort(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(name, `expected a port number 0-65535 (0 picks a free port), got '${raw}'`);
+  return Number(raw);
+}
+
+function readPositiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) throw new ConfigError(name, `expected a positive whole number, got '${raw}'`);
+  return Number(raw);
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** Accepts plain bytes or a 1024-based size such as 25m, 512k, 1.5m. */
+function readSize(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)b?$/i.exec(raw.trim());
+  const bytes = match ? Math.floor(Number(match[1]) * (SIZE_UNITS[match[2]!.toLowerCase()] ?? 1)) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1024) throw new ConfigError(name, `expected a size of at least 1024 bytes such as 26214400 or 25m, got '${raw}'`);
+  return bytes;
+}
+
+function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got '${raw}'`);
+  return raw as T;
+}
+
+function readPlans(env: Env): Record<string, Plan> {
+  const raw = env.SANDBOX_PLANS;
+  const plans: Record<string, Plan> = { ...DEFAULT_PLANS };
+  if (raw === undefined || raw === '') return plans;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('SANDBOX_PLANS', 'expected a JSON object of plan name to limits');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError('SANDBOX_PLANS', 'expected a JSON object of plan name to limits');
+  const limitFields = ['monthly_limit', 'retention_days', 'member_limit', 'inbox_limit', 'webhook_limit', 'requests_per_second'] as const;
+  for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!/^[a-z0-9_-]{1,40}$/.test(name)) throw new ConfigError('SANDBOX_PLANS', `plan name '${name}' must be 1-40 of a-z, 0-9, _ and -`);
+    if (typeof value !== 'object' || value === null) throw new ConfigError('SANDBOX_PLANS', `plan '${name}' must be an object`);
+    const fields = value as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      if (!(limitFields as readonly string[]).includes(key)) throw new ConfigError('SANDBOX_PLANS', `plan '${name}' has unknown field '${key}' (allowed: ${limitFields.join(', ')})`);
+      const v = fields[key];
+      const nullable = key !== 'retention_days';
+      if (!((v === null && nullable) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0))) {
+        throw new ConfigError('SANDBOX_PLANS', `plan '${name}' field '${key}' must be a whole number >= 0${nullable ? ' or null for unlimited' : ''}`);
+      }
+    }
+    const base = plans[name] ?? DEFAULT_PLANS.unlimited!;
+    const pick = (key: (typeof limitFields)[number], current: number | null) => (key in fields ? (fields[key] as number | null) : current);
+    plans[name] = {
+      name,
+      monthlyLimit: pick('monthly_limit', base.monthlyLimit),
+      retentionDays: pick('retention_days', base.retentionDays) ?? base.retentionDays,
+      memberLimit: pick('member_limit', base.memberLimit),
+      inboxLimit: pick('inbox_limit', base.inboxLimit),
+      webhookLimit: pick('webhook_limit', base.webhookLimit),
+      requestsPerSecond: pick('requests_per_second', base.requestsPerSecond),
+    };
+  }
+  return plans;
+}
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const namespace = env.SANDBOX_NAMESPACE ?? '';
+  if (!/^[a-z0-9_-]{0,40}$/.test(namespace)) throw new ConfigError('SANDBOX_NAMESPACE', `expected 0-40 of a-z, 0-9, _ and -, got '${namespace}'`);
+  const bind = env.SANDBOX_BIND || '127.0.0.1';
+  const tlsCertPath = env.SANDBOX_TLS_CERT || null;
+  const tlsKeyPath = env.SANDBOX_TLS_KEY || null;
+  if ((tlsCertPath === null) !== (tlsKeyPath === null)) {
+    throw new ConfigError(tlsCertPath ? 'SANDBOX_TLS_KEY' : 'SANDBOX_TLS_CERT', 'SANDBOX_TLS_CERT and SANDBOX_TLS_KEY must be given together');
+  }
+  const config: Config = {
+    profile: readEnum(env, 'SANDBOX_PROFILE', ['embedded'] as const, 'embedded'),
+    dataDir: path.resolve(env.SANDBOX_DATA_DIR || './data'),
+    namespace,
+    bind,
+    httpPort: readPort(env, 'SANDBOX_HTTP_PORT', 8025),
+    smtpPort: readPort(env, 'SANDBOX_SMTP_PORT', 2525),
+    smtpsPort: readPort(env, 'SANDBOX_SMTPS_PORT', 2465),
+    smtpHostname: env.SANDBOX_SMTP_HOSTNAME || (bind === '0.0.0.0' || bind === '::' ? 'localhost' : bind),
+    maxMessageBytes: readSize(env, 'SANDBOX_MAX_MESSAGE_BYTES', 25 * 1024 * 1024),
+    maxRecipients: readPositiveInt(env, 'SANDBOX_MAX_RECIPIENTS', 5000),
+    tlsCertPath,
+    tlsKeyPath,
+    shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),
+    logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    plans: Object.freeze(readPlans(env)),
+  };
+  return Object.freeze(config);
+}

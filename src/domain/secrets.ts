@@ -1,0 +1,27 @@
+// Generation, hashing and comparison of API keys and SMTP passwords.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const API_KEY_PREFIX = 'sbx_api_';
+
+/** 32 random bytes: guessing is hopeless, so a fast hash (not a slow KDF) is enough to store them. */
+export const newApiKey = (): string => API_KEY_PREFIX + randomBytes(32).toString('base64url');
+
+export const newSmtpPassword = (): string => randomBytes(24).toString('base64url');
+
+/** SMTP usernames are lower-case letters and digits so every client and shell passes them unchanged. */
+export function newSmtpUsername(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = randomBytes(16);
+  let name = 'sbx-';
+  for (const byte of bytes) name += alphabet[byte % alphabet.length];
+  return name;
+}
+
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+/** Constant-time comparison of a presented secret with a stored hash. */
+export function secretMatches(secret: string, storedHash: string): boolean {
+  const presented = Buffer.from(hashSecret(secret), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}

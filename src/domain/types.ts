@@ -1,0 +1,83 @@
+// Domain types shared by every layer; storage adapters speak only these.
+
+export type Access = 'read' | 'read_write';
+export type MemberRole = 'owner' | 'admin' | 'member';
+
+export interface Plan {
+  name: string;
+  /** null means unlimited. */
+  monthlyLimit: number | null;
+  retentionDays: number;
+  memberLimit: number | null;
+  inboxLimit: number | null;
+  webhookLimit: number | null;
+  requestsPerSecond: number | null;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  planName: string;
+  createdAt: Date;
+}
+
+export interface Member {
+  workspaceId: string;
+  email: string;
+  role: MemberRole;
+  createdAt: Date;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  workspaceId: string;
+  access: Access;
+  /** SHA-256 of the key, hex; the key itself is never stored. */
+  keyHash: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface Inbox {
+  id: string;
+  workspaceId: string;
+  name: string;
+  smtpUsername: string;
+  /** SHA-256 of the SMTP password, hex. */
+  smtpPasswordHash: string;
+  createdAt: Date;
+}
+
+/** What the ingest pipeline derives from a raw message; the search document. */
+export interface MessageRecord {
+  id: string;
+  workspaceId: string;
+  inboxId: string;
+  receivedAt: Date;
+  envelopeFrom: string;
+  recipients: string[];
+  from: string;
+  to: string;
+  cc: string;
+  subject: string;
+  messageId: string;
+  size: number;
+  hasText: boolean;
+  hasHtml: boolean;
+  attachmentCount: number;
+  linkCount: number;
+  tls: boolean;
+  parseError: string | null;
+  read: boolean;
+  tags: string[];
+  /** Plain text body and the text of the HTML body, kept for full-text search. */
+  textBody: string;
+  htmlText: string;
+  /** Blob key of the raw message. */
+  rawKey: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}

@@ -1,0 +1,69 @@
+// The one error vocabulary: stable codes mapped to HTTP statuses and SMTP replies.
+// The Koa error middleware and the SMTP reply mapper both read ERROR_TABLE; openapi.yaml lists the same codes.
+
+export interface SmtpReply {
+  /** Basic reply code; smtp-server adds the matching RFC 3463 enhanced code itself. */
+  code: number;
+  enhanced: string;
+}
+
+export interface ErrorSpec {
+  http?: number;
+  smtp?: SmtpReply;
+}
+
+export const ERROR_TABLE = {
+  invalid_json: { http: 400 },
+  invalid_request: { http: 400 },
+  invalid_cursor: { http: 400 },
+  unauthorized: { http: 401 },
+  limit_reached: { http: 402 },
+  quota_reached: { http: 402, smtp: { code: 552, enhanced: '5.2.2' } },
+  read_only_key: { http: 403 },
+  not_found: { http: 404, smtp: { code: 550, enhanced: '5.1.1' } },
+  already_exists: { http: 409 },
+  payload_too_large: { http: 413 },
+  unsupported_media_type: { http: 415 },
+  rate_limited: { http: 429 },
+  internal_error: { http: 500, smtp: { code: 451, enhanced: '4.3.0' } },
+  storage_unavailable: { http: 503, smtp: { code: 451, enhanced: '4.3.0' } },
+  shutting_down: { http: 503, smtp: { code: 421, enhanced: '4.4.2' } },
+  auth_required: { smtp: { code: 530, enhanced: '5.7.0' } },
+  auth_failed: { smtp: { code: 535, enhanced: '5.7.8' } },
+  message_too_large: { smtp: { code: 552, enhanced: '5.3.4' } },
+  too_many_recipients: { smtp: { code: 452, enhanced: '4.2.2' } },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  /** Whether `message` may be shown to the client; internal details never are. */
+  readonly expose: boolean;
+  /** Extra response headers, e.g. Retry-After on rate_limited. */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: { expose?: boolean; cause?: unknown; headers?: Record<string, string> } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.expose = options.expose ?? code !== 'internal_error';
+    this.headers = options.headers ?? {};
+  }
+
+  get httpStatus(): number {
+    const spec: ErrorSpec = ERROR_TABLE[this.code];
+    return spec.http ?? 500;
+  }
+
+  get smtpReply(): SmtpReply {
+    const spec: ErrorSpec = ERROR_TABLE[this.code];
+    return spec.smtp ?? ERROR_TABLE.internal_error.smtp;
+  }
+}
+
+/** Wraps anything thrown into an AppError; unknown failures become internal_error with a safe message. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError('internal_error', 'internal error', { cause: error, expose: false });
+}

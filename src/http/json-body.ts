@@ -1,0 +1,34 @@
+// Reads a JSON request body with a size limit, answering 413, 415 or 400 with a clear code when it is not usable.
+import type { Context } from 'koa';
+import { AppError } from '../errors.js';
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Returns undefined when the request has no body at all. */
+export async function readJsonBody(ctx: Context, limit: number = JSON_BODY_LIMIT): Promise<unknown> {
+  const declaredLength = ctx.request.length;
+  const hasBody = ctx.request.get('transfer-encoding') !== '' || (declaredLength !== undefined && declaredLength > 0);
+  if (!hasBody) return undefined;
+  if (declaredLength !== undefined && declaredLength > limit) throw tooLarge(limit);
+  if (!ctx.is('application/json', '+json')) {
+    throw new AppError('unsupported_media_type', `the body must be JSON sent with Content-Type: application/json (got '${ctx.get('content-type') || 'none'}')`);
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new AppError('invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function tooLarge(limit: number): AppError {
+  return new AppError('payload_too_large', `the JSON body exceeds ${limit} bytes`);
+}

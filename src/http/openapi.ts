@@ -1,0 +1,132 @@
+// Loads openapi.yaml and compiles its schemas with ajv: request validators for the app, response validators for tests.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { PROJECT_ROOT } from '../project-root.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
+
+type JsonObject = Record<string, unknown>;
+
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema: JsonObject;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** The OpenAPI path template, e.g. /v1/inboxes/{id}. */
+  path: string;
+  parameters: ParameterSpec[];
+  requestBodySchema: JsonObject | null;
+  requestBodyRequired: boolean;
+  responses: Record<string, { content?: Record<string, { schema?: JsonObject }> }>;
+}
+
+export interface OpenApiDocument {
+  raw: JsonObject;
+  operations: OperationSpec[];
+  errorCodes: string[];
+}
+
+const COMPONENTS_ID = 'components';
+
+/** Points document-local refs at the shared components schema so every compiled validator can resolve them. */
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (value && typeof value === 'object') {
+    const out: JsonObject = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] = key === '$ref' && typeof inner === 'string' && inner.startsWith('#/components/schemas/')
+        ? `${COMPONENTS_ID}#/$defs/${inner.slice('#/components/schemas/'.length)}`
+        : rewriteRefs(inner);
+    }
+    return out;
+  }
+  return value;
+}
+
+function resolveLocal<T>(doc: JsonObject, value: T): T {
+  const ref = (value as { $ref?: string } | undefined)?.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return value;
+  let target: unknown = doc;
+  for (const part of ref.slice(2).split('/')) target = (target as JsonObject)[part];
+  if (target === undefined) throw new Error(`openapi.yaml: unresolved reference ${ref}`);
+  return resolveLocal(doc, target as T);
+}
+
+export function loadOpenApi(file: string = path.join(PROJECT_ROOT, 'openapi.yaml')): OpenApiDocument {
+  const raw = parseYaml(fs.readFileSync(file, 'utf8')) as JsonObject;
+  const operations: OperationSpec[] = [];
+  for (const [pathTemplate, pathItemRaw] of Object.entries(raw.paths as JsonObject)) {
+    const pathItem = pathItemRaw as JsonObject;
+    const shared = ((pathItem.parameters as unknown[]) ?? []).map((p) => resolveLocal(raw, p) as ParameterSpec);
+    for (const method of METHODS) {
+      const operation = pathItem[method] as JsonObject | undefined;
+      if (!operation) continue;
+      const own = ((operation.parameters as unknown[]) ?? []).map((p) => resolveLocal(raw, p) as ParameterSpec);
+      const body = resolveLocal(raw, operation.requestBody as JsonObject | undefined);
+      const bodyContent = (body?.content as Record<string, { schema?: JsonObject }> | undefined)?.['application/json'];
+      const responses: OperationSpec['responses'] = {};
+      for (const [status, response] of Object.entries(operation.responses as JsonObject)) {
+        responses[status] = resolveLocal(raw, response) as OperationSpec['responses'][string];
+      }
+      operations.push({
+        operationId: operation.operationId as string,
+        method,
+        path: pathTemplate,
+        parameters: [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own],
+        requestBodySchema: bodyContent?.schema ?? null,
+        requestBodyRequired: Boolean(body?.required),
+        responses,
+      });
+    }
+  }
+  const errorCodes = (((raw.components as JsonObject).schemas as JsonObject).ErrorCode as { enum: string[] }).enum;
+  return { raw, operations, errorCodes };
+}
+
+/** An ajv instance that knows every component schema; coerceTypes is for query and path strings. */
+export function createAjv(doc: OpenApiDocument, options: { coerceTypes?: boolean; useDefaults?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: false,
+    strict: true,
+    allowUnionTypes: true,
+    coerceTypes: options.coerceTypes ?? false,
+    useDefaults: options.useDefaults ?? false,
+  });
+  addFormats.default(ajv);
+  const schemas = (doc.raw.components as JsonObject).schemas as JsonObject;
+  ajv.addSchema({ $id: COMPONENTS_ID, $defs: rewriteRefs(schemas) as JsonObject });
+  return ajv;
+}
+
+export function compileSchema(ajv: Ajv2020, schema: JsonObject): ValidateFunction {
+  return ajv.compile(rewriteRefs(schema) as JsonObject);
+}
+
+/** One readable sentence naming the offending field, for 400 answers and test failures. */
+export function describeAjvError(where: string, error: ErrorObject | undefined): string {
+  if (!error) return `${where} is invalid`;
+  const field = `${where}${error.instancePath.replace(/\//g, '.')}`;
+  switch (error.keyword) {
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const name = (error.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty
+        ?? (error.params as { unevaluatedProperty?: string }).unevaluatedProperty;
+      return `${field}: unknown field '${name}'`;
+    }
+    case 'required':
+      return `${field}: missing required field '${(error.params as { missingProperty: string }).missingProperty}'`;
+    case 'pattern':
+      return `${field}: has characters that are not allowed`;
+    default:
+      return `${field}: ${error.message ?? 'is invalid'}`;
+  }
+}

@@ -1,0 +1,19 @@
+// Message endpoints: list an inbox, message detail, raw source.
+import type { MessageService } from '../../services/messages.js';
+import type { HandlerTable } from '../handler.js';
+import { messageDetailJson, messageSummaryJson } from '../presenters.js';
+
+export function messageHandlers(messages: MessageService): HandlerTable {
+  return {
+    listMessages: async ({ principal, params, query }) => {
+      const page = await messages.list(principal.workspace.id, params.id!, query.limit as number, (query.cursor as string | undefined) ?? null);
+      return { data: page.items.map(messageSummaryJson), nextCursor: page.nextCursor };
+    },
+    getMessage: async ({ principal, params }) => ({ data: messageDetailJson(await messages.detail(principal.workspace.id, params.id!)) }),
+    getMessageRaw: async ({ principal, params }) => ({
+      file: await messages.raw(principal.workspace.id, params.id!),
+      contentType: 'message/rfc822',
+      headers: { 'Content-Disposition': `inline; filename="${params.id}.eml"` },
+    }),
+  };
+}

@@ -1,0 +1,123 @@
+// The one capture pipeline for SMTP and HTTP: count quota, store raw bytes, parse, index, publish.
+import type { Logger } from 'pino';
+import { AppError, toAppError } from '../errors.js';
+import { newId } from '../domain/ids.js';
+import { quotaPeriod } from '../domain/quota-period.js';
+import type { Inbox, MessageRecord } from '../domain/types.js';
+import type { Backend } from '../storage/ports.js';
+import type { WorkspaceService } from '../services/workspaces.js';
+import { parseEmail } from './parse-email.js';
+
+export interface IncomingMessage {
+  inbox: Inbox;
+  envelopeFrom: string;
+  recipients: string[];
+  raw: Buffer;
+  tls: boolean;
+}
+
+export class IngestPipeline {
+  private inFlight = 0;
+  private drainWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly backend: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'bus'>,
+    private readonly workspaces: WorkspaceService,
+    private readonly log: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Early refusal (at MAIL FROM) when the workspace's monthly allowance is already used up. */
+  async assertQuotaLeft(workspaceId: string): Promise<void> {
+    const workspace = await this.workspaces.requireWorkspace(workspaceId);
+    const limit = this.workspaces.planFor(workspace).monthlyLimit;
+    if (limit === null) return;
+    const used = await this.backend.metadata.getQuotaUsed(workspaceId, quotaPeriod(this.now()));
+    if (used >= limit) throw quotaReached(limit);
+  }
+
+  /**
+   * Stores one message. Resolves only after the raw blob and the index document are durably written,
+   * which is what lets SMTP answer 250 and HTTP answer 201.
+   */
+  async ingest(incoming: IncomingMessage): Promise<MessageRecord> {
+    this.inFlight++;
+    try {
+      return await this.store(incoming);
+    } finally {
+      this.inFlight--;
+      if (this.inFlight === 0) for (const wake of this.drainWaiters.splice(0)) wake();
+    }
+  }
+
+  /** Resolves once no message is being stored; used by graceful shutdown. */
+  drain(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private async store(incoming: IncomingMessage): Promise<MessageRecord> {
+    const { metadata, messages, blobs, bus } = this.backend;
+    const { inbox } = incoming;
+    // The inbox may have been deleted since the sender logged in.
+    if (!(await metadata.getInbox(inbox.workspaceId, inbox.id))) throw new AppError('not_found', `inbox ${inbox.id} no longer exists`);
+    const workspace = await this.workspaces.requireWorkspace(inbox.workspaceId);
+    const monthlyLimit = this.workspaces.planFor(workspace).monthlyLimit;
+    const receivedAt = this.now();
+    const period = quotaPeriod(receivedAt);
+    if (!(await metadata.reserveQuota(workspace.id, period, monthlyLimit))) throw quotaReached(monthlyLimit ?? 0);
+
+    const id = newId('msg', receivedAt.getTime());
+    const rawKey = `raw/${workspace.id}/${id}.eml`;
+    let blobWritten = false;
+    try {
+      const parsed = await parseEmail(incoming.raw);
+      const record: MessageRecord = {
+        id,
+        workspaceId: workspace.id,
+        inboxId: inbox.id,
+        receivedAt,
+        envelopeFrom: incoming.envelopeFrom,
+        recipients: incoming.recipients,
+        from: parsed.from,
+        to: parsed.to,
+        cc: parsed.cc,
+        subject: parsed.subject,
+        messageId: parsed.messageId,
+        size: incoming.raw.length,
+        hasText: parsed.hasText,
+        hasHtml: parsed.hasHtml,
+        attachmentCount: parsed.attachmentCount,
+        linkCount: parsed.links.length,
+        tls: incoming.tls,
+        parseError: parsed.parseError,
+        read: false,
+        tags: [],
+        textBody: parsed.textBody,
+        htmlText: parsed.htmlText,
+        rawKey,
+      };
+      await blobs.put(rawKey, incoming.raw);
+      blobWritten = true;
+      await messages.insert(record);
+      this.publish(record);
+      return record;
+    } catch (error) {
+      // Not stored, so not counted; a blob without its index document would be an orphan.
+      await metadata.releaseQuota(workspace.id, period).catch((releaseError) => this.log.error({ err: releaseError }, 'quota release failed'));
+      if (blobWritten) await blobs.delete([rawKey]).catch((deleteError) => this.log.error({ err: deleteError, rawKey }, 'orphan blob removal failed'));
+      throw toAppError(error);
+    }
+  }
+
+  private publish(record: MessageRecord): void {
+    // The message is already stored; a bus failure must not turn the 250 into an error.
+    this.backend.bus
+      .publish({ type: 'message.received', workspaceId: record.workspaceId, inboxId: record.inboxId, messageId: record.id })
+      .catch((error) => this.log.error({ err: error, messageId: record.id }, 'publishing message.received failed'));
+  }
+}
+
+function quotaReached(limit: number): AppError {
+  return new AppError('quota_reached', `the monthly allowance of ${limit} emails is used up; it renews on the 1st (UTC)`);
+}

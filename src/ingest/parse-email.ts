@@ -1,0 +1,95 @@
+// Derives the searchable fields of a message from its raw bytes; never throws, reports problems in parseError.
+import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
+import { convert as htmlToText } from 'html-to-text';
+import { extractLinks } from './extract-links.js';
+
+export interface ParsedEmail {
+  from: string;
+  to: string;
+  cc: string;
+  subject: string;
+  messageId: string;
+  hasText: boolean;
+  hasHtml: boolean;
+  attachmentCount: number;
+  links: string[];
+  textBody: string;
+  /** Text of the HTML body, for full-text search. */
+  htmlText: string;
+  parseError: string | null;
+}
+
+const addressText = (value: AddressObject | AddressObject[] | undefined): string =>
+  value === undefined ? '' : (Array.isArray(value) ? value : [value]).map((entry) => entry.text).join(', ');
+
+const HEADER_LINE = /^[!-9;-~]+:/;
+
+/**
+ * MIME problems mailparser silently tolerates but a tester needs to know about: a header section that
+ * is not headers, and a multipart body whose boundaries are absent or never closed.
+ */
+function structuralProblem(raw: Buffer, contentType: HeaderValue | undefined): string | null {
+  const text = raw.toString('latin1');
+  const headerEnd = text.search(/\r?\n\r?\n/);
+  const headerLines = (headerEnd === -1 ? text : text.slice(0, headerEnd)).split(/\r?\n/);
+  for (const [index, line] of headerLines.entries()) {
+    if (line === '' || /^[ \t]/.test(line)) continue;
+    if (!HEADER_LINE.test(line)) return `line ${index + 1} of the header section is not a header field: '${line.slice(0, 60)}'`;
+  }
+  if (headerEnd === -1 && text.trim().length > 0) return 'no blank line separates the header section from a body';
+  if (!contentType || typeof contentType !== 'object' || !('params' in contentType)) return null;
+  const mimeType = String(contentType.value).toLowerCase();
+  if (!mimeType.startsWith('multipart/')) return null;
+  const boundary = contentType.params.boundary;
+  if (!boundary) return `${mimeType} without a boundary parameter`;
+  const body = text.slice(headerEnd);
+  const escaped = boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (!new RegExp(`(^|\\n)--${escaped}[ \\t]*\\r?(\\n|$)`).test(body)) return `multipart boundary '${boundary}' never appears in the body`;
+  if (!new RegExp(`(^|\\n)--${escaped}--`).test(body)) return `multipart closing boundary '--${boundary}--' is missing`;
+  return null;
+}
+
+function htmlBodyText(html: string): string {
+  return htmlToText(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'img', format: 'skip' },
+    ],
+  });
+}
+
+export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
+  let parsed: ParsedMail;
+  try {
+    parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+  } catch (error) {
+    return {
+      from: '', to: '', cc: '', subject: '', messageId: '', hasText: false, hasHtml: false, attachmentCount: 0,
+      links: [], textBody: '', htmlText: '', parseError: `not parseable as MIME: ${(error as Error).message}`,
+    };
+  }
+  const html = typeof parsed.html === 'string' ? parsed.html : '';
+  const textBody = parsed.text ?? '';
+  let htmlText = '';
+  let parseError = structuralProblem(raw, parsed.headers.get('content-type'));
+  try {
+    htmlText = html ? htmlBodyText(html) : '';
+  } catch (error) {
+    parseError ??= `HTML body could not be read: ${(error as Error).message}`;
+  }
+  return {
+    from: addressText(parsed.from),
+    to: addressText(parsed.to),
+    cc: addressText(parsed.cc),
+    subject: parsed.subject ?? '',
+    messageId: parsed.messageId ?? '',
+    hasText: textBody.length > 0,
+    hasHtml: html.length > 0,
+    attachmentCount: parsed.attachments.length,
+    links: extractLinks(html, textBody),
+    textBody,
+    htmlText,
+    parseError,
+  };
+}

@@ -1,0 +1,84 @@
+// Inboxes: creation with SMTP credentials, listing with message counts, rotation, clearing and deletion.
+import { AppError } from '../errors.js';
+import { newId } from '../domain/ids.js';
+import { hashSecret, newSmtpPassword, newSmtpUsername, secretMatches } from '../domain/secrets.js';
+import type { Inbox, Plan, Workspace } from '../domain/types.js';
+import type { BlobStore, MessageIndex, MetadataStore } from '../storage/ports.js';
+
+export interface InboxView extends Inbox {
+  messageCount: number;
+}
+
+export class InboxService {
+  constructor(
+    private readonly metadata: MetadataStore,
+    private readonly messages: MessageIndex,
+    private readonly blobs: BlobStore,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Returns the inbox with its one-time plain password. */
+  async create(workspace: Workspace, plan: Plan, name: string): Promise<{ inbox: InboxView; password: string }> {
+    const password = newSmtpPassword();
+    const inbox: Inbox = {
+      id: newId('inb'),
+      workspaceId: workspace.id,
+      name,
+      smtpUsername: newSmtpUsername(),
+      smtpPasswordHash: hashSecret(password),
+      createdAt: this.now(),
+    };
+    await this.metadata.createInbox(inbox, plan.inboxLimit);
+    return { inbox: { ...inbox, messageCount: 0 }, password };
+  }
+
+  /** Another workspace's inbox is reported exactly like a missing one. */
+  async require(workspaceId: string, id: string): Promise<Inbox> {
+    const inbox = await this.metadata.getInbox(workspaceId, id);
+    if (!inbox) throw new AppError('not_found', `no inbox with id '${id}'`);
+    return inbox;
+  }
+
+  async get(workspaceId: string, id: string): Promise<InboxView> {
+    const inbox = await this.require(workspaceId, id);
+    const counts = await this.messages.countByInbox(workspaceId, [inbox.id]);
+    return { ...inbox, messageCount: counts.get(inbox.id) ?? 0 };
+  }
+
+  async list(workspaceId: string): Promise<InboxView[]> {
+    const inboxes = await this.metadata.listInboxes(workspaceId);
+    const counts = await this.messages.countByInbox(workspaceId, inboxes.map((inbox) => inbox.id));
+    return inboxes.map((inbox) => ({ ...inbox, messageCount: counts.get(inbox.id) ?? 0 }));
+  }
+
+  async rotatePassword(workspaceId: string, id: string): Promise<{ inbox: InboxView; password: string }> {
+    const password = newSmtpPassword();
+    const inbox = await this.metadata.setInboxPassword(workspaceId, id, hashSecret(password));
+    if (!inbox) throw new AppError('not_found', `no inbox with id '${id}'`);
+    const counts = await this.messages.countByInbox(workspaceId, [id]);
+    return { inbox: { ...inbox, messageCount: counts.get(id) ?? 0 }, password };
+  }
+
+  /** Deletes every message of the inbox (index first, then blobs) and keeps the inbox. */
+  async clear(workspaceId: string, id: string): Promise<number> {
+    await this.require(workspaceId, id);
+    const rawKeys = await this.messages.deleteByInbox(workspaceId, id);
+    await this.blobs.delete(rawKeys);
+    return rawKeys.length;
+  }
+
+  async delete(workspaceId: string, id: string): Promise<number> {
+    const deleted = await this.clear(workspaceId, id);
+    await this.metadata.deleteInbox(workspaceId, id);
+    // A message that finished arriving while the inbox was being deleted must not be left orphaned.
+    const stragglers = await this.messages.deleteByInbox(workspaceId, id);
+    await this.blobs.delete(stragglers);
+    return deleted + stragglers.length;
+  }
+
+  /** SMTP login: the inbox whose username and password match, or null. */
+  async authenticateSmtp(username: string, password: string): Promise<Inbox | null> {
+    const inbox = await this.metadata.findInboxBySmtpUsername(username);
+    return inbox && secretMatches(password, inbox.smtpPasswordHash) ? inbox : null;
+  }
+}

@@ -1,0 +1,113 @@
+// Workspace administration: workspaces, plans, members and API keys (the dashboard's job, reached via the admin CLI).
+import { AppError } from '../errors.js';
+import { newId } from '../domain/ids.js';
+import { hashSecret, newApiKey } from '../domain/secrets.js';
+import { quotaPeriod, quotaPeriodStart } from '../domain/quota-period.js';
+import type { Access, MemberRole, Plan, Workspace } from '../domain/types.js';
+import type { MetadataStore } from '../storage/ports.js';
+
+export interface IssuedKey {
+  id: string;
+  key: string;
+  access: Access;
+}
+
+export interface Usage {
+  periodStart: Date;
+  used: number;
+  monthlyLimit: number | null;
+  retentionDays: number;
+  members: number;
+  memberLimit: number | null;
+  inboxes: number;
+}
+
+export const DEFAULT_WORKSPACE_NAME = 'default';
+
+export class WorkspaceService {
+  constructor(
+    private readonly metadata: MetadataStore,
+    private readonly plans: Readonly<Record<string, Plan>>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  planFor(workspace: Workspace): Plan {
+    // A plan removed from configuration after assignment falls back to the most restrictive default
+    // rather than to unlimited.
+    return this.plans[workspace.planName] ?? this.plans.free ?? Object.values(this.plans)[0]!;
+  }
+
+  private requirePlan(planName: string): Plan {
+    const plan = this.plans[planName];
+    if (!plan) throw new AppError('invalid_request', `unknown plan '${planName}' (known: ${Object.keys(this.plans).join(', ')})`);
+    return plan;
+  }
+
+  async requireWorkspace(id: string): Promise<Workspace> {
+    const workspace = await this.metadata.getWorkspace(id);
+    if (!workspace) throw new AppError('not_found', `no workspace with id '${id}'`);
+    return workspace;
+  }
+
+  async createWorkspace(name: string, planName: string): Promise<{ workspace: Workspace; key: IssuedKey }> {
+    if (name.trim().length === 0 || name.length > 100) throw new AppError('invalid_request', 'workspace name must be 1 to 100 characters');
+    this.requirePlan(planName);
+    const workspace: Workspace = { id: newId('ws'), name, planName, createdAt: this.now() };
+    await this.metadata.createWorkspace(workspace);
+    const key = await this.createKey(workspace.id, 'read_write');
+    return { workspace, key };
+  }
+
+  listWorkspaces(): Promise<Workspace[]> {
+    return this.metadata.listWorkspaces();
+  }
+
+  /** Creates the "default" workspace on first start; returns its key, or null when workspaces already exist. */
+  async ensureDefaultWorkspace(): Promise<{ workspace: Workspace; key: IssuedKey } | null> {
+    if ((await this.metadata.listWorkspaces()).length > 0) return null;
+    return this.createWorkspace(DEFAULT_WORKSPACE_NAME, 'unlimited');
+  }
+
+  async createKey(workspaceId: string, access: Access): Promise<IssuedKey> {
+    await this.requireWorkspace(workspaceId);
+    const key = newApiKey();
+    const id = newId('key');
+    await this.metadata.createApiKey({ id, workspaceId, access, keyHash: hashSecret(key), createdAt: this.now(), revokedAt: null });
+    return { id, key, access };
+  }
+
+  async revokeKey(id: string): Promise<void> {
+    if (!(await this.metadata.revokeApiKey(id, this.now()))) throw new AppError('not_found', `no API key with id '${id}'`);
+  }
+
+  async setPlan(workspaceId: string, planName: string): Promise<Workspace> {
+    this.requirePlan(planName);
+    if (!(await this.metadata.setWorkspacePlan(workspaceId, planName))) throw new AppError('not_found', `no workspace with id '${workspaceId}'`);
+    return this.requireWorkspace(workspaceId);
+  }
+
+  async addMember(workspaceId: string, email: string, role: MemberRole): Promise<void> {
+    const workspace = await this.requireWorkspace(workspaceId);
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AppError('invalid_request', `'${email}' is not an email address`);
+    await this.metadata.addMember({ workspaceId, email: email.toLowerCase(), role, createdAt: this.now() }, this.planFor(workspace).memberLimit);
+  }
+
+  async usage(workspace: Workspace): Promise<Usage> {
+    const now = this.now();
+    const plan = this.planFor(workspace);
+    const [used, members, inboxes] = await Promise.all([
+      this.metadata.getQuotaUsed(workspace.id, quotaPeriod(now)),
+      this.metadata.countMembers(workspace.id),
+      this.metadata.countInboxes(workspace.id),
+    ]);
+    return {
+      periodStart: quotaPeriodStart(now),
+      used,
+      monthlyLimit: plan.monthlyLimit,
+      retentionDays: plan.retentionDays,
+      members,
+      memberLimit: plan.memberLimit,
+      inboxes,
+    };
+  }
+}

@@ -1,0 +1,167 @@
+// SMTP front door: per-inbox AUTH, STARTTLS and implicit TLS, size limits, and capture through the ingest pipeline.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import type { Logger } from 'pino';
+import { AppError, toAppError } from '../errors.js';
+import type { Inbox } from '../domain/types.js';
+import type { IngestPipeline } from '../ingest/ingest-message.js';
+import type { InboxService } from '../services/inboxes.js';
+import type { TlsMaterial } from './tls-material.js';
+
+export interface SmtpCaptureOptions {
+  bind: string;
+  smtpPort: number;
+  smtpsPort: number;
+  hostname: string;
+  maxMessageBytes: number;
+  maxRecipients: number;
+  shutdownGraceMs: number;
+  tls: TlsMaterial;
+}
+
+/** What a session remembers about its login; the password hash detects a rotation after login. */
+interface SessionUser {
+  inbox: Inbox;
+}
+
+type SmtpError = Error & { responseCode: number };
+
+/** The SMTP reply for an application error; smtp-server prefixes the enhanced status code. */
+export function smtpErrorFor(error: unknown): SmtpError {
+  const appError = toAppError(error);
+  const message = appError.expose ? appError.message : 'Local error while storing the message, try again later';
+  return Object.assign(new Error(message), { responseCode: appError.smtpReply.code });
+}
+
+export class SmtpCaptureServer {
+  private readonly servers: SMTPServer[] = [];
+  private draining = false;
+
+  constructor(
+    private readonly options: SmtpCaptureOptions,
+    private readonly inboxes: InboxService,
+    private readonly pipeline: IngestPipeline,
+    private readonly log: Logger,
+  ) {}
+
+  /** Starts the plain (STARTTLS) and implicit-TLS listeners; resolves to the ports actually bound. */
+  async listen(): Promise<{ smtpPort: number; smtpsPort: number }> {
+    const plain = this.createServer(false);
+    const implicitTls = this.createServer(true);
+    this.servers.push(plain, implicitTls);
+    const smtpPort = await this.bindServer(plain, this.options.smtpPort);
+    const smtpsPort = await this.bindServer(implicitTls, this.options.smtpsPort);
+    return { smtpPort, smtpsPort };
+  }
+
+  /** From now on new sessions and new transactions are refused with 421; transfers under way finish. */
+  beginShutdown(): void {
+    this.draining = true;
+  }
+
+  async close(): Promise<void> {
+    this.draining = true;
+    await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  }
+
+  private bindServer(server: SMTPServer, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      server.server.once('error', reject);
+      server.listen(port, this.options.bind, () => {
+        server.server.off('error', reject);
+        resolve((server.server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  private createServer(secure: boolean): SMTPServer {
+    const options: SMTPServerOptions = {
+      secure,
+      name: this.options.hostname,
+      banner: 'mail-sandbox: mail is captured, never delivered',
+      key: this.options.tls.key,
+      cert: this.options.tls.cert,
+      size: this.options.maxMessageBytes,
+      authMethods: ['PLAIN', 'LOGIN'],
+      // Test senders commonly talk plain SMTP on a private network; the credentials only open one sandbox inbox.
+      allowInsecureAuth: true,
+      authRequiredMessage: "Authentication required: AUTH PLAIN or LOGIN with the inbox's SMTP username and password",
+      closeTimeout: this.options.shutdownGraceMs,
+      logger: false,
+      onConnect: (_session, callback) => callback(this.draining ? this.shuttingDown() : undefined),
+      onAuth: (auth, _session, callback) => {
+        if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') return callback(Object.assign(new Error('Unsupported AUTH method'), { responseCode: 504 }));
+        this.inboxes.authenticateSmtp(auth.username ?? '', auth.password ?? '').then(
+          (inbox) => {
+            if (!inbox) return callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
+            const user: SessionUser = { inbox };
+            callback(null, { user });
+          },
+          (error) => callback(smtpErrorFor(error)),
+        );
+      },
+      onMailFrom: (_address, session, callback) => {
+        if (this.draining) return callback(this.shuttingDown());
+        this.checkSession(session).then(() => callback(), (error) => callback(smtpErrorFor(error)));
+      },
+      onRcptTo: (_address, session, callback) => {
+        if (session.envelope.rcptTo.length >= this.options.maxRecipients) {
+          return callback(smtpErrorFor(new AppError('too_many_recipients', `Too many recipients: at most ${this.options.maxRecipients} per message`)));
+        }
+        callback();
+      },
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        let failed = false;
+        stream.on('data', (chunk: Buffer) => {
+          // Past the limit the rest is drained unread; smtp-server answers 552 once the client stops sending.
+          if (!stream.sizeExceeded) chunks.push(chunk);
+        });
+        stream.once('error', () => {
+          // The client went away mid-DATA: nothing complete arrived, so nothing is stored.
+          failed = true;
+        });
+        stream.once('end', () => {
+          if (failed) return;
+          if (stream.sizeExceeded) {
+            return callback(smtpErrorFor(new AppError('message_too_large', `Message exceeds the maximum size of ${this.options.maxMessageBytes} bytes`)));
+          }
+          this.capture(session, Buffer.concat(chunks)).then(
+            (id) => callback(null, `Message stored as ${id}`),
+            (error) => callback(smtpErrorFor(error)),
+          );
+        });
+      },
+    };
+    const server = new SMTPServer(options);
+    server.on('error', (error) => this.log.warn({ err: error }, 'smtp connection error'));
+    return server;
+  }
+
+  private shuttingDown(): SmtpError {
+    return smtpErrorFor(new AppError('shutting_down', 'Server shutting down, try again shortly'));
+  }
+
+  /** Refuses a transaction whose login no longer holds (inbox deleted or password rotated). */
+  private async checkSession(session: SMTPServerSession): Promise<void> {
+    const user = session.user as SessionUser | undefined;
+    if (!user) throw new AppError('auth_required', 'Authentication required');
+    const current = await this.inboxes.require(user.inbox.workspaceId, user.inbox.id).catch(() => null);
+    if (!current || current.smtpPasswordHash !== user.inbox.smtpPasswordHash) {
+      throw new AppError('auth_failed', 'Credentials changed since login; reconnect with the current password');
+    }
+    await this.pipeline.assertQuotaLeft(current.workspaceId);
+  }
+
+  private async capture(session: SMTPServerSession, raw: Buffer): Promise<string> {
+    const user = session.user as SessionUser;
+    const record = await this.pipeline.ingest({
+      inbox: user.inbox,
+      envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+      recipients: session.envelope.rcptTo.map((recipient) => recipient.address),
+      raw,
+      tls: Boolean(session.secure),
+    });
+    return record.id;
+  }
+}

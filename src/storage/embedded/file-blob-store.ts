@@ -1,0 +1,61 @@
+// BlobStore on the local file system: one file per key under the data dir, fsynced before put resolves.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../errors.js';
+import type { BlobStore } from '../ports.js';
+
+const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
+
+export class FileBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private pathFor(key: string): string {
+    if (!SAFE_KEY.test(key) || key.includes('..')) throw new AppError('internal_error', `unsafe blob key '${key}'`, { expose: false });
+    return path.join(this.root, key);
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const target = this.pathFor(key);
+    const dir = path.dirname(target);
+    const temp = `${target}.${process.pid}.tmp`;
+    try {
+      await fs.mkdir(dir, { recursive: true });
+      const file = await fs.open(temp, 'w');
+      try {
+        await file.writeFile(data);
+        await file.datasync();
+      } finally {
+        await file.close();
+      }
+      // Write-then-rename keeps a half-written file from ever carrying the final name; the directory
+      // fsync makes the rename itself durable.
+      await fs.rename(temp, target);
+      const dirHandle = await fs.open(dir, 'r');
+      try {
+        await dirHandle.sync();
+      } finally {
+        await dirHandle.close();
+      }
+    } catch (error) {
+      await fs.rm(temp, { force: true }).catch(() => undefined);
+      throw new AppError('storage_unavailable', `cannot write blob: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    }
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await fs.readFile(this.pathFor(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new AppError('storage_unavailable', `cannot read blob: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    try {
+      await Promise.all(keys.map((key) => fs.rm(this.pathFor(key), { force: true })));
+    } catch (error) {
+      throw new AppError('storage_unavailable', `cannot delete blob: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    }
+  }
+}

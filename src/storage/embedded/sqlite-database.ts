@@ -1,0 +1,130 @@
+// Opens the embedded SQLite database (WAL, fully synchronous commits) and applies schema migrations.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { AppError } from '../../errors.js';
+
+export type SqliteDatabase = Database.Database;
+
+// Each entry upgrades the schema by one version (PRAGMA user_version); never edit a released entry.
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE workspaces (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE members (
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    email TEXT NOT NULL,
+    role TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, email)
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    access TEXT NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER
+  );
+  CREATE TABLE inboxes (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    smtp_username TEXT NOT NULL UNIQUE,
+    smtp_password_hash TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (workspace_id, name_key)
+  );
+  CREATE TABLE quota_usage (
+    workspace_id TEXT NOT NULL,
+    period TEXT NOT NULL,
+    used INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, period)
+  );
+  CREATE TABLE messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    workspace_id TEXT NOT NULL,
+    inbox_id TEXT NOT NULL,
+    received_at INTEGER NOT NULL,
+    envelope_from TEXT NOT NULL,
+    recipients TEXT NOT NULL,
+    from_header TEXT NOT NULL,
+    to_header TEXT NOT NULL,
+    cc_header TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    has_text INTEGER NOT NULL,
+    has_html INTEGER NOT NULL,
+    attachment_count INTEGER NOT NULL,
+    link_count INTEGER NOT NULL,
+    tls INTEGER NOT NULL,
+    parse_error TEXT,
+    read INTEGER NOT NULL,
+    tags TEXT NOT NULL,
+    text_body TEXT NOT NULL,
+    html_text TEXT NOT NULL,
+    raw_key TEXT NOT NULL
+  );
+  CREATE INDEX messages_by_inbox ON messages (workspace_id, inbox_id, received_at DESC, id DESC);
+  -- Substring search index for the q language; rows share rowid with messages.seq.
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    subject, sender, recipients, body,
+    content='', contentless_delete=1, tokenize='trigram'
+  );
+  `,
+];
+
+export function openSqlite(dataDir: string): SqliteDatabase {
+  fs.mkdirSync(dataDir, { recursive: true });
+  let db: SqliteDatabase;
+  try {
+    db = new Database(path.join(dataDir, 'sandbox.sqlite3'));
+  } catch (error) {
+    throw new AppError('storage_unavailable', `cannot open the database in ${dataDir}: ${(error as Error).message}`, { cause: error });
+  }
+  db.pragma('journal_mode = WAL');
+  // FULL: a commit is fsynced before it returns, so "250 means stored" holds across power loss too.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  // The admin CLI and a running server share the file; wait for the other writer rather than fail.
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: SqliteDatabase): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new AppError('storage_unavailable', `database schema version ${current} is newer than this build understands (${MIGRATIONS.length})`);
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}
+
+/** Translates driver errors into AppErrors so no SQLite error type leaves the adapter. */
+export function translateSqliteError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string }).code ?? '';
+  if (code.startsWith('SQLITE_CONSTRAINT')) return new AppError('already_exists', 'already exists', { cause: error });
+  return new AppError('storage_unavailable', `embedded storage failed: ${code || (error as Error).message}`, { cause: error });
+}
+
+/** Runs a synchronous SQLite operation, translating its errors. */
+export function guarded<T>(operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (error) {
+    return Promise.reject(translateSqliteError(error));
+  }
+}

@@ -1,0 +1,164 @@
+// MetadataStore on SQLite: workspaces, members, API keys, inboxes and quota counters.
+import { AppError } from '../../errors.js';
+import type { Access, ApiKeyRecord, Inbox, Member, MemberRole, Workspace } from '../../domain/types.js';
+import type { MetadataStore } from '../ports.js';
+import { guarded, type SqliteDatabase } from './sqlite-database.js';
+
+interface WorkspaceRow { id: string; name: string; plan: string; created_at: number }
+interface ApiKeyRow { id: string; workspace_id: string; access: string; key_hash: string; created_at: number; revoked_at: number | null }
+interface InboxRow { id: string; workspace_id: string; name: string; smtp_username: string; smtp_password_hash: string; created_at: number }
+
+const toWorkspace = (row: WorkspaceRow): Workspace => ({ id: row.id, name: row.name, planName: row.plan, createdAt: new Date(row.created_at) });
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  access: row.access as Access,
+  keyHash: row.key_hash,
+  createdAt: new Date(row.created_at),
+  revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+});
+const toInbox = (row: InboxRow): Inbox => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+  smtpUsername: row.smtp_username,
+  smtpPasswordHash: row.smtp_password_hash,
+  createdAt: new Date(row.created_at),
+});
+
+/** Inbox names are unique regardless of case, so "Staging" and "staging" cannot both exist. */
+export const inboxNameKey = (name: string): string => name.toLocaleLowerCase('und');
+
+export class SqliteMetadataStore implements MetadataStore {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  createWorkspace(workspace: Workspace): Promise<void> {
+    return guarded(() => {
+      this.db.prepare('INSERT INTO workspaces (id, name, plan, created_at) VALUES (?, ?, ?, ?)')
+        .run(workspace.id, workspace.name, workspace.planName, workspace.createdAt.getTime());
+    });
+  }
+
+  getWorkspace(id: string): Promise<Workspace | null> {
+    return guarded(() => {
+      const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+      return row ? toWorkspace(row) : null;
+    });
+  }
+
+  listWorkspaces(): Promise<Workspace[]> {
+    return guarded(() => (this.db.prepare('SELECT * FROM workspaces ORDER BY created_at, id').all() as WorkspaceRow[]).map(toWorkspace));
+  }
+
+  setWorkspacePlan(id: string, planName: string): Promise<boolean> {
+    return guarded(() => this.db.prepare('UPDATE workspaces SET plan = ? WHERE id = ?').run(planName, id).changes === 1);
+  }
+
+  addMember(member: Member, memberLimit: number | null): Promise<void> {
+    return guarded(() => this.db.transaction(() => {
+      const exists = this.db.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(member.workspaceId, member.email);
+      if (exists) throw new AppError('already_exists', `${member.email} is already a member of workspace ${member.workspaceId}`);
+      const count = this.countMembersSync(member.workspaceId);
+      if (memberLimit !== null && count >= memberLimit) throw new AppError('limit_reached', `the plan allows ${memberLimit} member(s)`);
+      this.db.prepare('INSERT INTO members (workspace_id, email, role, created_at) VALUES (?, ?, ?, ?)')
+        .run(member.workspaceId, member.email, member.role satisfies MemberRole, member.createdAt.getTime());
+    }).immediate());
+  }
+
+  countMembers(workspaceId: string): Promise<number> {
+    return guarded(() => this.countMembersSync(workspaceId));
+  }
+
+  private countMembersSync(workspaceId: string): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM members WHERE workspace_id = ?').get(workspaceId) as { n: number }).n;
+  }
+
+  createApiKey(key: ApiKeyRecord): Promise<void> {
+    return guarded(() => {
+      this.db.prepare('INSERT INTO api_keys (id, workspace_id, access, key_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(key.id, key.workspaceId, key.access, key.keyHash, key.createdAt.getTime(), key.revokedAt?.getTime() ?? null);
+    });
+  }
+
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return guarded(() => {
+      const row = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
+      return row ? toApiKey(row) : null;
+    });
+  }
+
+  revokeApiKey(id: string, at: Date): Promise<boolean> {
+    return guarded(() => this.db.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at.getTime(), id).changes === 1);
+  }
+
+  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<void> {
+    return guarded(() => this.db.transaction(() => {
+      const taken = this.db.prepare('SELECT 1 FROM inboxes WHERE workspace_id = ? AND name_key = ?').get(inbox.workspaceId, inboxNameKey(inbox.name));
+      if (taken) throw new AppError('already_exists', `an inbox named '${inbox.name}' already exists in this workspace`);
+      const count = this.countInboxesSync(inbox.workspaceId);
+      if (inboxLimit !== null && count >= inboxLimit) throw new AppError('limit_reached', `the plan allows ${inboxLimit} inbox(es); delete one or change plan`);
+      this.db.prepare(`INSERT INTO inboxes (id, workspace_id, name, name_key, smtp_username, smtp_password_hash, created_at)
+                       VALUES (?, ?, ?, ?, ?, ?, ?)`)
+        .run(inbox.id, inbox.workspaceId, inbox.name, inboxNameKey(inbox.name), inbox.smtpUsername, inbox.smtpPasswordHash, inbox.createdAt.getTime());
+    }).immediate());
+  }
+
+  getInbox(workspaceId: string, id: string): Promise<Inbox | null> {
+    return guarded(() => {
+      const row = this.db.prepare('SELECT * FROM inboxes WHERE workspace_id = ? AND id = ?').get(workspaceId, id) as InboxRow | undefined;
+      return row ? toInbox(row) : null;
+    });
+  }
+
+  findInboxBySmtpUsername(username: string): Promise<Inbox | null> {
+    return guarded(() => {
+      const row = this.db.prepare('SELECT * FROM inboxes WHERE smtp_username = ?').get(username) as InboxRow | undefined;
+      return row ? toInbox(row) : null;
+    });
+  }
+
+  listInboxes(workspaceId: string): Promise<Inbox[]> {
+    return guarded(() => (this.db.prepare('SELECT * FROM inboxes WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId) as InboxRow[]).map(toInbox));
+  }
+
+  countInboxes(workspaceId: string): Promise<number> {
+    return guarded(() => this.countInboxesSync(workspaceId));
+  }
+
+  private countInboxesSync(workspaceId: string): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM inboxes WHERE workspace_id = ?').get(workspaceId) as { n: number }).n;
+  }
+
+  deleteInbox(workspaceId: string, id: string): Promise<boolean> {
+    return guarded(() => this.db.prepare('DELETE FROM inboxes WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
+  }
+
+  setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null> {
+    return guarded(() => {
+      const row = this.db.prepare('UPDATE inboxes SET smtp_password_hash = ? WHERE workspace_id = ? AND id = ? RETURNING *')
+        .get(passwordHash, workspaceId, id) as InboxRow | undefined;
+      return row ? toInbox(row) : null;
+    });
+  }
+
+  reserveQuota(workspaceId: string, period: string, monthlyLimit: number | null): Promise<boolean> {
+    return guarded(() => this.db.transaction(() => {
+      this.db.prepare('INSERT INTO quota_usage (workspace_id, period, used) VALUES (?, ?, 0) ON CONFLICT DO NOTHING').run(workspaceId, period);
+      return this.db.prepare('UPDATE quota_usage SET used = used + 1 WHERE workspace_id = ? AND period = ? AND (? IS NULL OR used < ?)')
+        .run(workspaceId, period, monthlyLimit, monthlyLimit).changes === 1;
+    }).immediate());
+  }
+
+  releaseQuota(workspaceId: string, period: string): Promise<void> {
+    return guarded(() => {
+      this.db.prepare('UPDATE quota_usage SET used = max(used - 1, 0) WHERE workspace_id = ? AND period = ?').run(workspaceId, period);
+    });
+  }
+
+  getQuotaUsed(workspaceId: string, period: string): Promise<number> {
+    return guarded(() => {
+      const row = this.db.prepare('SELECT used FROM quota_usage WHERE workspace_id = ? AND period = ?').get(workspaceId, period) as { used: number } | undefined;
+      return row?.used ?? 0;
+    });
+  }
+}

@@ -1,0 +1,30 @@
+// Builds the storage backend for the configured profile.
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Backend } from './ports.js';
+import { openSqlite } from './embedded/sqlite-database.js';
+import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
+import { SqliteMessageIndex } from './embedded/sqlite-message-index.js';
+import { FileBlobStore } from './embedded/file-blob-store.js';
+import { InProcessBus } from './embedded/in-process-bus.js';
+import { MemoryRateLimiter } from './embedded/memory-rate-limiter.js';
+
+/** The embedded profile keeps everything under one folder; a namespace gets its own subfolder. */
+export function embeddedRoot(config: Pick<Config, 'dataDir' | 'namespace'>): string {
+  return config.namespace ? path.join(config.dataDir, config.namespace) : config.dataDir;
+}
+
+export async function openBackend(config: Config): Promise<Backend> {
+  const root = embeddedRoot(config);
+  const db = openSqlite(root);
+  return {
+    metadata: new SqliteMetadataStore(db),
+    messages: new SqliteMessageIndex(db),
+    blobs: new FileBlobStore(path.join(root, 'blobs')),
+    bus: new InProcessBus(),
+    rateLimiter: new MemoryRateLimiter(),
+    close: async () => {
+      db.close();
+    },
+  };
+}
