@@ -19,6 +19,8 @@ export interface Config {
   tlsKeyPath: string | null;
   shutdownGraceMs: number;
   logLevel: string;
+  /** Plan given to workspaces created without an explicit one. */
+  defaultPlan: string;
   plans: Readonly<Record<string, Plan>>;
 }
 
@@ -135,6 +137,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     plans: Object.freeze(readPlans(env)),
+    defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',
   };
+  if (!config.plans[config.defaultPlan]) {
+    throw new ConfigError('SANDBOX_DEFAULT_PLAN', `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);
+  }
   return Object.freeze(config);
 }

@@ -1,0 +1,133 @@
+// Admin CLI for what the spec keeps dashboard-only: workspaces, plans, members, API keys.
+// Works on the same data as a running server; JSON on stdout with --json, errors on stderr, non-zero exit.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { AppError } from '../errors.js';
+import { openBackend } from '../storage/index.js';
+import { WorkspaceService } from '../services/workspaces.js';
+import type { Access, MemberRole } from '../domain/types.js';
+
+const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
+
+  workspace create --name NAME [--plan PLAN]     create a workspace and its first read_write key
+                                                 (plan defaults to SANDBOX_DEFAULT_PLAN, 'unlimited')
+  workspace list                                 list workspaces with their plans
+  key create --workspace ID --access read|read_write
+  key revoke --id KEY_ID
+  plan set --workspace ID --plan PLAN
+  plan list                                      the plans and their limits
+  member add --workspace ID --email E --role owner|admin|member
+
+Configuration comes from the same SANDBOX_* variables as the server (SANDBOX_DATA_DIR above all).`;
+
+class UsageError extends Error {}
+
+const ACCESS: Access[] = ['read', 'read_write'];
+const ROLES: MemberRole[] = ['owner', 'admin', 'member'];
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got '${value}'`);
+  return value as T;
+}
+
+async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      workspace: { type: 'string' },
+      access: { type: 'string' },
+      id: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  const command = positionals.join(' ');
+  if (values.help || command === '') throw new UsageError('');
+  const config = loadConfig();
+  const backend = await openBackend(config);
+  const workspaces = new WorkspaceService(backend.metadata, config.plans);
+  try {
+    switch (command) {
+      case 'workspace create': {
+        const { workspace, key } = await workspaces.createWorkspace(required(values, 'name'), values.plan ?? config.defaultPlan);
+        return {
+          json: { workspace: { id: workspace.id, name: workspace.name }, key },
+          text: `workspace ${workspace.id} (${workspace.name}, plan ${workspace.planName})\nAPI key (shown once): ${key.key}`,
+        };
+      }
+      case 'workspace list': {
+        const list = await workspaces.listWorkspaces();
+        return {
+          json: list.map((w) => ({ id: w.id, name: w.name, plan: w.planName, created_at: w.createdAt.toISOString() })),
+          text: list.map((w) => `${w.id}\t${w.planName}\t${w.name}`).join('\n'),
+        };
+      }
+      case 'key create': {
+        const key = await workspaces.createKey(required(values, 'workspace'), oneOf(required(values, 'access'), ACCESS, 'access'));
+        return { json: key, text: `API key ${key.id} (${key.access}, shown once): ${key.key}` };
+      }
+      case 'key revoke': {
+        const id = required(values, 'id');
+        await workspaces.revokeKey(id);
+        return { json: { id, revoked: true }, text: `API key ${id} revoked` };
+      }
+      case 'plan set': {
+        const workspace = await workspaces.setPlan(required(values, 'workspace'), required(values, 'plan'));
+        return { json: { workspace: { id: workspace.id, name: workspace.name, plan: workspace.planName } }, text: `workspace ${workspace.id} is on plan ${workspace.planName}` };
+      }
+      case 'plan list': {
+        const plans = Object.values(config.plans).map((p) => ({
+          name: p.name,
+          monthly_limit: p.monthlyLimit,
+          retention_days: p.retentionDays,
+          member_limit: p.memberLimit,
+          inbox_limit: p.inboxLimit,
+          webhook_limit: p.webhookLimit,
+          requests_per_second: p.requestsPerSecond,
+        }));
+        return { json: plans, text: plans.map((p) => JSON.stringify(p)).join('\n') };
+      }
+      case 'member add': {
+        const workspaceId = required(values, 'workspace');
+        const email = required(values, 'email');
+        const role = oneOf(required(values, 'role'), ROLES, 'role');
+        await workspaces.addMember(workspaceId, email, role);
+        return { json: { workspace_id: workspaceId, email: email.toLowerCase(), role }, text: `${email} added to ${workspaceId} as ${role}` };
+      }
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } finally {
+    await backend.close();
+  }
+}
+
+const argv = process.argv.slice(2);
+run(argv).then(
+  (result) => {
+    process.stdout.write(`${argv.includes('--json') ? JSON.stringify(result.json) : result.text}\n`);
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message ? `admin: ${error.message}\n\n` : ''}${USAGE}\n`);
+      process.exitCode = 2;
+    } else if (error instanceof ConfigError || error instanceof AppError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`admin: ${(error as Error).message}\n`);
+      process.exitCode = error instanceof AppError || error instanceof ConfigError ? 1 : 2;
+    } else {
+      process.stderr.write(`admin: unexpected failure: ${(error as Error).stack ?? String(error)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,88 @@
+// A real HTTP client for the API that checks every response against openapi.yaml before returning it.
+import { strict as assert } from 'node:assert';
+import type { ValidateFunction } from 'ajv';
+import { compileSchema, createAjv, describeAjvError, loadOpenApi, type OperationSpec } from '../../src/http/openapi.js';
+
+const openapi = loadOpenApi();
+const ajv = createAjv(openapi);
+const validators = new Map<string, ValidateFunction>();
+
+function matchOperation(method: string, pathname: string): OperationSpec | null {
+  for (const operation of openapi.operations) {
+    if (operation.method !== method.toLowerCase()) continue;
+    const pattern = new RegExp(`^${operation.path.replace(/\{\w+\}/g, '[^/]+')}$`);
+    if (pattern.test(pathname)) return operation;
+  }
+  return null;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON for JSON responses. */
+  json: T;
+  bytes: Buffer;
+}
+
+/** Validates a response against the operation's declared response for its status. */
+export function assertMatchesContract(method: string, pathname: string, status: number, contentType: string, body: Buffer): void {
+  const operation = matchOperation(method, pathname);
+  if (!operation) {
+    // Unknown routes still answer in the error envelope.
+    const validate = compileSchema(ajv, { $ref: '#/components/schemas/ErrorEnvelope' });
+    assert.ok(validate(JSON.parse(body.toString())), `${method} ${pathname}: ${describeAjvError('response', validate.errors?.[0])}`);
+    return;
+  }
+  const response = operation.responses[String(status)];
+  assert.ok(response, `${method} ${pathname}: status ${status} is not declared in openapi.yaml for ${operation.operationId}`);
+  const mediaType = contentType.split(';')[0]!.trim();
+  const content = response.content ?? {};
+  assert.ok(content[mediaType], `${method} ${pathname} ${status}: content type ${mediaType} not declared (declared: ${Object.keys(content).join(', ')})`);
+  const schema = content[mediaType]!.schema;
+  if (mediaType !== 'application/json' || !schema) return;
+  const key = `${operation.operationId} ${status}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = compileSchema(ajv, schema);
+    validators.set(key, validate);
+  }
+  const parsed = JSON.parse(body.toString()) as unknown;
+  assert.ok(validate(parsed), `${method} ${pathname} ${status} breaks the contract: ${describeAjvError('response', validate.errors?.[0])}\n${body.toString().slice(0, 500)}`);
+}
+
+export class ApiClient {
+  constructor(readonly baseUrl: string, readonly key: string | null) {}
+
+  withKey(key: string | null): ApiClient {
+    return new ApiClient(this.baseUrl, key);
+  }
+
+  async request<T = unknown>(method: string, path: string, options: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.key !== null) headers.authorization ??= `Bearer ${this.key}`;
+    let body: string | Buffer | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(new URL(path, this.baseUrl), { method, headers, body });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const contentType = response.headers.get('content-type') ?? '';
+    const pathname = new URL(path, this.baseUrl).pathname;
+    assertMatchesContract(method, pathname, response.status, contentType, bytes);
+    const json = contentType.startsWith('application/json') ? (JSON.parse(bytes.toString()) as T) : (undefined as T);
+    return { status: response.status, headers: response.headers, json, bytes };
+  }
+
+  get<T = unknown>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, { headers });
+  }
+
+  post<T = unknown>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, { body });
+  }
+
+  delete<T = unknown>(path: string) {
+    return this.request<T>('DELETE', path);
+  }
+}

@@ -1,0 +1,77 @@
+// Starts the real service (built dist/) as a child process on free ports in a temporary data dir.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { PROJECT_ROOT } from '../../src/project-root.js';
+
+export interface StartedServer {
+  process: ChildProcess;
+  dataDir: string;
+  httpUrl: string;
+  smtpPort: number;
+  smtpsPort: number;
+  /** The default workspace's key, printed on first start only. */
+  defaultKey: string | null;
+  /** Every log line printed so far, parsed. */
+  logs: Record<string, unknown>[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'mail-sandbox-test-'));
+}
+
+export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<StartedServer> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/src/main.js')], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      SANDBOX_DATA_DIR: dataDir,
+      SANDBOX_HTTP_PORT: '0',
+      SANDBOX_SMTP_PORT: '0',
+      SANDBOX_SMTPS_PORT: '0',
+      SANDBOX_BIND: '127.0.0.1',
+      SANDBOX_SHUTDOWN_GRACE_MS: '3000',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<{ httpUrl: string; smtpPort: number; smtpsPort: number; defaultKey: string | null }>((resolve, reject) => {
+    let defaultKey: string | null = null;
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      logs.push(entry);
+      if (typeof entry.api_key === 'string') defaultKey = entry.api_key;
+      if (typeof entry.http_port === 'number') {
+        resolve({ httpUrl: `http://127.0.0.1:${entry.http_port}`, smtpPort: entry.smtp_port as number, smtpsPort: entry.smtps_port as number, defaultKey });
+      }
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code} before listening: ${stderr}`)));
+  });
+  const info = await ready;
+  return {
+    process: child,
+    dataDir,
+    logs,
+    ...info,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
