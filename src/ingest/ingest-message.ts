@@ -57,7 +57,7 @@ export class IngestPipeline {
   }
 
   private async store(incoming: IncomingMessage): Promise<MessageRecord> {
-    const { metadata, messages, blobs, bus } = this.backend;
+    const { metadata, messages, blobs } = this.backend;
     const { inbox } = incoming;
     // The inbox may have been deleted since the sender logged in.
     if (!(await metadata.getInbox(inbox.workspaceId, inbox.id))) throw new AppError('not_found', `inbox ${inbox.id} no longer exists`);

@@ -1,0 +1,59 @@
+// BlobStore and EventBus contracts, run against every backend.
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import type { BusEvent } from '../../src/storage/ports.js';
+import { backendFactories, type BackendUnderTest } from './backends.js';
+
+for (const factory of backendFactories) {
+  describe(`BlobStore contract (${factory.profile})`, () => {
+    let under: BackendUnderTest;
+    before(async () => {
+      under = await factory.open();
+    });
+    after(() => under.dispose());
+
+    it('returns the exact bytes put, and null after delete', async () => {
+      const { blobs } = under.backend;
+      const bytes = randomBytes(70_000);
+      await blobs.put('raw/ws_1/msg_1.eml', bytes);
+      assert.ok((await blobs.get('raw/ws_1/msg_1.eml'))!.equals(bytes));
+      await blobs.put('raw/ws_1/msg_1.eml', Buffer.from('replaced'));
+      assert.equal((await blobs.get('raw/ws_1/msg_1.eml'))!.toString(), 'replaced');
+      await blobs.delete(['raw/ws_1/msg_1.eml', 'raw/ws_1/never-existed.eml']);
+      assert.equal(await blobs.get('raw/ws_1/msg_1.eml'), null);
+    });
+
+    it('refuses keys that could escape its root', async () => {
+      await assert.rejects(under.backend.blobs.put('../escape', Buffer.from('x')));
+      await assert.rejects(under.backend.blobs.get('raw/../../etc/passwd'));
+    });
+  });
+
+  describe(`EventBus contract (${factory.profile})`, () => {
+    let under: BackendUnderTest;
+    before(async () => {
+      under = await factory.open();
+    });
+    after(() => under.dispose());
+
+    it('delivers events published after subscribing, until unsubscribed', async () => {
+      const { bus } = under.backend;
+      const received: BusEvent[] = [];
+      const event: BusEvent = { type: 'message.received', workspaceId: 'ws_1', inboxId: 'inb_1', messageId: 'msg_1' };
+      let delivered: () => void = () => undefined;
+      const arrived = new Promise<void>((resolve) => {
+        delivered = resolve;
+      });
+      const unsubscribe = await bus.subscribe((e) => {
+        received.push(e);
+        delivered();
+      });
+      await bus.publish(event);
+      await arrived;
+      assert.deepEqual(received, [event]);
+      await unsubscribe();
+      await bus.publish({ ...event, messageId: 'msg_2' });
+      assert.equal(received.length, 1);
+    });
+  });
+}

@@ -1,0 +1,100 @@
+// MetadataStore contract, run against every backend.
+import { strict as assert } from 'node:assert';
+import { AppError } from '../../src/errors.js';
+import { newId } from '../../src/domain/ids.js';
+import type { MetadataStore } from '../../src/storage/ports.js';
+import { backendFactories, type BackendUnderTest } from './backends.js';
+import { aWorkspace, anInbox } from './fixtures.js';
+
+const hasCode = (code: string) => (error: unknown) => error instanceof AppError && error.code === code;
+
+for (const factory of backendFactories) {
+  describe(`MetadataStore contract (${factory.profile})`, () => {
+    let under: BackendUnderTest;
+    let store: MetadataStore;
+    before(async () => {
+      under = await factory.open();
+      store = under.backend.metadata;
+    });
+    after(() => under.dispose());
+
+    it('stores and lists workspaces and changes their plan', async () => {
+      const workspace = aWorkspace({ name: 'acme' });
+      await store.createWorkspace(workspace);
+      assert.deepEqual(await store.getWorkspace(workspace.id), workspace);
+      assert.ok((await store.listWorkspaces()).some((w) => w.id === workspace.id));
+      assert.equal(await store.setWorkspacePlan(workspace.id, 'team'), true);
+      assert.equal((await store.getWorkspace(workspace.id))!.planName, 'team');
+      assert.equal(await store.setWorkspacePlan('ws_missing', 'team'), false);
+      assert.equal(await store.getWorkspace('ws_missing'), null);
+    });
+
+    it('adds members up to the limit and refuses duplicates', async () => {
+      const workspace = aWorkspace();
+      await store.createWorkspace(workspace);
+      await store.addMember({ workspaceId: workspace.id, email: 'a@x.test', role: 'owner', createdAt: new Date() }, 2);
+      await assert.rejects(store.addMember({ workspaceId: workspace.id, email: 'a@x.test', role: 'member', createdAt: new Date() }, 2), hasCode('already_exists'));
+      await store.addMember({ workspaceId: workspace.id, email: 'b@x.test', role: 'member', createdAt: new Date() }, 2);
+      await assert.rejects(store.addMember({ workspaceId: workspace.id, email: 'c@x.test', role: 'member', createdAt: new Date() }, 2), hasCode('limit_reached'));
+      assert.equal(await store.countMembers(workspace.id), 2);
+    });
+
+    it('finds API keys by hash and revokes them', async () => {
+      const workspace = aWorkspace();
+      await store.createWorkspace(workspace);
+      const key = { id: newId('key'), workspaceId: workspace.id, access: 'read' as const, keyHash: 'f'.repeat(64), createdAt: new Date(), revokedAt: null };
+      await store.createApiKey(key);
+      assert.deepEqual(await store.findApiKeyByHash(key.keyHash), key);
+      assert.equal(await store.findApiKeyByHash('0'.repeat(64)), null);
+      assert.equal(await store.revokeApiKey(key.id, new Date()), true);
+      assert.ok((await store.findApiKeyByHash(key.keyHash))!.revokedAt instanceof Date);
+      assert.equal(await store.revokeApiKey('key_missing', new Date()), false);
+    });
+
+    it('keeps inbox names unique per workspace regardless of case', async () => {
+      const [one, two] = [aWorkspace(), aWorkspace()];
+      await store.createWorkspace(one);
+      await store.createWorkspace(two);
+      await store.createInbox(anInbox(one.id, { name: 'Staging' }), null);
+      await assert.rejects(store.createInbox(anInbox(one.id, { name: 'staging' }), null), hasCode('already_exists'));
+      await store.createInbox(anInbox(two.id, { name: 'staging' }), null);
+      assert.equal(await store.countInboxes(one.id), 1);
+    });
+
+    it('enforces the inbox limit under concurrent creation', async () => {
+      const workspace = aWorkspace();
+      await store.createWorkspace(workspace);
+      const results = await Promise.allSettled(Array.from({ length: 10 }, () => store.createInbox(anInbox(workspace.id), 3)));
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 3);
+      for (const result of results) if (result.status === 'rejected') assert.ok(hasCode('limit_reached')(result.reason));
+    });
+
+    it('looks inboxes up by SMTP username, rotates passwords and deletes', async () => {
+      const workspace = aWorkspace();
+      await store.createWorkspace(workspace);
+      const inbox = anInbox(workspace.id);
+      await store.createInbox(inbox, null);
+      assert.deepEqual(await store.findInboxBySmtpUsername(inbox.smtpUsername), inbox);
+      assert.equal(await store.getInbox('ws_other', inbox.id), null, 'another workspace never sees it');
+      const rotated = await store.setInboxPassword(workspace.id, inbox.id, 'a'.repeat(64));
+      assert.equal(rotated!.smtpPasswordHash, 'a'.repeat(64));
+      assert.equal(await store.setInboxPassword('ws_other', inbox.id, 'b'.repeat(64)), null);
+      assert.deepEqual((await store.listInboxes(workspace.id)).map((i) => i.id), [inbox.id]);
+      assert.equal(await store.deleteInbox('ws_other', inbox.id), false);
+      assert.equal(await store.deleteInbox(workspace.id, inbox.id), true);
+      assert.equal(await store.findInboxBySmtpUsername(inbox.smtpUsername), null);
+    });
+
+    it('reserves quota atomically up to the limit and releases it', async () => {
+      const workspace = aWorkspace();
+      await store.createWorkspace(workspace);
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.reserveQuota(workspace.id, '2026-11', 5)));
+      assert.equal(results.filter(Boolean).length, 5);
+      assert.equal(await store.getQuotaUsed(workspace.id, '2026-11'), 5);
+      await store.releaseQuota(workspace.id, '2026-11');
+      assert.equal(await store.getQuotaUsed(workspace.id, '2026-11'), 4);
+      assert.equal(await store.getQuotaUsed(workspace.id, '2026-12'), 0, 'periods are separate');
+      assert.equal(await store.reserveQuota(workspace.id, '2026-12', null), true, 'null is unlimited');
+    });
+  });
+}

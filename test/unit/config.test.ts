@@ -1,0 +1,68 @@
+// Configuration parsing: defaults, sizes, ports, plans, and one clear error naming the variable.
+import { strict as assert } from 'node:assert';
+import path from 'node:path';
+import { ConfigError, DEFAULT_PLANS, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('has documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.profile, 'embedded');
+    assert.equal(config.dataDir, path.resolve('./data'));
+    assert.equal(config.httpPort, 8025);
+    assert.equal(config.smtpPort, 2525);
+    assert.equal(config.smtpsPort, 2465);
+    assert.equal(config.bind, '127.0.0.1');
+    assert.equal(config.maxMessageBytes, 25 * 1024 * 1024);
+    assert.equal(config.defaultPlan, 'unlimited');
+    assert.deepEqual(config.plans, DEFAULT_PLANS);
+    assert.ok(Object.isFrozen(config));
+  });
+
+  it('accepts port 0 and 1024-based sizes', () => {
+    const config = loadConfig({ SANDBOX_HTTP_PORT: '0', SANDBOX_MAX_MESSAGE_BYTES: '1.5m' });
+    assert.equal(config.httpPort, 0);
+    assert.equal(config.maxMessageBytes, 1.5 * 1024 * 1024);
+    assert.equal(loadConfig({ SANDBOX_MAX_MESSAGE_BYTES: '2048' }).maxMessageBytes, 2048);
+    assert.equal(loadConfig({ SANDBOX_MAX_MESSAGE_BYTES: '10KB' }).maxMessageBytes, 10 * 1024);
+  });
+
+  const bad: [string, string][] = [
+    ['SANDBOX_HTTP_PORT', '70000'],
+    ['SANDBOX_SMTP_PORT', 'abc'],
+    ['SANDBOX_SMTPS_PORT', '-1'],
+    ['SANDBOX_PROFILE', 'galaxy'],
+    ['SANDBOX_MAX_MESSAGE_BYTES', 'huge'],
+    ['SANDBOX_MAX_MESSAGE_BYTES', '10'],
+    ['SANDBOX_NAMESPACE', 'Has Spaces'],
+    ['SANDBOX_PLANS', '{not json'],
+    ['SANDBOX_PLANS', '{"free":{"monthly_limit":-1}}'],
+    ['SANDBOX_PLANS', '{"free":{"colour":1}}'],
+    ['SANDBOX_DEFAULT_PLAN', 'platinum'],
+    ['SANDBOX_LOG_LEVEL', 'loud'],
+    ['SANDBOX_TLS_CERT', '/tmp/cert.pem'],
+  ];
+  for (const [variable, value] of bad) {
+    it(`refuses ${variable}=${value} naming the variable`, () => {
+      assert.throws(() => loadConfig({ [variable]: value }), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /^SANDBOX_[A-Z_]+: /);
+        return true;
+      });
+    });
+  }
+
+  it('lets SANDBOX_PLANS change a plan and add one', () => {
+    const config = loadConfig({ SANDBOX_PLANS: '{"free":{"monthly_limit":10},"tiny":{"inbox_limit":1,"requests_per_second":null}}' });
+    assert.equal(config.plans.free!.monthlyLimit, 10);
+    assert.equal(config.plans.free!.inboxLimit, DEFAULT_PLANS.free!.inboxLimit);
+    assert.equal(config.plans.tiny!.inboxLimit, 1);
+    assert.equal(config.plans.tiny!.requestsPerSecond, null);
+    assert.equal(config.plans.tiny!.name, 'tiny');
+  });
+
+  it('puts the SMTP host name on the bind address unless told otherwise', () => {
+    assert.equal(loadConfig({ SANDBOX_BIND: '0.0.0.0' }).smtpHostname, 'localhost');
+    assert.equal(loadConfig({ SANDBOX_BIND: '127.0.0.2' }).smtpHostname, '127.0.0.2');
+    assert.equal(loadConfig({ SANDBOX_SMTP_HOSTNAME: 'mail.test' }).smtpHostname, 'mail.test');
+  });
+});

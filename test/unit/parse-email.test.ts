@@ -1,0 +1,113 @@
+// Deriving searchable fields from raw bytes, and flagging MIME that mailparser would silently tolerate.
+import { strict as assert } from 'node:assert';
+import { parseEmail } from '../../src/ingest/parse-email.js';
+import { extractLinks } from '../../src/ingest/extract-links.js';
+
+const crlf = (lines: string[]) => Buffer.from(lines.join('\r\n'), 'utf8');
+
+describe('parseEmail', () => {
+  it('decodes encoded-word headers and separates text from html', async () => {
+    const parsed = await parseEmail(crlf([
+      'From: =?UTF-8?B?w4lsaXNl?= <elise@example.com>',
+      'To: Bob <bob@example.com>',
+      'Cc: carol@example.com',
+      'Subject: =?ISO-8859-1?Q?R=E9sum=E9?= ready',
+      'Message-ID: <abc@example.com>',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/alternative; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Plain https://example.com/plain',
+      '--b1',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<p>Hello <a href="https://example.com/html?a=1&amp;b=2">link</a> <a href="mailto:x@y.z">mail</a></p>',
+      '--b1--',
+      '',
+    ]));
+    assert.equal(parsed.subject, 'Résumé ready');
+    assert.equal(parsed.from, '"Élise" <elise@example.com>');
+    assert.equal(parsed.to, '"Bob" <bob@example.com>');
+    assert.equal(parsed.cc, 'carol@example.com');
+    assert.equal(parsed.messageId, '<abc@example.com>');
+    assert.equal(parsed.hasText, true);
+    assert.equal(parsed.hasHtml, true);
+    assert.deepEqual(parsed.links, ['https://example.com/html?a=1&b=2', 'https://example.com/plain']);
+    assert.match(parsed.htmlText, /Hello link/);
+    assert.doesNotMatch(parsed.htmlText, /https:/, 'hrefs are links, not text');
+    assert.equal(parsed.parseError, null);
+  });
+
+  it('an HTML-only message has no text part', async () => {
+    const parsed = await parseEmail(crlf(['Subject: html', 'Content-Type: text/html', '', '<b>bold</b>', '']));
+    assert.equal(parsed.hasText, false);
+    assert.equal(parsed.hasHtml, true);
+    assert.equal(parsed.textBody, '');
+    assert.equal(parsed.htmlText.trim(), 'bold');
+  });
+
+  it('counts attachments, inline ones included', async () => {
+    const parsed = await parseEmail(crlf([
+      'Subject: files',
+      'Content-Type: multipart/mixed; boundary=outer',
+      '',
+      '--outer',
+      'Content-Type: text/plain',
+      '',
+      'see attached',
+      '--outer',
+      'Content-Type: application/pdf; name="a.pdf"',
+      'Content-Disposition: attachment; filename="a.pdf"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      'JVBERi0xLjQK',
+      '--outer',
+      'Content-Type: image/png; name="b.png"',
+      'Content-Disposition: inline; filename="b.png"',
+      'Content-ID: <b@x>',
+      'Content-Transfer-Encoding: base64',
+      '',
+      'iVBORw0KGgo=',
+      '--outer--',
+      '',
+    ]));
+    assert.equal(parsed.attachmentCount, 2);
+    assert.equal(parsed.parseError, null);
+  });
+
+  const broken: [string, string[], RegExp][] = [
+    ['a multipart without boundary', ['Subject: x', 'Content-Type: multipart/mixed', '', 'body', ''], /without a boundary/],
+    ['a boundary that never appears', ['Subject: x', 'Content-Type: multipart/mixed; boundary=zzz', '', 'just text', ''], /never appears/],
+    ['a multipart never closed', ['Subject: x', 'Content-Type: multipart/mixed; boundary=zzz', '', '--zzz', 'Content-Type: text/plain', '', 'cut off', ''], /closing boundary/],
+    ['a header section with a non-header line', ['Subject: x', 'this is not a header', '', 'body', ''], /line 2 of the header section/],
+    ['no blank line before the body', ['Subject: x', 'Hello there, no separator'], /header section/],
+  ];
+  for (const [name, lines, expected] of broken) {
+    it(`sets parseError for ${name} and still reads what it can`, async () => {
+      const parsed = await parseEmail(crlf(lines));
+      assert.match(parsed.parseError ?? '', expected);
+      assert.equal(parsed.subject, 'x');
+    });
+  }
+
+  it('survives bytes that are not text at all', async () => {
+    const parsed = await parseEmail(Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x0d, 0x0a, 0x80, 0x81]));
+    assert.ok(parsed.parseError);
+  });
+
+  it('accepts bare LF line endings as valid', async () => {
+    const parsed = await parseEmail(Buffer.from('Subject: lf\nContent-Type: text/plain\n\nhello\n'));
+    assert.equal(parsed.subject, 'lf');
+    assert.equal(parsed.textBody.trim(), 'hello');
+    assert.equal(parsed.parseError, null);
+  });
+});
+
+describe('extractLinks', () => {
+  it('keeps http(s) only, unique, in order of appearance', () => {
+    const html = '<a href="https://a.test/1">1</a><a href="ftp://x">f</a><area href="http://b.test/2"><a href=" https://a.test/1 ">again</a>';
+    assert.deepEqual(extractLinks(html, 'also https://c.test/3 and https://a.test/1'), ['https://a.test/1', 'http://b.test/2', 'https://c.test/3']);
+  });
+});
