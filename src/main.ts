@@ -79,11 +79,12 @@ async function start(config: Config): Promise<void> {
     const forced = setTimeout(() => {
       log.error('shutdown grace period over; exiting with work unfinished');
       process.exit(1);
-    }, config.shutdownGraceMs + 5000);
+    }, config.shutdownGraceMs + 10_000);
     forced.unref();
     const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    // SMTP close waits for sessions to end (a DATA transfer still arriving becomes an ingest), so drain after both.
+    // New sessions get 421 from the still-open listener while transactions under way finish.
+    await smtp.transactionsFinished(config.shutdownGraceMs);
     await smtp.close();
     await httpClosed;
     await pipeline.drain();

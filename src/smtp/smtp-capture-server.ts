@@ -33,9 +33,15 @@ export function smtpErrorFor(error: unknown): SmtpError {
   return Object.assign(new Error(message), { responseCode: appError.smtpReply.code });
 }
 
+/** After the transactions have drained, idle sessions get this long before they are told 421 and closed. */
+const IDLE_SESSION_CLOSE_MS = 1000;
+
 export class SmtpCaptureServer {
   private readonly servers: SMTPServer[] = [];
   private draining = false;
+  /** Sessions between an accepted MAIL FROM and the end of their DATA (or disconnect). */
+  private readonly openTransactions = new Set<string>();
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly options: SmtpCaptureOptions,
@@ -59,6 +65,25 @@ export class SmtpCaptureServer {
     this.draining = true;
   }
 
+  /** Resolves when no transaction is open, or after timeoutMs, whichever comes first. */
+  async transactionsFinished(timeoutMs: number): Promise<void> {
+    if (this.openTransactions.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private endTransaction(sessionId: string): void {
+    this.openTransactions.delete(sessionId);
+    if (this.openTransactions.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /** Stops listening; sessions still connected are sent 421 and closed shortly after. */
   async close(): Promise<void> {
     this.draining = true;
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
@@ -86,9 +111,12 @@ export class SmtpCaptureServer {
       // Test senders commonly talk plain SMTP on a private network; the credentials only open one sandbox inbox.
       allowInsecureAuth: true,
       authRequiredMessage: "Authentication required: AUTH PLAIN or LOGIN with the inbox's SMTP username and password",
-      closeTimeout: this.options.shutdownGraceMs,
+      // Shutdown waits for open transactions itself (transactionsFinished) before closing the servers.
+      closeTimeout: IDLE_SESSION_CLOSE_MS,
       logger: false,
       onConnect: (_session, callback) => callback(this.draining ? this.shuttingDown() : undefined),
+      // A session that leaves mid-transaction (RSET-less disconnect) must not hold up shutdown.
+      onClose: (session) => this.endTransaction(session.id),
       onAuth: (auth, _session, callback) => {
         if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') return callback(Object.assign(new Error('Unsupported AUTH method'), { responseCode: 504 }));
         this.inboxes.authenticateSmtp(auth.username ?? '', auth.password ?? '').then(
@@ -102,7 +130,10 @@ export class SmtpCaptureServer {
       },
       onMailFrom: (_address, session, callback) => {
         if (this.draining) return callback(this.shuttingDown());
-        this.checkSession(session).then(() => callback(), (error) => callback(smtpErrorFor(error)));
+        this.checkSession(session).then(() => {
+          this.openTransactions.add(session.id);
+          callback();
+        }, (error) => callback(smtpErrorFor(error)));
       },
       onRcptTo: (_address, session, callback) => {
         if (session.envelope.rcptTo.length >= this.options.maxRecipients) {
@@ -120,16 +151,18 @@ export class SmtpCaptureServer {
         stream.once('error', () => {
           // The client went away mid-DATA: nothing complete arrived, so nothing is stored.
           failed = true;
+          this.endTransaction(session.id);
         });
         stream.once('end', () => {
           if (failed) return;
           if (stream.sizeExceeded) {
+            this.endTransaction(session.id);
             return callback(smtpErrorFor(new AppError('message_too_large', `Message exceeds the maximum size of ${this.options.maxMessageBytes} bytes`)));
           }
           this.capture(session, Buffer.concat(chunks)).then(
             (id) => callback(null, `Message stored as ${id}`),
             (error) => callback(smtpErrorFor(error)),
-          );
+          ).finally(() => this.endTransaction(session.id));
         });
       },
     };
