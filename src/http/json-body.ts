@@ -17,7 +17,11 @@ export async function readJsonBody(ctx: Context, limit: number = JSON_BODY_LIMIT
   let received = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     received += chunk.length;
-    if (received > limit) throw tooLarge(limit);
+    if (received > limit) {
+      // Abandoning the stream mid-body leaves the connection unusable; say so instead of advertising keep-alive.
+      ctx.set('Connection', 'close');
+      throw tooLarge(limit);
+    }
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');

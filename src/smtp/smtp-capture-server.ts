@@ -108,6 +108,8 @@ export class SmtpCaptureServer {
       cert: this.options.tls.cert,
       size: this.options.maxMessageBytes,
       authMethods: ['PLAIN', 'LOGIN'],
+      // Enhanced status codes (RFC 3463) tell test tooling why a message was refused: 5.3.4 size, 5.2.2 quota.
+      hideENHANCEDSTATUSCODES: false,
       // Test senders commonly talk plain SMTP on a private network; the credentials only open one sandbox inbox.
       allowInsecureAuth: true,
       authRequiredMessage: "Authentication required: AUTH PLAIN or LOGIN with the inbox's SMTP username and password",

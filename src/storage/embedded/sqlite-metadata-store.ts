@@ -26,8 +26,8 @@ const toInbox = (row: InboxRow): Inbox => ({
   createdAt: new Date(row.created_at),
 });
 
-/** Inbox names are unique regardless of case, so "Staging" and "staging" cannot both exist. */
-export const inboxNameKey = (name: string): string => name.toLocaleLowerCase('und');
+/** Inbox names are unique regardless of case (upper-casing first folds ß to ss), so "Staging" and "staging" cannot both exist. */
+export const inboxNameKey = (name: string): string => name.toUpperCase().toLowerCase();
 
 export class SqliteMetadataStore implements MetadataStore {
   constructor(private readonly db: SqliteDatabase) {}

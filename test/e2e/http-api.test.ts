@@ -1,0 +1,974 @@
+// End-to-end tests of the HTTP API against the real built server (child process, real SMTP, real HTTP).
+// Every request goes through ApiClient, which checks each response against openapi.yaml, so a status or
+// body the contract does not declare fails the test even where the test itself only looks at the code.
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { loadOpenApi, type HttpMethod, type OperationSpec } from '../../src/http/openapi.js';
+import { ApiClient, assertMatchesContract, type ApiResponse } from '../support/api-client.js';
+import { admin, createWorkspace } from '../support/admin.js';
+import { startServer, type StartedServer } from '../support/server.js';
+import { smtpTransport, type SmtpCredentials } from '../support/smtp.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Shapes of the JSON the API returns (see openapi.yaml; the client has already validated them).
+
+interface ErrorBody {
+  success: false;
+  error: { code: string; message: string };
+}
+
+interface Envelope<T> {
+  success: boolean;
+  data?: T;
+  error?: { code: string; message: string };
+  next_cursor?: string;
+}
+
+interface WorkspaceJson {
+  id: string;
+  name: string;
+  role?: string;
+}
+
+interface UsageJson {
+  period_start: string;
+  used: number;
+  monthly_limit: number | null;
+  retention_days: number;
+  members: number;
+  member_limit: number | null;
+  inboxes: number;
+}
+
+interface InboxJson {
+  id: string;
+  name: string;
+  smtp_username: string;
+  message_count: number;
+  created_at: string;
+}
+
+interface InboxWithCredentialsJson extends InboxJson {
+  smtp: { host: string; ports: number[]; username: string; password: string; note?: string };
+}
+
+interface MessageSummaryJson {
+  id: string;
+  inbox_id: string;
+  received_at: string;
+  subject: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Small helpers.
+
+const OPENAPI = loadOpenApi();
+const ALL_METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** Asserts a failure envelope with the given status and code; returns the human message. */
+function expectError(response: ApiResponse<unknown>, status: number, code: string, context = ''): string {
+  const body = response.json as ErrorBody | undefined;
+  const where = `${context}${context ? ': ' : ''}got ${response.status} ${response.bytes.toString().slice(0, 300)}`;
+  assert.equal(response.status, status, where);
+  assert.ok(body && typeof body === 'object', `${where} (not a JSON envelope)`);
+  assert.equal(body.success, false, where);
+  assert.equal(body.error.code, code, where);
+  assert.equal(typeof body.error.message, 'string', where);
+  assert.ok(body.error.message.length > 0, `${where} (empty message)`);
+  return body.error.message;
+}
+
+/** Asserts a success envelope with the given status and returns its data. */
+function expectOk<T>(response: ApiResponse<unknown>, status = 200, context = ''): T {
+  const body = response.json as Envelope<T> | undefined;
+  const where = `${context}${context ? ': ' : ''}got ${response.status} ${response.bytes.toString().slice(0, 300)}`;
+  assert.equal(response.status, status, where);
+  assert.ok(body && body.success === true, where);
+  assert.ok('data' in body, `${where} (no data)`);
+  return body.data as T;
+}
+
+let nameCounter = 0;
+/** A name no other test uses, so tests do not depend on each other's inboxes. */
+const uniqueName = (prefix: string) => `${prefix}-${process.pid}-${++nameCounter}`;
+
+const credentialsOf = (inbox: InboxWithCredentialsJson): SmtpCredentials => ({
+  port: inbox.smtp.ports[0]!,
+  username: inbox.smtp.username,
+  password: inbox.smtp.password,
+});
+
+async function createInbox(api: ApiClient, name: string = uniqueName('inbox')): Promise<InboxWithCredentialsJson> {
+  return expectOk<InboxWithCredentialsJson>(await api.post('/v1/inboxes', { name }), 201, `create inbox '${name}'`);
+}
+
+/**
+ * Sends `count` messages one after another over one pooled SMTP connection and returns the stored ids in
+ * send order (read from the 250 reply), so tests know exactly which messages exist.
+ */
+async function sendMessages(credentials: SmtpCredentials, count: number, subjectPrefix = 'msg'): Promise<string[]> {
+  const transport = smtpTransport(credentials, { pool: true });
+  const ids: string[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const info = await transport.sendMail({ from: 'app@example.com', to: 'user@example.com', subject: `${subjectPrefix} ${i}`, text: `body ${i}` });
+      const id = /\bmsg_[0-9a-z]+\b/.exec(String(info.response))?.[0];
+      assert.ok(id, `no message id in the SMTP reply '${info.response}'`);
+      ids.push(id);
+    }
+  } finally {
+    transport.close();
+  }
+  return ids;
+}
+
+/** Whether the SMTP server accepts these credentials; only an authentication refusal counts as false. */
+async function smtpLoginWorks(credentials: SmtpCredentials): Promise<boolean> {
+  const transport = smtpTransport(credentials);
+  try {
+    await transport.verify();
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EAUTH') return false;
+    throw error;
+  } finally {
+    transport.close();
+  }
+}
+
+async function listInboxes(api: ApiClient): Promise<InboxJson[]> {
+  return expectOk<InboxJson[]>(await api.get('/v1/inboxes'));
+}
+
+/** Runs bad requests and proves they left the stored inboxes exactly as they were. */
+async function assertNothingChanges(api: ApiClient, action: () => Promise<void>): Promise<void> {
+  const before = await listInboxes(api);
+  await action();
+  assert.deepEqual(await listInboxes(api), before, 'a refused request changed the stored inboxes');
+}
+
+interface Page {
+  items: MessageSummaryJson[];
+  nextCursor: string | undefined;
+}
+
+async function fetchPage(api: ApiClient, inboxId: string, limit: number, cursor?: string): Promise<Page> {
+  const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+  const response = await api.get<Envelope<MessageSummaryJson[]>>(`/v1/inboxes/${inboxId}/messages?${query}`);
+  const items = expectOk<MessageSummaryJson[]>(response);
+  return { items, nextCursor: response.json.next_cursor };
+}
+
+/** Walks every page; `between` runs after each page that has a successor, before that successor is fetched. */
+async function walkPages(api: ApiClient, inboxId: string, limit: number, between?: () => Promise<void>): Promise<Page[]> {
+  const pages: Page[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(api, inboxId, limit, cursor);
+    pages.push(page);
+    assert.ok(pages.length <= 100, 'paging does not end');
+    cursor = page.nextCursor;
+    if (cursor && between) await between();
+  } while (cursor);
+  return pages;
+}
+
+/** Newest first: received_at descending, ties broken by id descending. */
+function assertNewestFirst(items: MessageSummaryJson[]): void {
+  for (let i = 1; i < items.length; i++) {
+    const a = items[i - 1]!;
+    const b = items[i]!;
+    const ordered = a.received_at > b.received_at || (a.received_at === b.received_at && a.id > b.id);
+    assert.ok(ordered, `not newest first at ${i}: ${a.id}@${a.received_at} before ${b.id}@${b.received_at}`);
+  }
+}
+
+/** Ids a path template needs; `strict` refuses to guess an id for a resource the tests have no fixture for. */
+interface FixtureIds {
+  inbox: string;
+  message: string;
+}
+
+function fillPath(operationPath: string, ids: FixtureIds, strict: boolean): string {
+  return operationPath.replace(/\{(\w+)\}/g, (_whole, name: string, offset: number) => {
+    const resource = name === 'id' ? operationPath.slice(0, offset).split('/').filter(Boolean).at(-1) : name;
+    if (resource === 'inboxes' || resource === 'inbox_id') return encodeURIComponent(ids.inbox);
+    if (resource === 'messages' || resource === 'message_id') return encodeURIComponent(ids.message);
+    // Auth is checked before routing parameters, so any placeholder proves the 401/403 cases.
+    if (!strict) return 'placeholder';
+    throw new Error(`no fixture id for {${name}} in ${operationPath}: add one to fillPath in test/e2e/http-api.test.ts`);
+  });
+}
+
+const hasPathParameters = (operation: OperationSpec) => /\{\w+\}/.test(operation.path);
+
+/** A body that would be valid for the operation, so a 403 cannot be blamed on the body. */
+function sampleBody(operation: OperationSpec): unknown {
+  if (!operation.requestBodySchema) return undefined;
+  const properties = (operation.requestBodySchema.properties ?? {}) as Record<string, unknown>;
+  return 'name' in properties ? { name: uniqueName('sample') } : {};
+}
+
+function callOperation(api: ApiClient, operation: OperationSpec, path: string, options: { headers?: Record<string, string>; withBody?: boolean } = {}) {
+  const body = options.withBody ? sampleBody(operation) : undefined;
+  return api.request(operation.method.toUpperCase(), path, { headers: options.headers, ...(body === undefined ? {} : { body }) });
+}
+
+/** A syntactically plausible id that certainly does not exist: the same prefix, all zeros. */
+const missingIdLike = (id: string) => id.replace(/[^_]+$/, (tail) => '0'.repeat(tail.length));
+
+/** The error message with the given ids masked, to compare "exists elsewhere" with "does not exist". */
+function maskIds(message: string, ids: string[]): string {
+  return ids.reduce((text, id) => text.split(id).join('<id>'), message);
+}
+
+/** Polls `probe` until it returns true or the deadline passes; no fixed sleeps. */
+async function pollUntil(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One request over node:http with a given agent, so a test controls connection reuse (fetch cannot). */
+function rawRequest(baseUrl: string, agent: http.Agent, method: string, path: string, headers: Record<string, string>, chunks: Buffer[] = []): Promise<RawResponse> {
+  const url = new URL(path, baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, method, path: url.pathname + url.search, agent, headers }, (response) => {
+      const parts: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => parts.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    for (const chunk of chunks) request.write(chunk);
+    request.end();
+  });
+}
+
+function currentPeriodStart(at: Date): string {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)).toISOString();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe('HTTP API (e2e, shared server)', () => {
+  let server: StartedServer;
+  /** Workspace A ("default"), read_write. */
+  let api: ApiClient;
+  let workspaceA: WorkspaceJson;
+  let inboxA: InboxWithCredentialsJson;
+  let messageA: string;
+  /** Workspace B, read_write; owns nothing of A's. */
+  let apiB: ApiClient;
+  let workspaceB: { id: string; name: string };
+  let inboxB: InboxWithCredentialsJson;
+  /** A read-only key of workspace A. */
+  let readKey: string;
+  /** A read_write key of workspace A that worked and was then revoked. */
+  let revokedKey: string;
+
+  before(async () => {
+    server = await startServer();
+    assert.ok(server.defaultKey, 'the first start prints the default key');
+    api = new ApiClient(server.httpUrl, server.defaultKey);
+    workspaceA = expectOk<WorkspaceJson>(await api.get('/v1/workspace'));
+
+    inboxA = await createInbox(api, 'isolation A');
+    [messageA] = (await sendMessages(credentialsOf(inboxA), 1, 'isolation')) as [string];
+
+    const created = createWorkspace(server.dataDir, 'other');
+    workspaceB = created.workspace;
+    apiB = api.withKey(created.key.key);
+    inboxB = await createInbox(apiB, 'isolation B');
+
+    readKey = admin<{ key: string }>(server.dataDir, ['key', 'create', '--workspace', workspaceA.id, '--access', 'read']).key;
+
+    const doomed = admin<{ id: string; key: string }>(server.dataDir, ['key', 'create', '--workspace', workspaceA.id, '--access', 'read_write']);
+    // Proves the key was good before revocation, so the 401 below is caused by the revocation.
+    expectOk(await api.withKey(doomed.key).get('/v1/workspace'));
+    admin(server.dataDir, ['key', 'revoke', '--id', doomed.id]);
+    revokedKey = doomed.key;
+  });
+
+  after(async () => {
+    await server?.stop();
+  });
+
+  const fixtureIds = (): FixtureIds => ({ inbox: inboxA.id, message: messageA });
+
+  // -------------------------------------------------------------------------------------------------------
+  describe('authentication and isolation over every operation in openapi.yaml', () => {
+    it('lists the operations the matrix iterates (guards against an empty or unparsed contract)', () => {
+      const ids = OPENAPI.operations.map((operation) => operation.operationId);
+      for (const known of ['getWorkspace', 'getUsage', 'listInboxes', 'createInbox', 'getInbox', 'deleteInbox', 'listMessages', 'getMessage']) {
+        assert.ok(ids.includes(known), `openapi.yaml lost ${known}`);
+      }
+      assert.equal(new Set(ids).size, ids.length, 'duplicate operationId');
+    });
+
+    it('answers 401 unauthorized on every operation when the Authorization header is missing', async () => {
+      const anonymous = api.withKey(null);
+      for (const operation of OPENAPI.operations) {
+        const response = await callOperation(anonymous, operation, fillPath(operation.path, fixtureIds(), false), { withBody: true });
+        expectError(response, 401, 'unauthorized', `${operation.operationId} without Authorization`);
+      }
+    });
+
+    it('answers 401 unauthorized on every operation for malformed Authorization headers', async () => {
+      const validKey = server.defaultKey!;
+      const malformed = [
+        'Basic x',
+        'Bearer',
+        `Basic ${Buffer.from(`user:${validKey}`).toString('base64')}`,
+        `Token ${validKey}`,
+        `Bearer ${validKey} trailing`,
+        `Bearer ${validKey.slice('sbx_api_'.length)}`, // the real secret without its prefix
+        validKey, // no scheme at all
+      ];
+      const anonymous = api.withKey(null);
+      for (const operation of OPENAPI.operations) {
+        for (const authorization of malformed) {
+          const response = await callOperation(anonymous, operation, fillPath(operation.path, fixtureIds(), false), { headers: { authorization }, withBody: true });
+          expectError(response, 401, 'unauthorized', `${operation.operationId} with Authorization '${authorization.slice(0, 20)}...'`);
+        }
+      }
+    });
+
+    it('answers 401 unauthorized on every operation for an unknown key and a revoked key, with the same message', async () => {
+      const unknownKey = `sbx_api_${randomBytes(32).toString('base64url')}`;
+      for (const operation of OPENAPI.operations) {
+        const path = fillPath(operation.path, fixtureIds(), false);
+        const unknown = expectError(await callOperation(api.withKey(unknownKey), operation, path, { withBody: true }), 401, 'unauthorized', `${operation.operationId} unknown key`);
+        const revoked = expectError(await callOperation(api.withKey(revokedKey), operation, path, { withBody: true }), 401, 'unauthorized', `${operation.operationId} revoked key`);
+        // A revoked key must not be distinguishable from one that never existed.
+        assert.equal(revoked, unknown, `${operation.operationId}: revoked and unknown keys answer differently`);
+      }
+    });
+
+    it('lets a read key use every GET operation', async () => {
+      const reader = api.withKey(readKey);
+      const gets = OPENAPI.operations.filter((operation) => operation.method === 'get');
+      assert.ok(gets.length > 0);
+      for (const operation of gets) {
+        const response = await callOperation(reader, operation, fillPath(operation.path, fixtureIds(), true));
+        assert.equal(response.status, 200, `${operation.operationId} with a read key: ${response.bytes.toString().slice(0, 300)}`);
+        if (response.json !== undefined) assert.equal((response.json as Envelope<unknown>).success, true, operation.operationId);
+        else assert.ok(response.bytes.length > 0, `${operation.operationId}: empty non-JSON body`);
+      }
+    });
+
+    it('answers 403 read_only_key to a read key on every non-GET operation and changes nothing', async () => {
+      const reader = api.withKey(readKey);
+      const writes = OPENAPI.operations.filter((operation) => operation.method !== 'get');
+      assert.ok(writes.length > 0);
+      const inboxesBefore = await listInboxes(api);
+      for (const operation of writes) {
+        const response = await callOperation(reader, operation, fillPath(operation.path, fixtureIds(), false), { withBody: true });
+        expectError(response, 403, 'read_only_key', `${operation.operationId} with a read key`);
+      }
+      // Nothing was created, deleted, cleared or rotated.
+      assert.deepEqual(await listInboxes(api), inboxesBefore);
+      expectOk(await api.get(`/v1/messages/${messageA}`));
+      assert.equal(await smtpLoginWorks(credentialsOf(inboxA)), true, 'the read key rotated the SMTP password');
+    });
+
+    it("answers another workspace's ids with 404 not_found, indistinguishable from ids that never existed, and changes nothing", async () => {
+      const withIds = OPENAPI.operations.filter(hasPathParameters);
+      assert.ok(withIds.length > 0);
+      const ids = fixtureIds();
+      const missing: FixtureIds = { inbox: missingIdLike(ids.inbox), message: missingIdLike(ids.message) };
+      const inboxesOfBBefore = await listInboxes(apiB);
+      for (const operation of withIds) {
+        const foreign = await callOperation(apiB, operation, fillPath(operation.path, ids, true), { withBody: true });
+        const absent = await callOperation(apiB, operation, fillPath(operation.path, missing, true), { withBody: true });
+        const context = `${operation.operationId} with workspace B's key on A's ids`;
+        if (!operation.requestBodyRequired) expectError(foreign, 404, 'not_found', context);
+        assert.equal(foreign.status, absent.status, `${context}: status differs from a nonexistent id`);
+        const foreignError = (foreign.json as ErrorBody).error;
+        const absentError = (absent.json as ErrorBody).error;
+        assert.equal(foreignError.code, absentError.code, `${context}: code differs from a nonexistent id`);
+        assert.equal(maskIds(foreignError.message, [ids.inbox, ids.message]), maskIds(absentError.message, [missing.inbox, missing.message]),
+          `${context}: message reveals that the object exists elsewhere`);
+        assert.ok(!foreignError.message.includes(workspaceA.id), `${context}: message names workspace A`);
+        assert.deepEqual(Object.keys(foreign.json as object).sort(), Object.keys(absent.json as object).sort(), `${context}: envelope keys differ`);
+      }
+      // B's deletes, clears and rotations on A's ids did nothing to A (or to B).
+      const inboxAfter = expectOk<InboxJson>(await api.get(`/v1/inboxes/${inboxA.id}`));
+      assert.equal(inboxAfter.message_count, 1);
+      expectOk(await api.get(`/v1/messages/${messageA}`));
+      assert.equal(await smtpLoginWorks(credentialsOf(inboxA)), true, "workspace B rotated A's SMTP password");
+      assert.deepEqual(await listInboxes(apiB), inboxesOfBBefore);
+    });
+
+    it("lists only the key's own workspace objects", async () => {
+      const namesA = (await listInboxes(api)).map((inbox) => inbox.id);
+      const namesB = (await listInboxes(apiB)).map((inbox) => inbox.id);
+      assert.ok(namesA.includes(inboxA.id) && !namesA.includes(inboxB.id));
+      assert.ok(namesB.includes(inboxB.id) && !namesB.includes(inboxA.id));
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------------
+  describe('inboxes', () => {
+    it('creates an inbox (201) whose SMTP password appears only in the create response', async () => {
+      const name = uniqueName('created');
+      const created = await createInbox(api, name);
+      assert.equal(created.name, name);
+      assert.match(created.id, /\S/);
+      assert.equal(created.message_count, 0);
+      assert.ok(Math.abs(Date.parse(created.created_at) - Date.now()) < 60_000, `created_at ${created.created_at} is not now`);
+      assert.equal(created.smtp.username, created.smtp_username);
+      assert.ok(created.smtp.password.length >= 16, 'a usable SMTP password');
+      assert.deepEqual(created.smtp.ports, [server.smtpPort, server.smtpsPort]);
+      assert.equal(await smtpLoginWorks(credentialsOf(created)), true, 'the returned credentials log in');
+
+      const fetched = await api.get<Envelope<InboxJson>>(`/v1/inboxes/${created.id}`);
+      const single = expectOk<Record<string, unknown>>(fetched);
+      assert.ok(!('smtp' in single), 'GET /v1/inboxes/{id} includes smtp');
+      assert.ok(!fetched.bytes.toString().includes(created.smtp.password), 'GET /v1/inboxes/{id} leaks the password');
+      assert.deepEqual(single, { id: created.id, name, smtp_username: created.smtp_username, message_count: 0, created_at: created.created_at });
+
+      const listed = await api.get('/v1/inboxes');
+      const entry = expectOk<Record<string, unknown>[]>(listed).find((inbox) => inbox.id === created.id);
+      assert.ok(entry, 'the new inbox is listed');
+      assert.ok(!('smtp' in entry), 'the list includes smtp');
+      assert.ok(!listed.bytes.toString().includes(created.smtp.password), 'the list leaks the password');
+    });
+
+    it('rotating credentials returns a new password once; the old one stops working', async () => {
+      const inbox = await createInbox(api);
+      const rotated = expectOk<InboxWithCredentialsJson>(await api.post(`/v1/inboxes/${inbox.id}/credentials`));
+      assert.equal(rotated.id, inbox.id);
+      assert.notEqual(rotated.smtp.password, inbox.smtp.password);
+      assert.equal(await smtpLoginWorks(credentialsOf(inbox)), false, 'the old password still logs in');
+      assert.equal(await smtpLoginWorks(credentialsOf(rotated)), true, 'the new password does not log in');
+      const fetched = await api.get(`/v1/inboxes/${inbox.id}`);
+      assert.ok(!fetched.bytes.toString().includes(rotated.smtp.password));
+    });
+
+    it('refuses invalid names with 400 invalid_request naming the name field, storing nothing', async () => {
+      const invalid: [string, string][] = [
+        ['empty', ''],
+        ['101 characters', 'a'.repeat(101)],
+        ['101 emoji', '😀'.repeat(101)],
+        ['only spaces', '   '],
+        ['only white space of several kinds', ' \u00a0\u3000 '],
+        ['a NUL', 'a\u0000b'],
+        ['a tab', 'a\tb'],
+        ['a newline', 'line\nbreak'],
+        ['a carriage return', 'a\rb'],
+        ['an escape', 'a\u001bb'],
+        ['DEL', 'a\u007fb'],
+      ];
+      await assertNothingChanges(api, async () => {
+        for (const [label, name] of invalid) {
+          const message = expectError(await api.post('/v1/inboxes', { name }), 400, 'invalid_request', `name with ${label}`);
+          assert.match(message, /\bname\b/, `the message for a name with ${label} does not name the field: ${message}`);
+        }
+      });
+    });
+
+    it('refuses C1 control characters (U+0080 to U+009F) in names, as "no control characters" promises', async () => {
+      // openapi.yaml describes InboxName as "no control characters"; U+0085 (NEL) and U+009B (CSI) are
+      // control characters (Unicode category Cc) that a terminal or log viewer interprets.
+      await assertNothingChanges(api, async () => {
+        for (const name of ['a\u0085b', 'a\u009b31mb', '\u0080']) {
+          const response = await api.post('/v1/inboxes', { name });
+          const message = expectError(response, 400, 'invalid_request', `name ${JSON.stringify(name)}`);
+          assert.match(message, /\bname\b/);
+        }
+      });
+    });
+
+    it('accepts names of exactly 100 characters, counting characters rather than UTF-16 units or bytes', async () => {
+      const names = [
+        'a'.repeat(100),
+        '😀'.repeat(100), // 100 characters, 200 UTF-16 units, 400 bytes
+        'é'.repeat(100), // 200 bytes in UTF-8
+        'Staging – 受信箱 📬',
+        ' padded name ', // spaces are fine when there is something else
+      ];
+      for (const name of names) {
+        const created = await createInbox(api, name);
+        assert.equal(created.name, name, 'the name round-trips unchanged');
+        assert.equal(expectOk<InboxJson>(await api.get(`/v1/inboxes/${created.id}`)).name, name);
+      }
+    });
+
+    it('refuses a duplicate name, also one differing only by case, with 409 already_exists', async () => {
+      const name = uniqueName('Duplicate Name');
+      await createInbox(api, name);
+      await assertNothingChanges(api, async () => {
+        for (const again of [name, name.toLowerCase(), name.toUpperCase()]) {
+          expectError(await api.post('/v1/inboxes', { name: again }), 409, 'already_exists', `'${again}' after '${name}'`);
+        }
+      });
+      // Case folding is not only ASCII.
+      const unicode = uniqueName('ÄRGER-Ωμέγα');
+      await createInbox(api, unicode);
+      expectError(await api.post('/v1/inboxes', { name: unicode.toLowerCase() }), 409, 'already_exists', `'${unicode.toLowerCase()}'`);
+      // Uniqueness is per workspace: B may use the same name.
+      assert.equal((await createInbox(apiB, name)).name, name);
+    });
+
+    it('message_count reflects the mail each inbox received', async () => {
+      const busy = await createInbox(api);
+      const quiet = await createInbox(api);
+      await sendMessages(credentialsOf(busy), 3, 'count');
+      assert.equal(expectOk<InboxJson>(await api.get(`/v1/inboxes/${busy.id}`)).message_count, 3);
+      const listed = await listInboxes(api);
+      assert.equal(listed.find((inbox) => inbox.id === busy.id)?.message_count, 3);
+      assert.equal(listed.find((inbox) => inbox.id === quiet.id)?.message_count, 0);
+    });
+
+    it('clearing an inbox deletes its messages and keeps the inbox and its SMTP credentials', async () => {
+      const inbox = await createInbox(api);
+      const sent = await sendMessages(credentialsOf(inbox), 3, 'clear');
+      const cleared = expectOk<{ deleted_messages: number }>(await api.delete(`/v1/inboxes/${inbox.id}/messages`));
+      assert.deepEqual(cleared, { deleted_messages: 3 });
+      assert.equal(expectOk<InboxJson>(await api.get(`/v1/inboxes/${inbox.id}`)).message_count, 0);
+      assert.deepEqual((await fetchPage(api, inbox.id, 50)).items, []);
+      for (const id of sent) expectError(await api.get(`/v1/messages/${id}`), 404, 'not_found', `cleared message ${id}`);
+      // The same credentials still deliver.
+      const [after] = await sendMessages(credentialsOf(inbox), 1, 'after clear');
+      const page = await fetchPage(api, inbox.id, 50);
+      assert.deepEqual(page.items.map((message) => message.id), [after]);
+      assert.deepEqual(expectOk(await api.delete(`/v1/inboxes/${inbox.id}/messages`)), { deleted_messages: 1 });
+    });
+
+    it('deleting an inbox reports deleted_messages, then the inbox and its messages answer 404', async () => {
+      const inbox = await createInbox(api);
+      const sent = await sendMessages(credentialsOf(inbox), 2, 'delete');
+      const deleted = expectOk<{ deleted_messages: number }>(await api.delete(`/v1/inboxes/${inbox.id}`));
+      assert.deepEqual(deleted, { deleted_messages: 2 });
+      expectError(await api.get(`/v1/inboxes/${inbox.id}`), 404, 'not_found', 'deleted inbox');
+      expectError(await api.get(`/v1/inboxes/${inbox.id}/messages`), 404, 'not_found', 'messages of a deleted inbox');
+      expectError(await api.delete(`/v1/inboxes/${inbox.id}`), 404, 'not_found', 'deleting twice');
+      for (const id of sent) {
+        expectError(await api.get(`/v1/messages/${id}`), 404, 'not_found', `message ${id} of a deleted inbox`);
+        expectError(await api.get(`/v1/messages/${id}/raw`), 404, 'not_found', `raw ${id} of a deleted inbox`);
+      }
+      assert.ok(!(await listInboxes(api)).some((listed) => listed.id === inbox.id), 'the deleted inbox is still listed');
+      assert.equal(await smtpLoginWorks(credentialsOf(inbox)), false, "a deleted inbox's credentials still log in");
+      // The name is free again.
+      assert.equal((await createInbox(api, inbox.name)).name, inbox.name);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------------
+  describe('request bodies (POST /v1/inboxes)', () => {
+    const postRaw = (rawBody: string | Buffer | undefined, contentType?: string) =>
+      api.request('POST', '/v1/inboxes', { ...(rawBody === undefined ? {} : { rawBody }), headers: contentType ? { 'content-type': contentType } : {} });
+
+    it('malformed JSON answers 400 invalid_json', async () => {
+      await assertNothingChanges(api, async () => {
+        for (const raw of ['{"name":', '{name: "x"}', "{'name':'x'}", '{"name":"x",}', 'nul']) {
+          expectError(await postRaw(raw, 'application/json'), 400, 'invalid_json', raw);
+        }
+      });
+    });
+
+    it('an unknown field answers 400 invalid_request naming it', async () => {
+      await assertNothingChanges(api, async () => {
+        const message = expectError(await api.post('/v1/inboxes', { name: uniqueName('extra'), extra: 1 }), 400, 'invalid_request');
+        assert.match(message, /\bextra\b/, message);
+      });
+    });
+
+    it('a wrong type or a body that is not an object answers 400 invalid_request', async () => {
+      await assertNothingChanges(api, async () => {
+        for (const name of [5, null, true, ['x'], { first: 'x' }]) {
+          const message = expectError(await api.post('/v1/inboxes', { name }), 400, 'invalid_request', `name ${JSON.stringify(name)}`);
+          assert.match(message, /\bname\b/, message);
+        }
+        for (const body of [[], 'name', 42, null]) {
+          expectError(await postRaw(JSON.stringify(body), 'application/json'), 400, 'invalid_request', `body ${JSON.stringify(body)}`);
+        }
+        const missingName = expectError(await api.post('/v1/inboxes', {}), 400, 'invalid_request', 'body {}');
+        assert.match(missingName, /\bname\b/, missingName);
+      });
+    });
+
+    it('a missing or empty body answers 400 invalid_request', async () => {
+      await assertNothingChanges(api, async () => {
+        expectError(await postRaw(undefined), 400, 'invalid_request', 'no body');
+        expectError(await postRaw('', 'application/json'), 400, 'invalid_request', 'empty JSON body');
+        expectError(await postRaw('  \n', 'application/json'), 400, 'invalid_request', 'white space body');
+      });
+    });
+
+    it('a body that is not application/json answers 415 unsupported_media_type', async () => {
+      await assertNothingChanges(api, async () => {
+        const valid = JSON.stringify({ name: uniqueName('media') });
+        for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+          expectError(await postRaw(valid, type), 415, 'unsupported_media_type', type);
+        }
+      });
+      // The same body with the right type is fine (positive control for the case above).
+      expectOk(await postRaw(JSON.stringify({ name: uniqueName('media-ok') }), 'application/json; charset=utf-8'), 201);
+    });
+
+    it('a body over 1 MiB answers 413 payload_too_large', async () => {
+      await assertNothingChanges(api, async () => {
+        const huge = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
+        expectError(await postRaw(huge, 'application/json'), 413, 'payload_too_large');
+        // Just over the limit, still well-formed JSON.
+        const justOver = JSON.stringify({ name: 'y', pad: ' '.repeat(1024 * 1024) });
+        expectError(await postRaw(justOver, 'application/json'), 413, 'payload_too_large', 'just over 1 MiB');
+      });
+    });
+
+    it('a chunked body over 1 MiB answers 413, and the keep-alive connection stays usable unless the server says Connection: close', async () => {
+      // Without Content-Length the server must count while reading; a client reuses its connection for the
+      // next request unless the answer says Connection: close.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const authorization = `Bearer ${server.defaultKey}`;
+        await assertNothingChanges(api, async () => {
+          const half = Buffer.alloc(700 * 1024, 'x');
+          const tooLarge = await rawRequest(server.httpUrl, agent, 'POST', '/v1/inboxes',
+            { authorization, 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [half, half]);
+          assertMatchesContract('POST', '/v1/inboxes', tooLarge.status, String(tooLarge.headers['content-type']), tooLarge.body);
+          assert.equal(tooLarge.status, 413, tooLarge.body.toString());
+          assert.equal((JSON.parse(tooLarge.body.toString()) as ErrorBody).error.code, 'payload_too_large');
+          if (tooLarge.headers.connection !== 'close') {
+            const next = await rawRequest(server.httpUrl, agent, 'GET', '/v1/workspace', { authorization }).catch((error: Error) => error);
+            assert.ok(!(next instanceof Error), `the 413 said Connection: ${tooLarge.headers.connection}, yet the next request on that connection failed: ${String(next)}`);
+            assert.equal(next.status, 200);
+          }
+        });
+      } finally {
+        agent.destroy();
+      }
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------------
+  describe('query parameters (GET /v1/inboxes/{id}/messages)', () => {
+    let inboxQ: InboxWithCredentialsJson;
+    let inboxR: InboxWithCredentialsJson;
+
+    before(async () => {
+      inboxQ = await createInbox(api);
+      inboxR = await createInbox(api);
+      await sendMessages(credentialsOf(inboxQ), 2, 'query');
+      await sendMessages(credentialsOf(inboxR), 2, 'other');
+    });
+
+    const list = (inboxId: string, query: string) => api.get(`/v1/inboxes/${inboxId}/messages?${query}`);
+
+    it('limit outside 1..200 or not an integer answers 400 invalid_request naming limit', async () => {
+      for (const limit of ['0', '201', 'abc', '1.5', '-1', '', '1e3', '5x']) {
+        const message = expectError(await list(inboxQ.id, `limit=${encodeURIComponent(limit)}`), 400, 'invalid_request', `limit=${limit}`);
+        assert.match(message, /\blimit\b/, message);
+      }
+    });
+
+    it('limit 1 and 200 are accepted (boundaries)', async () => {
+      const one = await list(inboxQ.id, 'limit=1');
+      assert.equal(expectOk<unknown[]>(one).length, 1);
+      assert.ok((one.json as Envelope<unknown>).next_cursor, 'a second message exists');
+      const max = await list(inboxQ.id, 'limit=200');
+      assert.equal(expectOk<unknown[]>(max).length, 2);
+      assert.equal((max.json as Envelope<unknown>).next_cursor, undefined);
+    });
+
+    it('an unknown query parameter answers 400 invalid_request naming it', async () => {
+      for (const name of ['foo', 'Limit', 'page']) {
+        const message = expectError(await list(inboxQ.id, `${name}=1`), 400, 'invalid_request', name);
+        assert.ok(message.includes(`'${name}'`) || new RegExp(`\\b${name}\\b`).test(message), message);
+      }
+    });
+
+    it('a repeated parameter answers 400 invalid_request naming it', async () => {
+      const message = expectError(await list(inboxQ.id, 'limit=1&limit=2'), 400, 'invalid_request', 'limit twice');
+      assert.match(message, /\blimit\b/, message);
+      expectError(await list(inboxQ.id, 'cursor=a&cursor=b'), 400, 'invalid_request', 'cursor twice');
+    });
+
+    it('a garbage cursor answers 400 invalid_cursor', async () => {
+      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const garbage = [
+        'garbage',
+        '!!!!',
+        'x'.repeat(200),
+        encode({ hello: 'world' }),
+        encode([1, 2, 3]),
+        encode({ v: 2, inbox: inboxQ.id, t: 1, id: 'msg_x' }),
+        encode({ v: 1, inbox: inboxQ.id, t: 'yesterday', id: 'msg_x' }),
+        Buffer.from('\u0000\u00ff').toString('base64url'),
+      ];
+      for (const cursor of garbage) {
+        expectError(await list(inboxQ.id, `cursor=${encodeURIComponent(cursor)}`), 400, 'invalid_cursor', `cursor ${cursor.slice(0, 30)}`);
+      }
+      // Empty or over-long cursors break the parameter schema itself.
+      for (const cursor of ['', 'c'.repeat(501)]) {
+        const response = await list(inboxQ.id, `cursor=${cursor}`);
+        assert.equal(response.status, 400);
+        assert.ok(['invalid_request', 'invalid_cursor'].includes((response.json as ErrorBody).error.code));
+      }
+    });
+
+    it('a cursor from one inbox answers 400 invalid_cursor on another', async () => {
+      const first = await fetchPage(api, inboxQ.id, 1);
+      assert.ok(first.nextCursor);
+      // Positive control: the cursor works where it came from.
+      assert.equal((await fetchPage(api, inboxQ.id, 1, first.nextCursor)).items.length, 1);
+      expectError(await list(inboxR.id, `limit=1&cursor=${encodeURIComponent(first.nextCursor)}`), 400, 'invalid_cursor', 'cursor of another inbox');
+    });
+
+    it('every operation refuses an unknown query parameter with a 400 that openapi.yaml declares', async () => {
+      // openapi.yaml: "unknown query parameters are refused with 400 invalid_request"; the client fails
+      // the request if that 400 is not a declared response of the operation.
+      for (const operation of OPENAPI.operations.filter((candidate) => candidate.method === 'get')) {
+        const path = `${fillPath(operation.path, fixtureIds(), true)}?surely_unknown=1`;
+        let response: ApiResponse<unknown>;
+        try {
+          response = await callOperation(api, operation, path);
+        } catch (error) {
+          assert.fail(`${operation.operationId}: ${(error as Error).message}`);
+        }
+        const message = expectError(response, 400, 'invalid_request', operation.operationId);
+        assert.match(message, /surely_unknown/);
+      }
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------------
+  describe('paging', () => {
+    let inboxP: InboxWithCredentialsJson;
+    /** Ids in send order (oldest first). */
+    let sentP: string[];
+
+    before(async () => {
+      inboxP = await createInbox(api);
+      sentP = await sendMessages(credentialsOf(inboxP), 23, 'paging');
+    });
+
+    it('walks 23 messages with limit 5: each exactly once, newest first, next_cursor absent on the last page', async () => {
+      const pages = await walkPages(api, inboxP.id, 5);
+      assert.deepEqual(pages.map((page) => page.items.length), [5, 5, 5, 5, 3]);
+      pages.forEach((page, index) => {
+        const isLast = index === pages.length - 1;
+        assert.equal(page.nextCursor === undefined, isLast, `page ${index}: next_cursor ${page.nextCursor === undefined ? 'absent' : 'present'}`);
+      });
+      const walked = pages.flatMap((page) => page.items);
+      assert.equal(new Set(walked.map((message) => message.id)).size, walked.length, 'a message appeared twice');
+      assertNewestFirst(walked);
+      assert.deepEqual(walked.map((message) => message.id), [...sentP].reverse());
+      assert.ok(walked.every((message) => message.inbox_id === inboxP.id));
+    });
+
+    it('limit 200 and the default limit return all 23 on one page without next_cursor', async () => {
+      const max = await fetchPage(api, inboxP.id, 200);
+      assert.deepEqual(max.items.map((message) => message.id), [...sentP].reverse());
+      assert.equal(max.nextCursor, undefined);
+      const byDefault = await api.get<Envelope<MessageSummaryJson[]>>(`/v1/inboxes/${inboxP.id}/messages`);
+      assert.equal(expectOk<MessageSummaryJson[]>(byDefault).length, 23);
+      assert.equal(byDefault.json.next_cursor, undefined);
+    });
+
+    it('stays stable while 5 new messages arrive between page fetches: exactly the messages of the first page visit, once each', async () => {
+      const inbox = await createInbox(api);
+      // 15 is a multiple of the page size: the walk must also end without an empty trailing page.
+      const existing = await sendMessages(credentialsOf(inbox), 15, 'stable');
+      const arrivedLater: string[] = [];
+      const pages = await walkPages(api, inbox.id, 5, async () => {
+        arrivedLater.push(...(await sendMessages(credentialsOf(inbox), 5, 'late')));
+      });
+      assert.equal(pages.length, 3, 'three pages of five');
+      assert.equal(arrivedLater.length, 10, 'messages really arrived during the walk');
+      const walked = pages.flatMap((page) => page.items);
+      assertNewestFirst(walked);
+      assert.deepEqual(walked.map((message) => message.id), [...existing].reverse(), 'the walk is not exactly the messages that existed at the first page');
+      // The new messages are there; they are simply in front of the walk.
+      const fresh = await fetchPage(api, inbox.id, 200);
+      assert.deepEqual(fresh.items.map((message) => message.id), [...existing, ...arrivedLater].reverse());
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------------
+  describe('workspace and usage', () => {
+    it("GET /v1/workspace returns the key's workspace: default for the default key, B for B's key", async () => {
+      const listed = admin<{ id: string; name: string }[]>(server.dataDir, ['workspace', 'list']);
+      const defaultWorkspace = listed.find((workspace) => workspace.name === 'default');
+      assert.ok(defaultWorkspace);
+      assert.deepEqual(expectOk(await api.get('/v1/workspace')), { id: defaultWorkspace.id, name: 'default' });
+      assert.deepEqual(expectOk(await apiB.get('/v1/workspace')), { id: workspaceB.id, name: 'other' });
+      // A read key sees the same workspace; role is only for dashboard sessions.
+      assert.deepEqual(expectOk(await api.withKey(readKey).get('/v1/workspace')), { id: defaultWorkspace.id, name: 'default' });
+    });
+
+    it('GET /v1/usage: period_start is the month start, used counts received mail (deleted too), inboxes are counted', async () => {
+      const fresh = createWorkspace(server.dataDir, uniqueName('usage'));
+      const client = api.withKey(fresh.key.key);
+      const before = new Date();
+      const empty = expectOk<UsageJson>(await client.get('/v1/usage'));
+      assert.equal(empty.used, 0);
+      assert.equal(empty.inboxes, 0);
+      assert.equal(empty.monthly_limit, null, 'the default plan is unlimited');
+      assert.equal(empty.member_limit, null);
+
+      const inbox = await createInbox(client);
+      await createInbox(client);
+      await sendMessages(credentialsOf(inbox), 3, 'usage');
+      expectOk(await client.delete(`/v1/inboxes/${inbox.id}/messages`));
+      const usage = expectOk<UsageJson>(await client.get('/v1/usage'));
+      const after = new Date();
+      assert.ok([currentPeriodStart(before), currentPeriodStart(after)].includes(new Date(usage.period_start).toISOString()), `period_start ${usage.period_start}`);
+      assert.equal(usage.used, 3, 'deleted messages still count toward the month');
+      assert.equal(usage.inboxes, 2);
+      // Another workspace's mail is not counted here.
+      assert.equal(expectOk<UsageJson>(await apiB.get('/v1/usage')).inboxes, (await listInboxes(apiB)).length);
+    });
+
+    it('GET /v1/usage reports the plan limits of a limited plan', async () => {
+      const free = createWorkspace(server.dataDir, uniqueName('free'), 'free');
+      const usage = expectOk<UsageJson>(await api.withKey(free.key.key).get('/v1/usage'));
+      assert.equal(usage.monthly_limit, 500);
+      assert.equal(usage.retention_days, 7);
+      assert.equal(usage.member_limit, 1);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------------
+  describe('unknown routes and methods', () => {
+    it('an unknown route answers 404 not_found in the envelope', async () => {
+      for (const path of ['/v1/nope', '/v1', '/', '/v2/workspace', `/v1/inboxes/${inboxA.id}/nope`, '/v1/workspace/extra']) {
+        expectError(await api.get(path), 404, 'not_found', path);
+      }
+    });
+
+    it('a method a known path does not support answers 404 in the envelope, never 500', async () => {
+      const paths = [...new Set(OPENAPI.operations.map((operation) => operation.path))];
+      let tried = 0;
+      for (const template of paths) {
+        const declared = new Set(OPENAPI.operations.filter((operation) => operation.path === template).map((operation) => operation.method));
+        const path = fillPath(template, fixtureIds(), false);
+        for (const method of ALL_METHODS.filter((candidate) => !declared.has(candidate))) {
+          tried++;
+          const response = await api.request(method.toUpperCase(), path, method === 'get' || method === 'delete' ? {} : { body: { name: 'x' } });
+          expectError(response, 404, 'not_found', `${method.toUpperCase()} ${template}`);
+        }
+      }
+      assert.ok(tried > 0);
+      // The inbox the PUT/PATCH attempts pointed at is untouched.
+      assert.equal(expectOk<InboxJson>(await api.get(`/v1/inboxes/${inboxA.id}`)).name, inboxA.name);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------------
+  describe('garbage path ids', () => {
+    const operationsWithIds = () => OPENAPI.operations.filter(hasPathParameters);
+
+    /** Every operation with an id, that id replaced by `garbage`; answers must be declared 4xx envelopes. */
+    async function tryGarbage(garbage: string, allowed: Record<number, string[]>): Promise<void> {
+      for (const operation of operationsWithIds()) {
+        const path = operation.path.replace(/\{\w+\}/g, garbage);
+        let response: ApiResponse<unknown>;
+        try {
+          response = await callOperation(api, operation, path);
+        } catch (error) {
+          // The client's message repeats the path; shorten the garbage so the failure stays readable.
+          assert.fail(`${operation.operationId}: ${(error as Error).message.split(garbage).join(`<${garbage.slice(0, 12)}... (${garbage.length} chars)>`)}`);
+        }
+        const context = `${operation.operationId} with id ${garbage.slice(0, 40)}`;
+        assert.ok(response.status in allowed, `${context}: status ${response.status} ${response.bytes.toString().slice(0, 200)}`);
+        expectError(response, response.status, (response.json as ErrorBody).error.code, context);
+        assert.ok(allowed[response.status]!.includes((response.json as ErrorBody).error.code), `${context}: code ${(response.json as ErrorBody).error.code}`);
+      }
+    }
+
+    it('a 500-character id answers a declared 400 or 404 with a code', async () => {
+      await tryGarbage('x'.repeat(500), { 400: ['invalid_request'], 404: ['not_found'] });
+      assert.ok(expectOk<InboxJson>(await api.get(`/v1/inboxes/${inboxA.id}`)));
+    });
+
+    it('percent-encoded junk answers a 4xx envelope, never 500', async () => {
+      for (const junk of ['%E0%A4%A', '%ZZ', '%', '%00', '%C0%AF', '%F0%9F', '%2F..%2Fworkspace', '%0D%0AX-Injected:%201', "'%20OR%201=1--"]) {
+        await tryGarbage(junk, { 400: ['invalid_request'], 404: ['not_found'] });
+      }
+      assert.ok(expectOk<InboxJson>(await api.get(`/v1/inboxes/${inboxA.id}`)));
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe('HTTP API (e2e): plan inbox limit, dedicated server', () => {
+  const plans = JSON.stringify({ two: { inbox_limit: 2 } });
+  let server: StartedServer;
+
+  before(async () => {
+    server = await startServer({ env: { SANDBOX_PLANS: plans } });
+  });
+
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('the third inbox on a plan with inbox_limit 2 answers 402 limit_reached and is not created; deleting one frees a slot', async () => {
+    // The CLI validates the plan name against its own configuration, so it needs the same plans.
+    const limited = createWorkspace(server.dataDir, 'limited', 'two', { SANDBOX_PLANS: plans });
+    const api = new ApiClient(server.httpUrl, limited.key.key);
+    const first = await createInbox(api, 'one');
+    await createInbox(api, 'two');
+    expectError(await api.post('/v1/inboxes', { name: 'three' }), 402, 'limit_reached', 'third inbox');
+    assert.deepEqual((await listInboxes(api)).map((inbox) => inbox.name), ['one', 'two']);
+    assert.equal(expectOk<UsageJson>(await api.get('/v1/usage')).inboxes, 2);
+
+    // The limit is per workspace: the unlimited default workspace is not affected.
+    assert.ok(server.defaultKey);
+    const unlimited = new ApiClient(server.httpUrl, server.defaultKey);
+    for (const name of ['a', 'b', 'c']) await createInbox(unlimited, name);
+
+    expectOk(await api.delete(`/v1/inboxes/${first.id}`));
+    assert.equal((await createInbox(api, 'three')).name, 'three');
+  });
+});
+
+describe('HTTP API (e2e): rate limit, dedicated server', () => {
+  const plans = JSON.stringify({ slow: { requests_per_second: 2 } });
+  let server: StartedServer;
+
+  before(async () => {
+    server = await startServer({ env: { SANDBOX_PLANS: plans } });
+  });
+
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('past requests_per_second answers 429 rate_limited with an integer Retry-After; another workspace is unaffected', async () => {
+    const slowA = new ApiClient(server.httpUrl, createWorkspace(server.dataDir, 'slow-a', 'slow', { SANDBOX_PLANS: plans }).key.key);
+    const slowB = new ApiClient(server.httpUrl, createWorkspace(server.dataDir, 'slow-b', 'slow', { SANDBOX_PLANS: plans }).key.key);
+
+    const burst = await Promise.all(Array.from({ length: 10 }, () => slowA.get('/v1/workspace')));
+    const limited = burst.filter((response) => response.status === 429);
+    assert.ok(limited.length >= 1, `no 429 among ${burst.map((response) => response.status).join(',')}`);
+    assert.ok(burst.every((response) => response.status === 200 || response.status === 429), burst.map((response) => response.status).join(','));
+    assert.ok(burst.some((response) => response.status === 200), 'the burst capacity lets some requests through');
+    let retryAfter = 0;
+    for (const response of limited) {
+      expectError(response, 429, 'rate_limited');
+      const header = response.headers.get('retry-after');
+      assert.match(String(header), /^[1-9]\d*$/, `Retry-After '${header}' is not a positive integer`);
+      retryAfter = Math.max(retryAfter, Number(header));
+    }
+
+    // Buckets are per workspace: B still gets its own full allowance right after A's burst.
+    for (let i = 0; i < 2; i++) expectOk(await slowB.get('/v1/workspace'), 200, `workspace B request ${i + 1}`);
+
+    // A recovers within about Retry-After seconds.
+    await pollUntil(async () => (await slowA.get('/v1/workspace')).status === 200, (retryAfter + 2) * 1000, 'workspace A to be allowed again');
+  });
+});
