@@ -4,6 +4,7 @@
 export interface SmtpReply {
   /** Basic reply code; smtp-server adds the matching RFC 3463 enhanced code itself. */
   code: number;
+  /** The enhanced code smtp-server emits with that basic code, documented in openapi.yaml and checked by the SMTP e2e tests. */
   enhanced: string;
 }
 

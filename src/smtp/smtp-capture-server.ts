@@ -107,6 +107,8 @@ export class SmtpCaptureServer {
       key: this.options.tls.key,
       cert: this.options.tls.cert,
       size: this.options.maxMessageBytes,
+      // smtp-server then answers an oversized DATA itself with 552 5.3.4 (a bare 552 would read as 5.2.2, the quota code).
+      rejectOversized: true,
       authMethods: ['PLAIN', 'LOGIN'],
       // Enhanced status codes (RFC 3463) tell test tooling why a message was refused: 5.3.4 size, 5.2.2 quota.
       hideENHANCEDSTATUSCODES: false,
