@@ -17,6 +17,7 @@ export const ERROR_TABLE = {
   invalid_json: { http: 400 },
   invalid_request: { http: 400 },
   invalid_cursor: { http: 400 },
+  invalid_query: { http: 400 },
   unauthorized: { http: 401 },
   limit_reached: { http: 402 },
   quota_reached: { http: 402, smtp: { code: 552, enhanced: '5.2.2' } },

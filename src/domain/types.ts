@@ -1,4 +1,5 @@
 // Domain types shared by every layer; storage adapters speak only these.
+import type { SearchFields } from './search-text.js';
 
 export type Access = 'read' | 'read_write';
 export type MemberRole = 'owner' | 'admin' | 'member';
@@ -70,11 +71,10 @@ export interface MessageRecord {
   parseError: string | null;
   read: boolean;
   tags: string[];
-  /** Plain text body and the text of the HTML body, kept for full-text search. */
-  textBody: string;
-  htmlText: string;
   /** Blob key of the raw message. */
   rawKey: string;
+  /** Normalised text the q language searches. */
+  search: SearchFields;
 }
 
 export interface Page<T> {

@@ -7,6 +7,7 @@ import type { Inbox, MessageRecord } from '../domain/types.js';
 import type { Backend } from '../storage/ports.js';
 import type { WorkspaceService } from '../services/workspaces.js';
 import { parseEmail } from './parse-email.js';
+import { searchFields } from '../domain/search-text.js';
 
 export interface IncomingMessage {
   inbox: Inbox;
@@ -93,9 +94,8 @@ export class IngestPipeline {
         parseError: parsed.parseError,
         read: false,
         tags: [],
-        textBody: parsed.textBody,
-        htmlText: parsed.htmlText,
         rawKey,
+        search: searchFields({ ...parsed, envelopeFrom: incoming.envelopeFrom, recipients: incoming.recipients }, parsed.textBody, parsed.htmlText),
       };
       await blobs.put(rawKey, incoming.raw);
       blobWritten = true;

@@ -1,20 +1,25 @@
-// Opaque list cursors: the last position returned, tied to the inbox so a cursor cannot page another list.
+// Opaque list cursors: the last position returned, tied to the inbox and the filter so a cursor cannot page another list.
+import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { MessagePosition } from '../storage/ports.js';
 
 interface CursorPayload {
   v: 1;
   inbox: string;
+  /** Digest of the filter the list was made with. */
+  f: string;
   t: number;
   id: string;
 }
 
-export function encodeCursor(inboxId: string, position: MessagePosition): string {
-  const payload: CursorPayload = { v: 1, inbox: inboxId, t: position.receivedAt.getTime(), id: position.id };
+const digest = (filterKey: string) => createHash('sha256').update(filterKey).digest('base64url').slice(0, 12);
+
+export function encodeCursor(inboxId: string, filterKey: string, position: MessagePosition): string {
+  const payload: CursorPayload = { v: 1, inbox: inboxId, f: digest(filterKey), t: position.receivedAt.getTime(), id: position.id };
   return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
 
-export function decodeCursor(inboxId: string, cursor: string): MessagePosition {
+export function decodeCursor(inboxId: string, filterKey: string, cursor: string): MessagePosition {
   let payload: Partial<CursorPayload>;
   try {
     payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorPayload>;
@@ -25,5 +30,6 @@ export function decodeCursor(inboxId: string, cursor: string): MessagePosition {
     throw new AppError('invalid_cursor', 'cursor is not one this server issued; pass next_cursor unchanged');
   }
   if (payload.inbox !== inboxId) throw new AppError('invalid_cursor', 'cursor belongs to a different inbox');
+  if (payload.f !== digest(filterKey)) throw new AppError('invalid_cursor', 'cursor belongs to a list with other search parameters; keep q, from, to, subject and since unchanged while paging');
   return { receivedAt: new Date(payload.t), id: payload.id };
 }

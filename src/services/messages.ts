@@ -3,6 +3,7 @@ import { simpleParser } from 'mailparser';
 import libmime from 'libmime';
 import { AppError } from '../errors.js';
 import type { MessageRecord } from '../domain/types.js';
+import type { QueryNode } from '../query/ast.js';
 import type { BlobStore, MessageIndex } from '../storage/ports.js';
 import { extractLinks } from '../ingest/extract-links.js';
 import { decodeCursor, encodeCursor } from './message-cursor.js';
@@ -31,14 +32,18 @@ export class MessageService {
     private readonly inboxes: InboxService,
   ) {}
 
-  async list(workspaceId: string, inboxId: string, limit: number, cursor: string | null): Promise<{ items: MessageRecord[]; nextCursor: string | null }> {
+  /**
+   * One page of an inbox's messages that the filter selects. `filterKey` identifies the filter's
+   * source text so a cursor is only honoured for the list it came from.
+   */
+  async list(workspaceId: string, inboxId: string, page: { filter: QueryNode; filterKey: string; limit: number; cursor: string | null }): Promise<{ items: MessageRecord[]; nextCursor: string | null }> {
     await this.inboxes.require(workspaceId, inboxId);
-    const after = cursor === null ? null : decodeCursor(inboxId, cursor);
+    const after = page.cursor === null ? null : decodeCursor(inboxId, page.filterKey, page.cursor);
     // One extra row tells whether another page exists without a count query.
-    const rows = await this.index.list(workspaceId, inboxId, { limit: limit + 1, after });
-    const items = rows.slice(0, limit);
+    const rows = await this.index.list(workspaceId, inboxId, { filter: page.filter, limit: page.limit + 1, after });
+    const items = rows.slice(0, page.limit);
     const last = items.at(-1);
-    const nextCursor = rows.length > limit && last ? encodeCursor(inboxId, { receivedAt: last.receivedAt, id: last.id }) : null;
+    const nextCursor = rows.length > page.limit && last ? encodeCursor(inboxId, page.filterKey, { receivedAt: last.receivedAt, id: last.id }) : null;
     return { items, nextCursor };
   }
 

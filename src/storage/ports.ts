@@ -1,6 +1,7 @@
 // Storage ports: what the application needs from persistence, in domain terms only.
 // The embedded adapters (SQLite, files, in-process) and the cluster adapters implement the same contracts.
 import type { ApiKeyRecord, Inbox, Member, MessageRecord, Workspace } from '../domain/types.js';
+import type { QueryNode } from '../query/ast.js';
 
 export interface MetadataStore {
   createWorkspace(workspace: Workspace): Promise<void>;
@@ -41,6 +42,8 @@ export interface MessagePosition {
 }
 
 export interface MessageListOptions {
+  /** Only messages the query selects; matchAll() for every message. */
+  filter: QueryNode;
   limit: number;
   /** Return only messages strictly after this position in newest-first order. */
   after: MessagePosition | null;
@@ -50,7 +53,7 @@ export interface MessageIndex {
   /** Durably stores the search document; resolves only once it is committed. */
   insert(message: MessageRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<MessageRecord | null>;
-  /** Messages of one inbox, newest first. */
+  /** Messages of one inbox that the filter selects, newest first. */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]>;
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>>;
   /** Deletes an inbox's messages and returns their raw blob keys. */

@@ -1,6 +1,7 @@
 // MessageIndex contract, run against every backend.
 import { strict as assert } from 'node:assert';
 import type { MessageIndex } from '../../src/storage/ports.js';
+import { matchAll } from '../../src/query/ast.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 import { aMessage } from './fixtures.js';
 
@@ -31,11 +32,11 @@ for (const factory of backendFactories) {
         aMessage('ws_l', 'inb_other', { receivedAt: at }),
       ];
       for (const message of inserted) await index.insert(message);
-      const all = await index.list('ws_l', 'inb_l', { limit: 10, after: null });
+      const all = await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 10, after: null });
       assert.deepEqual(all.map((m) => m.id), [inserted[3]!.id, 'msg_c', 'msg_b', inserted[0]!.id]);
-      const rest = await index.list('ws_l', 'inb_l', { limit: 10, after: { receivedAt: at, id: 'msg_c' } });
+      const rest = await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 10, after: { receivedAt: at, id: 'msg_c' } });
       assert.deepEqual(rest.map((m) => m.id), ['msg_b', inserted[0]!.id]);
-      assert.equal((await index.list('ws_l', 'inb_l', { limit: 2, after: null })).length, 2);
+      assert.equal((await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 2, after: null })).length, 2);
     });
 
     it('counts and deletes per inbox, returning the raw keys', async () => {

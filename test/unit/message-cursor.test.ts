@@ -9,16 +9,20 @@ describe('message cursor', () => {
   const position = { receivedAt: new Date('2026-11-20T10:00:00.123Z'), id: 'msg_01abc' };
 
   it('round-trips a position', () => {
-    assert.deepEqual(decodeCursor('inb_1', encodeCursor('inb_1', position)), position);
+    assert.deepEqual(decodeCursor('inb_1', 'q', encodeCursor('inb_1', 'q', position)), position);
   });
 
   it('refuses a cursor of another inbox', () => {
-    assert.throws(() => decodeCursor('inb_2', encodeCursor('inb_1', position)), isInvalidCursor);
+    assert.throws(() => decodeCursor('inb_2', 'q', encodeCursor('inb_1', 'q', position)), isInvalidCursor);
+  });
+
+  it('refuses a cursor of the same inbox with other search parameters', () => {
+    assert.throws(() => decodeCursor('inb_1', 'q2', encodeCursor('inb_1', 'q1', position)), isInvalidCursor);
   });
 
   for (const garbage of ['x', '!!!', Buffer.from('{"v":2}').toString('base64url'), Buffer.from('[]').toString('base64url'), Buffer.from('{"v":1,"inbox":"inb_1","t":"soon","id":"m"}').toString('base64url')]) {
     it(`refuses '${garbage}'`, () => {
-      assert.throws(() => decodeCursor('inb_1', garbage), isInvalidCursor);
+      assert.throws(() => decodeCursor('inb_1', 'q', garbage), isInvalidCursor);
     });
   }
 });

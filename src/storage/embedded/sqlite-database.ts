@@ -67,17 +67,34 @@ const MIGRATIONS: string[] = [
     tls INTEGER NOT NULL,
     parse_error TEXT,
     read INTEGER NOT NULL,
-    tags TEXT NOT NULL,
-    text_body TEXT NOT NULL,
-    html_text TEXT NOT NULL,
-    raw_key TEXT NOT NULL
+    raw_key TEXT NOT NULL,
+    -- Normalised search text (see domain/search-text.ts); the q compiler matches needles against these.
+    search_subject TEXT NOT NULL,
+    search_sender TEXT NOT NULL,
+    search_recipients TEXT NOT NULL,
+    search_body TEXT NOT NULL
   );
   CREATE INDEX messages_by_inbox ON messages (workspace_id, inbox_id, received_at DESC, id DESC);
-  -- Substring search index for the q language; rows share rowid with messages.seq.
-  CREATE VIRTUAL TABLE messages_fts USING fts5(
-    subject, sender, recipients, body,
-    content='', contentless_delete=1, tokenize='trigram'
+  CREATE TABLE message_tags (
+    message_seq INTEGER NOT NULL REFERENCES messages(seq) ON DELETE CASCADE,
+    workspace_id TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (message_seq, tag)
   );
+  CREATE INDEX message_tags_by_tag ON message_tags (workspace_id, tag);
+  -- Trigram index over the search columns, so substrings of 3+ characters are found without a scan.
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    search_subject, search_sender, search_recipients, search_body,
+    content='messages', content_rowid='seq', tokenize='trigram'
+  );
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts (rowid, search_subject, search_sender, search_recipients, search_body)
+    VALUES (new.seq, new.search_subject, new.search_sender, new.search_recipients, new.search_body);
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, search_subject, search_sender, search_recipients, search_body)
+    VALUES ('delete', old.seq, old.search_subject, old.search_sender, old.search_recipients, old.search_body);
+  END;
   `,
 ];
 

@@ -1,7 +1,8 @@
-// MessageIndex on SQLite: one row per message plus its trigram full-text entry, written in one transaction.
+// MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags, written in one transaction.
 import type { MessageRecord } from '../../domain/types.js';
 import type { MessageIndex, MessageListOptions } from '../ports.js';
 import { guarded, type SqliteDatabase } from './sqlite-database.js';
+import { compileSql } from './compile-sql.js';
 
 interface MessageRow {
   seq: number;
@@ -24,10 +25,13 @@ interface MessageRow {
   tls: number;
   parse_error: string | null;
   read: number;
+  /** JSON array, gathered from message_tags by the select. */
   tags: string;
-  text_body: string;
-  html_text: string;
   raw_key: string;
+  search_subject: string;
+  search_sender: string;
+  search_recipients: string;
+  search_body: string;
 }
 
 const toMessage = (row: MessageRow): MessageRecord => ({
@@ -51,24 +55,29 @@ const toMessage = (row: MessageRow): MessageRecord => ({
   parseError: row.parse_error,
   read: row.read === 1,
   tags: JSON.parse(row.tags) as string[],
-  textBody: row.text_body,
-  htmlText: row.html_text,
   rawKey: row.raw_key,
+  search: { subject: row.search_subject, sender: row.search_sender, recipients: row.search_recipients, body: row.search_body },
 });
+
+/** Every message read goes through this select so tags always come along. */
+const SELECT_MESSAGES = `SELECT m.*, (SELECT coalesce(json_group_array(t.tag), '[]') FROM (SELECT tag FROM message_tags WHERE message_seq = m.seq ORDER BY tag) t) AS tags
+  FROM messages m`;
 
 export class SqliteMessageIndex implements MessageIndex {
   private readonly insertRow;
-  private readonly insertFts;
-  private readonly insertBoth;
+  private readonly insertTag;
+  private readonly insertWithTags;
 
   constructor(private readonly db: SqliteDatabase) {
     this.insertRow = db.prepare(`INSERT INTO messages (
         id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
-        message_id, size, has_text, has_html, attachment_count, link_count, tls, parse_error, read, tags, text_body, html_text, raw_key)
+        message_id, size, has_text, has_html, attachment_count, link_count, tls, parse_error, read, raw_key,
+        search_subject, search_sender, search_recipients, search_body)
       VALUES (@id, @workspace_id, @inbox_id, @received_at, @envelope_from, @recipients, @from_header, @to_header, @cc_header, @subject,
-        @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @tls, @parse_error, @read, @tags, @text_body, @html_text, @raw_key)`);
-    this.insertFts = db.prepare('INSERT INTO messages_fts (rowid, subject, sender, recipients, body) VALUES (?, ?, ?, ?, ?)');
-    this.insertBoth = db.transaction((m: MessageRecord) => {
+        @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @tls, @parse_error, @read, @raw_key,
+        @search_subject, @search_sender, @search_recipients, @search_body)`);
+    this.insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
+    this.insertWithTags = db.transaction((m: MessageRecord) => {
       const { lastInsertRowid } = this.insertRow.run({
         id: m.id,
         workspace_id: m.workspaceId,
@@ -89,42 +98,36 @@ export class SqliteMessageIndex implements MessageIndex {
         tls: m.tls ? 1 : 0,
         parse_error: m.parseError,
         read: m.read ? 1 : 0,
-        tags: JSON.stringify(m.tags),
-        text_body: m.textBody,
-        html_text: m.htmlText,
         raw_key: m.rawKey,
+        search_subject: m.search.subject,
+        search_sender: m.search.sender,
+        search_recipients: m.search.recipients,
+        search_body: m.search.body,
       });
-      this.insertFts.run(
-        lastInsertRowid,
-        m.subject,
-        `${m.from}\n${m.envelopeFrom}`,
-        `${m.to}\n${m.cc}\n${m.recipients.join('\n')}`,
-        `${m.textBody}\n${m.htmlText}`,
-      );
+      for (const tag of m.tags) this.insertTag.run(lastInsertRowid, m.workspaceId, tag);
     });
   }
 
   insert(message: MessageRecord): Promise<void> {
-    return guarded(() => this.insertBoth.immediate(message));
+    return guarded(() => this.insertWithTags.immediate(message));
   }
 
   get(workspaceId: string, id: string): Promise<MessageRecord | null> {
     return guarded(() => {
-      const row = this.db.prepare('SELECT * FROM messages WHERE workspace_id = ? AND id = ?').get(workspaceId, id) as MessageRow | undefined;
+      const row = this.db.prepare(`${SELECT_MESSAGES} WHERE m.workspace_id = ? AND m.id = ?`).get(workspaceId, id) as MessageRow | undefined;
       return row ? toMessage(row) : null;
     });
   }
 
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]> {
     return guarded(() => {
+      const filter = compileSql(options.filter);
       const after = options.after;
-      const rows = after
-        ? this.db.prepare(`SELECT * FROM messages WHERE workspace_id = ? AND inbox_id = ?
-              AND (received_at < ? OR (received_at = ? AND id < ?))
-              ORDER BY received_at DESC, id DESC LIMIT ?`)
-          .all(workspaceId, inboxId, after.receivedAt.getTime(), after.receivedAt.getTime(), after.id, options.limit)
-        : this.db.prepare('SELECT * FROM messages WHERE workspace_id = ? AND inbox_id = ? ORDER BY received_at DESC, id DESC LIMIT ?')
-          .all(workspaceId, inboxId, options.limit);
+      const position = after ? 'AND (m.received_at < ? OR (m.received_at = ? AND m.id < ?))' : '';
+      const positionParams = after ? [after.receivedAt.getTime(), after.receivedAt.getTime(), after.id] : [];
+      const rows = this.db.prepare(`${SELECT_MESSAGES} WHERE m.workspace_id = ? AND m.inbox_id = ? ${position} AND ${filter.where}
+          ORDER BY m.received_at DESC, m.id DESC LIMIT ?`)
+        .all(workspaceId, inboxId, ...positionParams, ...filter.params, options.limit);
       return (rows as MessageRow[]).map(toMessage);
     });
   }
@@ -140,10 +143,8 @@ export class SqliteMessageIndex implements MessageIndex {
 
   deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]> {
     return guarded(() => this.db.transaction(() => {
-      const rows = this.db.prepare('DELETE FROM messages WHERE workspace_id = ? AND inbox_id = ? RETURNING seq, raw_key')
-        .all(workspaceId, inboxId) as { seq: number; raw_key: string }[];
-      const deleteFts = this.db.prepare('DELETE FROM messages_fts WHERE rowid = ?');
-      for (const row of rows) deleteFts.run(row.seq);
+      const rows = this.db.prepare('DELETE FROM messages WHERE workspace_id = ? AND inbox_id = ? RETURNING raw_key')
+        .all(workspaceId, inboxId) as { raw_key: string }[];
       return rows.map((row) => row.raw_key);
     }).immediate());
   }

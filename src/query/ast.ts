@@ -1,0 +1,27 @@
+// The q language's syntax tree: one shape that every backend compiler and the in-memory matcher consume.
+
+export type TextField = 'subject' | 'sender' | 'recipients' | 'body';
+
+export type QueryNode =
+  | { kind: 'and'; children: QueryNode[] }
+  | { kind: 'or'; children: QueryNode[] }
+  | { kind: 'not'; child: QueryNode }
+  /** Normalised substring (see normalizeSearchText) looked for in any of the fields. */
+  | { kind: 'text'; fields: TextField[]; needle: string }
+  | { kind: 'read'; value: boolean }
+  | { kind: 'tagged' }
+  /** Tag names compare case-insensitively; `name` is lower case. */
+  | { kind: 'tag'; name: string }
+  | { kind: 'has_attachment' }
+  | { kind: 'size'; op: 'gt' | 'lt'; bytes: number }
+  | { kind: 'received'; op: 'gte' | 'lt'; at: Date };
+
+export const ALL_TEXT_FIELDS: TextField[] = ['subject', 'sender', 'recipients', 'body'];
+
+export const matchAll = (): QueryNode => ({ kind: 'and', children: [] });
+
+/** Joins clauses with AND, flattening nested ANDs. */
+export function and(...nodes: QueryNode[]): QueryNode {
+  const children = nodes.flatMap((node) => (node.kind === 'and' ? node.children : [node]));
+  return children.length === 1 ? children[0]! : { kind: 'and', children };
+}

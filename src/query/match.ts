@@ -1,0 +1,31 @@
+// Evaluates a query against one message in memory: for a message that just arrived (tag rules, wait, streams, webhooks).
+import type { SearchFields } from '../domain/search-text.js';
+import type { MessageRecord } from '../domain/types.js';
+import type { QueryNode } from './ast.js';
+
+export type MatchableMessage = Pick<MessageRecord, 'read' | 'tags' | 'attachmentCount' | 'size' | 'receivedAt'> & { search: SearchFields };
+
+export function matches(node: QueryNode, message: MatchableMessage): boolean {
+  switch (node.kind) {
+    case 'and':
+      return node.children.every((child) => matches(child, message));
+    case 'or':
+      return node.children.some((child) => matches(child, message));
+    case 'not':
+      return !matches(node.child, message);
+    case 'text':
+      return node.fields.some((field) => message.search[field].includes(node.needle));
+    case 'read':
+      return message.read === node.value;
+    case 'tagged':
+      return message.tags.length > 0;
+    case 'tag':
+      return message.tags.some((tag) => tag.toLowerCase() === node.name);
+    case 'has_attachment':
+      return message.attachmentCount > 0;
+    case 'size':
+      return node.op === 'gt' ? message.size > node.bytes : message.size < node.bytes;
+    case 'received':
+      return node.op === 'gte' ? message.receivedAt.getTime() >= node.at.getTime() : message.receivedAt.getTime() < node.at.getTime();
+  }
+}

@@ -1,0 +1,224 @@
+// The q language: tokens → syntax tree, with 400 invalid_query errors that name the term and its position.
+import { AppError } from '../errors.js';
+import { normalizeSearchText } from '../domain/search-text.js';
+import { ALL_TEXT_FIELDS, and, matchAll, type QueryNode, type TextField } from './ast.js';
+
+type Token =
+  | { type: 'open' | 'close' | 'or' | 'not'; position: number; raw: string }
+  | { type: 'term'; position: number; raw: string };
+
+/** Longest accepted query, in characters; keeps the work per query bounded. */
+export const MAX_QUERY_LENGTH = 2000;
+
+function invalid(position: number, message: string): AppError {
+  return new AppError('invalid_query', `invalid query at position ${position}: ${message}`);
+}
+
+function tokenize(query: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const isSpace = (c: string | undefined) => c !== undefined && /\s/u.test(c);
+  while (i < query.length) {
+    const c = query[i]!;
+    const position = i + 1;
+    if (isSpace(c)) {
+      i++;
+    } else if (c === '(' || c === ')') {
+      tokens.push({ type: c === '(' ? 'open' : 'close', position, raw: c });
+      i++;
+    } else if (c === '-' || c === '!') {
+      // Only reachable at the start of a token: inside a word, '-' and '!' are consumed as part of it.
+      const next = query[i + 1];
+      if (next === undefined || isSpace(next) || next === ')') throw invalid(position, `'${c}' must be followed by the term or group it negates`);
+      tokens.push({ type: 'not', position, raw: c });
+      i++;
+    } else {
+      let j = i;
+      while (j < query.length && !isSpace(query[j]) && query[j] !== '(' && query[j] !== ')') {
+        if (query[j] === '"') {
+          const end = query.indexOf('"', j + 1);
+          if (end === -1) throw invalid(j + 1, 'unbalanced double quote');
+          j = end + 1;
+        } else {
+          j++;
+        }
+      }
+      const raw = query.slice(i, j);
+      tokens.push(raw === 'OR' ? { type: 'or', position, raw } : { type: 'term', position, raw });
+      i = j;
+    }
+  }
+  return tokens;
+}
+
+const SIZE = /^(\d+(?:\.\d+)?|\.\d+)([kmg]?)b?$/i;
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+
+function parseSize(value: string, position: number, term: string): number {
+  const match = SIZE.exec(value);
+  if (!match) throw invalid(position, `'${term}': '${value}' is not a size such as 5000, 10k, 1.5m or 2g`);
+  return Number(match[1]) * SIZE_UNITS[match[2]!.toLowerCase()]!;
+}
+
+/** A calendar date means 00:00 UTC; a date-time must carry Z or an offset. */
+export function parseQueryDate(value: string): Date | null {
+  const date = DATE.exec(value);
+  const dateTime = DATE_TIME.exec(value);
+  const parts = date ?? dateTime;
+  if (!parts) return null;
+  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  if (date) return probe;
+  const [hour, minute, second] = [Number(parts[4]), Number(parts[5]), Number(parts[6] ?? 0)];
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const at = new Date(value.replace(' ', 'T'));
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+function parseDate(value: string, position: number, term: string): Date {
+  const at = parseQueryDate(value);
+  if (!at) throw invalid(position, `'${term}': '${value}' is not a date (2026-11-20) or a date-time with offset (2026-11-20T14:00:00Z)`);
+  return at;
+}
+
+/** Quotes around an operator value group words; they are not part of the value. */
+function unquote(value: string): string {
+  return value.replace(/"/g, '');
+}
+
+function textNode(fields: TextField[], value: string, position: number, term: string): QueryNode {
+  const needle = normalizeSearchText(unquote(value));
+  if (needle.trim() === '') throw invalid(position, `'${term}' has nothing to search for`);
+  return { kind: 'text', fields, needle };
+}
+
+const OPERATORS = new Set(['from', 'to', 'subject', 'is', 'tag', 'has', 'larger', 'smaller', 'after', 'before']);
+
+function termNode(raw: string, position: number): QueryNode {
+  const colon = raw.indexOf(':');
+  const name = colon > 0 ? raw.slice(0, colon).toLowerCase() : '';
+  if (!OPERATORS.has(name) || raw.slice(0, colon).includes('"')) {
+    return textNode(ALL_TEXT_FIELDS, raw, position, raw);
+  }
+  const value = unquote(raw.slice(colon + 1));
+  if (value.trim() === '') throw invalid(position, `'${raw}' needs a value after the colon`);
+  switch (name) {
+    case 'from':
+      return textNode(['sender'], value, position, raw);
+    case 'to':
+      return textNode(['recipients'], value, position, raw);
+    case 'subject':
+      return textNode(['subject'], value, position, raw);
+    case 'is': {
+      const state = value.toLowerCase();
+      if (state === 'read' || state === 'unread') return { kind: 'read', value: state === 'read' };
+      if (state === 'tagged') return { kind: 'tagged' };
+      throw invalid(position, `'${raw}': is: takes read, unread or tagged`);
+    }
+    case 'has': {
+      const what = value.toLowerCase();
+      if (what === 'attachment' || what === 'attachments') return { kind: 'has_attachment' };
+      throw invalid(position, `'${raw}': has: takes attachment`);
+    }
+    case 'tag':
+      return { kind: 'tag', name: value.toLowerCase() };
+    case 'larger':
+      return { kind: 'size', op: 'gt', bytes: parseSize(value, position, raw) };
+    case 'smaller':
+      return { kind: 'size', op: 'lt', bytes: parseSize(value, position, raw) };
+    case 'after':
+      return { kind: 'received', op: 'gte', at: parseDate(value, position, raw) };
+    default:
+      return { kind: 'received', op: 'lt', at: parseDate(value, position, raw) };
+  }
+}
+
+/**
+ * Grammar: query := sequence; sequence := disjunction*; disjunction := unary ('OR' unary)*;
+ * unary := ('-' | '!') unary | '(' sequence ')' | term. Juxtaposition is AND and binds loosest.
+ */
+class Parser {
+  private index = 0;
+
+  constructor(private readonly tokens: Token[], private readonly length: number) {}
+
+  parse(): QueryNode {
+    const node = this.sequence();
+    const stray = this.tokens[this.index];
+    if (stray) throw invalid(stray.position, "unbalanced ')': no '(' opens it");
+    return node;
+  }
+
+  private sequence(): QueryNode {
+    const clauses: QueryNode[] = [];
+    while (this.index < this.tokens.length && this.tokens[this.index]!.type !== 'close') clauses.push(this.disjunction());
+    return clauses.length === 0 ? matchAll() : and(...clauses);
+  }
+
+  private disjunction(): QueryNode {
+    const first = this.tokens[this.index]!;
+    if (first.type === 'or') throw invalid(first.position, 'OR needs a term on both sides');
+    const options = [this.unary()];
+    while (this.tokens[this.index]?.type === 'or') {
+      const or = this.tokens[this.index++]!;
+      const next = this.tokens[this.index];
+      if (!next || next.type === 'or' || next.type === 'close') throw invalid(or.position, 'OR needs a term on both sides');
+      options.push(this.unary());
+    }
+    return options.length === 1 ? options[0]! : { kind: 'or', children: options.flatMap((o) => (o.kind === 'or' ? o.children : [o])) };
+  }
+
+  private unary(): QueryNode {
+    const token = this.tokens[this.index++];
+    if (!token) throw invalid(this.length + 1, 'the query ends where a term was expected');
+    switch (token.type) {
+      case 'not': {
+        const next = this.tokens[this.index];
+        if (!next || next.type === 'or' || next.type === 'close') throw invalid(token.position, `'${token.raw}' must be followed by the term or group it negates`);
+        return { kind: 'not', child: this.unary() };
+      }
+      case 'open': {
+        if (this.tokens[this.index]?.type === 'close') throw invalid(token.position, 'empty parentheses');
+        const inner = this.sequence();
+        if (this.tokens[this.index]?.type !== 'close') throw invalid(token.position, "unbalanced '(': no ')' closes it");
+        this.index++;
+        return inner;
+      }
+      case 'close':
+        throw invalid(token.position, "unbalanced ')': no '(' opens it");
+      case 'or':
+        throw invalid(token.position, 'OR needs a term on both sides');
+      default:
+        return termNode(token.raw, token.position);
+    }
+  }
+}
+
+export function parseQuery(query: string): QueryNode {
+  if (query.length > MAX_QUERY_LENGTH) throw new AppError('invalid_query', `invalid query: longer than ${MAX_QUERY_LENGTH} characters`);
+  return new Parser(tokenize(query), query.length).parse();
+}
+
+/** The list parameters from, to, subject and since mean what the operators mean, ANDed with q. */
+export function listFilter(params: { q?: string; from?: string; to?: string; subject?: string; since?: string }): QueryNode {
+  const clauses: QueryNode[] = [];
+  if (params.q !== undefined) clauses.push(parseQuery(params.q));
+  const param = (name: string, fields: TextField[], value: string | undefined) => {
+    if (value === undefined) return;
+    const needle = normalizeSearchText(value);
+    if (needle.trim() === '') throw new AppError('invalid_request', `query parameter '${name}' must not be empty`);
+    clauses.push({ kind: 'text', fields, needle });
+  };
+  param('from', ['sender'], params.from);
+  param('to', ['recipients'], params.to);
+  param('subject', ['subject'], params.subject);
+  if (params.since !== undefined) {
+    const at = parseQueryDate(params.since);
+    if (!at) throw new AppError('invalid_request', `query parameter 'since' must be a date-time with offset, got '${params.since}'`);
+    clauses.push({ kind: 'received', op: 'gte', at });
+  }
+  return clauses.length === 0 ? matchAll() : and(...clauses);
+}

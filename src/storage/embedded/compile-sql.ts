@@ -1,0 +1,64 @@
+// Compiles a q syntax tree to an SQLite WHERE clause over `messages m`: the trigram index narrows, instr() decides.
+import type { QueryNode, TextField } from '../../query/ast.js';
+
+export interface SqlFilter {
+  where: string;
+  params: (string | number)[];
+}
+
+const COLUMN: Record<TextField, string> = {
+  subject: 'search_subject',
+  sender: 'search_sender',
+  recipients: 'search_recipients',
+  body: 'search_body',
+};
+
+/** The trigram tokenizer can only use the index for needles of at least three characters. */
+const TRIGRAM = 3;
+
+function ftsPhrase(fields: TextField[], needle: string): string {
+  const phrase = `"${needle.replace(/"/g, '""')}"`;
+  return fields.length === 4 ? phrase : `{${fields.map((field) => COLUMN[field]).join(' ')}} : ${phrase}`;
+}
+
+export function compileSql(node: QueryNode): SqlFilter {
+  const params: (string | number)[] = [];
+  const walk = (n: QueryNode): string => {
+    switch (n.kind) {
+      case 'and':
+        return n.children.length === 0 ? '1' : `(${n.children.map(walk).join(' AND ')})`;
+      case 'or':
+        return n.children.length === 0 ? '0' : `(${n.children.map(walk).join(' OR ')})`;
+      case 'not':
+        return `NOT ${walk(n.child)}`;
+      case 'text': {
+        const exact = n.fields.map((field) => {
+          params.push(n.needle);
+          return `instr(m.${COLUMN[field]}, ?) > 0`;
+        });
+        const decide = `(${exact.join(' OR ')})`;
+        if ([...n.needle].length < TRIGRAM) return decide;
+        params.push(ftsPhrase(n.fields, n.needle));
+        // Parameters are consumed in text order, so the index clause's parameter must come after instr's: put it second.
+        return `(${decide} AND m.seq IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?))`;
+      }
+      case 'read':
+        return n.value ? 'm.read = 1' : 'm.read = 0';
+      case 'tagged':
+        return 'EXISTS (SELECT 1 FROM message_tags t WHERE t.message_seq = m.seq)';
+      case 'tag':
+        params.push(n.name);
+        return 'EXISTS (SELECT 1 FROM message_tags t WHERE t.message_seq = m.seq AND t.tag = ?)';
+      case 'has_attachment':
+        return 'm.attachment_count > 0';
+      case 'size':
+        params.push(n.bytes);
+        return n.op === 'gt' ? 'm.size > ?' : 'm.size < ?';
+      case 'received':
+        params.push(n.at.getTime());
+        return n.op === 'gte' ? 'm.received_at >= ?' : 'm.received_at < ?';
+    }
+  };
+  const where = walk(node);
+  return { where, params };
+}
