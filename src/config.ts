@@ -18,6 +18,9 @@ export interface Config {
   tlsCertPath: string | null;
   tlsKeyPath: string | null;
   shutdownGraceMs: number;
+  /** Base of absolute URLs the API returns; null: the origin of each request. */
+  publicUrl: string | null;
+  fileUrlTtlSeconds: number;
   logLevel: string;
   /** Plan given to workspaces created without an explicit one. */
   defaultPlan: string;
@@ -112,6 +115,19 @@ function readPlans(env: Env): Record<string, Plan> {
   return plans;
 }
 
+function readPublicUrl(env: Env): string | null {
+  const raw = env.SANDBOX_PUBLIC_URL;
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SANDBOX_PUBLIC_URL', `expected an absolute http(s) URL such as https://sandbox.example.com, got '${raw}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('SANDBOX_PUBLIC_URL', `expected an http or https URL, got '${raw}'`);
+  return raw.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const namespace = env.SANDBOX_NAMESPACE ?? '';
   if (!/^[a-z0-9_-]{0,40}$/.test(namespace)) throw new ConfigError('SANDBOX_NAMESPACE', `expected 0-40 of a-z, 0-9, _ and -, got '${namespace}'`);
@@ -135,6 +151,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     tlsCertPath,
     tlsKeyPath,
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),
+    publicUrl: readPublicUrl(env),
+    fileUrlTtlSeconds: readPositiveInt(env, 'SANDBOX_FILE_URL_TTL_SECONDS', 3600),
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     plans: Object.freeze(readPlans(env)),
     defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',

@@ -22,6 +22,8 @@ export const ERROR_TABLE = {
   limit_reached: { http: 402 },
   quota_reached: { http: 402, smtp: { code: 552, enhanced: '5.2.2' } },
   read_only_key: { http: 403 },
+  signature_invalid: { http: 403 },
+  signature_expired: { http: 403 },
   not_found: { http: 404, smtp: { code: 550, enhanced: '5.1.1' } },
   already_exists: { http: 409 },
   payload_too_large: { http: 413 },
@@ -32,7 +34,8 @@ export const ERROR_TABLE = {
   shutting_down: { http: 503, smtp: { code: 421, enhanced: '4.4.2' } },
   auth_required: { smtp: { code: 530, enhanced: '5.7.0' } },
   auth_failed: { smtp: { code: 535, enhanced: '5.7.8' } },
-  message_too_large: { smtp: { code: 552, enhanced: '5.3.4' } },
+  message_too_large: { http: 413, smtp: { code: 552, enhanced: '5.3.4' } },
+  not_an_image: { http: 400 },
   too_many_recipients: { smtp: { code: 452, enhanced: '4.2.2' } },
 } as const satisfies Record<string, ErrorSpec>;
 

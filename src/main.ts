@@ -4,9 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
+import { randomBytes } from 'node:crypto';
 import { WorkspaceService } from './services/workspaces.js';
 import { InboxService } from './services/inboxes.js';
 import { MessageService } from './services/messages.js';
+import { MessageContentService } from './services/message-content.js';
+import { TagService } from './services/tags.js';
+import { TagRuleService } from './services/tag-rules.js';
+import { SendService } from './services/send-message.js';
+import { FileUrlSigner } from './services/signed-urls.js';
 import { IngestPipeline } from './ingest/ingest-message.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
 import { loadTlsMaterial } from './smtp/tls-material.js';
@@ -15,6 +21,9 @@ import { loadOpenApi } from './http/openapi.js';
 import { workspaceHandlers } from './http/routes/workspace.js';
 import { inboxHandlers } from './http/routes/inboxes.js';
 import { messageHandlers } from './http/routes/messages.js';
+import { tagHandlers } from './http/routes/tags.js';
+import { sendHandlers } from './http/routes/send.js';
+import { fileHandlers } from './http/routes/files.js';
 
 async function start(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
@@ -22,7 +31,11 @@ async function start(config: Config): Promise<void> {
   const workspaces = new WorkspaceService(backend.metadata, config.plans);
   const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs);
   const messages = new MessageService(backend.messages, backend.blobs, inboxes);
-  const pipeline = new IngestPipeline(backend, workspaces, log);
+  const content = new MessageContentService(messages, backend.blobs);
+  const tagRules = new TagRuleService(backend.metadata, inboxes);
+  const pipeline = new IngestPipeline(backend, workspaces, tagRules, log);
+  // One secret for every node, so a link signed by one is honoured by all.
+  const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => randomBytes(32).toString('hex')), config.fileUrlTtlSeconds);
 
   const created = await workspaces.ensureDefaultWorkspace();
   if (created) {
@@ -48,8 +61,14 @@ async function start(config: Config): Promise<void> {
     handlers: {
       ...workspaceHandlers(workspaces),
       ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
-      ...messageHandlers(messages),
+      ...messageHandlers(messages, content, signer),
+      ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),
+      ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
     },
+    publicHandlers: fileHandlers(messages, content, signer),
+    publicUrl: config.publicUrl,
+    // Base64 grows attachments by a third; leave room for the JSON around them.
+    maxMessageBodyBytes: Math.ceil(config.maxMessageBytes * 4 / 3) + 1024 * 1024,
     metadata: backend.metadata,
     rateLimiter: backend.rateLimiter,
     workspaces,

@@ -77,6 +77,18 @@ export interface MessageRecord {
   search: SearchFields;
 }
 
+/** Tags matching messages as they arrive. */
+export interface TagRule {
+  id: string;
+  workspaceId: string;
+  /** null: every inbox of the workspace. */
+  inboxId: string | null;
+  /** A q expression. */
+  query: string;
+  tags: string[];
+  createdAt: Date;
+}
+
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;

@@ -7,13 +7,18 @@ import { AppError, toAppError } from '../errors.js';
 import type { MetadataStore, RateLimiter } from '../storage/ports.js';
 import { authenticateApiKey, type Principal } from '../services/api-keys.js';
 import type { WorkspaceService } from '../services/workspaces.js';
-import type { HandlerTable, JsonReply, FileReply } from './handler.js';
-import { readJsonBody } from './json-body.js';
+import type { FileReply, HandlerTable, JsonReply, PublicHandlerTable } from './handler.js';
+import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
 import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
 
 export interface HttpAppDeps {
   openapi: OpenApiDocument;
   handlers: HandlerTable;
+  publicHandlers: PublicHandlerTable;
+  /** Base of absolute URLs in responses; null: the origin each request was made to. */
+  publicUrl: string | null;
+  /** Body limit of operations that declare `x-body-limit: message` (send). */
+  maxMessageBodyBytes: number;
   metadata: MetadataStore;
   rateLimiter: RateLimiter;
   workspaces: WorkspaceService;
@@ -57,27 +62,16 @@ function errorEnvelope(log: Logger) {
   };
 }
 
-function authenticate(metadata: MetadataStore) {
-  return async (ctx: ApiContext, next: Next) => {
-    ctx.state.principal = await authenticateApiKey(metadata, ctx.get('authorization') || undefined);
-    await next();
-  };
-}
-
-function rateLimit(limiter: RateLimiter, workspaces: WorkspaceService) {
-  return async (ctx: ApiContext, next: Next) => {
-    const { workspace } = ctx.state.principal;
-    const perSecond = workspaces.planFor(workspace).requestsPerSecond;
-    if (perSecond !== null) {
-      const decision = await limiter.take(`api:${workspace.id}`, perSecond);
-      if (!decision.allowed) {
-        throw new AppError('rate_limited', `more than ${perSecond} requests per second for this workspace; retry after ${decision.retryAfterSeconds}s`, {
-          headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-        });
-      }
-    }
-    await next();
-  };
+async function enforceRateLimit(limiter: RateLimiter, workspaces: WorkspaceService, principal: Principal): Promise<void> {
+  const { workspace } = principal;
+  const perSecond = workspaces.planFor(workspace).requestsPerSecond;
+  if (perSecond === null) return;
+  const decision = await limiter.take(`api:${workspace.id}`, perSecond);
+  if (!decision.allowed) {
+    throw new AppError('rate_limited', `more than ${perSecond} requests per second for this workspace; retry after ${decision.retryAfterSeconds}s`, {
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    });
+  }
 }
 
 function parametersSchema(parameters: ParameterSpec[], location: 'path' | 'query') {
@@ -150,33 +144,52 @@ function writeReply(ctx: Context, reply: JsonReply | FileReply): void {
   ctx.body = { success: true, data: reply.data, ...(reply.nextCursor ? { next_cursor: reply.nextCursor } : {}) };
 }
 
+/** Every operation must have exactly one handler, in the table its security calls for. */
+function checkHandlers(operations: CompiledOperation[], deps: HttpAppDeps): void {
+  const problems: string[] = [];
+  for (const { spec } of operations) {
+    const table = spec.public ? deps.publicHandlers : deps.handlers;
+    if (!table[spec.operationId]) problems.push(`no ${spec.public ? 'public ' : ''}handler for ${spec.operationId}`);
+  }
+  for (const [kind, table] of [['', deps.handlers], ['public ', deps.publicHandlers]] as const) {
+    for (const id of Object.keys(table)) {
+      const spec = operations.find((operation) => operation.spec.operationId === id)?.spec;
+      if (!spec || spec.public !== (kind === 'public ')) problems.push(`${kind}handler ${id} has no matching operation`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`openapi.yaml and the handlers disagree: ${problems.join('; ')}`);
+}
+
 export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   const operations = compileOperations(deps.openapi);
-  const missing = operations.filter((operation) => !deps.handlers[operation.spec.operationId]).map((operation) => operation.spec.operationId);
-  const unknown = Object.keys(deps.handlers).filter((id) => !operations.some((operation) => operation.spec.operationId === id));
-  if (missing.length > 0 || unknown.length > 0) {
-    throw new Error(`openapi.yaml and the handlers disagree: no handler for [${missing.join(', ')}], no operation for [${unknown.join(', ')}]`);
-  }
+  checkHandlers(operations, deps);
 
   const router = new Router<State>();
   for (const operation of operations) {
-    const handler = deps.handlers[operation.spec.operationId]!;
-    const koaPath = operation.spec.path.replace(/\{(\w+)\}/g, ':$1');
-    router.register(koaPath, [operation.spec.method.toUpperCase()], async (ctx: ApiContext) => {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.state.principal.access !== 'read_write') {
-        throw new AppError('read_only_key', `this API key is read-only; ${ctx.method} needs a read_write key`);
+    const { spec } = operation;
+    const koaPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    const bodyLimit = spec.messageSizedBody ? deps.maxMessageBodyBytes : JSON_BODY_LIMIT;
+    router.register(koaPath, [spec.method.toUpperCase()], async (ctx: ApiContext) => {
+      const principal = spec.public ? null : await authenticateApiKey(deps.metadata, ctx.get('authorization') || undefined);
+      if (principal) {
+        await enforceRateLimit(deps.rateLimiter, deps.workspaces, principal);
+        if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && principal.access !== 'read_write') {
+          throw new AppError('read_only_key', `this API key is read-only; ${ctx.method} needs a read_write key`);
+        }
       }
-      const body = operation.body ? await readJsonBody(ctx) : undefined;
+      const body = operation.body ? await readJsonBody(ctx, bodyLimit) : undefined;
       const { params, query } = validateRequest(operation, ctx, body);
-      writeReply(ctx, await handler({ principal: ctx.state.principal, params, query, body }));
+      const request = { params, query, body, origin: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}` };
+      const reply = principal
+        ? await deps.handlers[spec.operationId]!({ ...request, principal })
+        : await deps.publicHandlers[spec.operationId]!(request);
+      writeReply(ctx, reply);
     });
   }
 
   const app = new Koa<State>();
   app.silent = true;
   app.use(errorEnvelope(deps.log));
-  app.use(authenticate(deps.metadata));
-  app.use(rateLimit(deps.rateLimiter, deps.workspaces));
   app.use(router.routes());
   return app;
 }

@@ -26,6 +26,10 @@ export interface OperationSpec {
   parameters: ParameterSpec[];
   requestBodySchema: JsonObject | null;
   requestBodyRequired: boolean;
+  /** True when the operation declares `security: []`: no API key (signed file links). */
+  public: boolean;
+  /** `x-body-limit: message`: the body may be as large as a message (send), not just the 1 MiB default. */
+  messageSizedBody: boolean;
   responses: Record<string, { content?: Record<string, { schema?: JsonObject }> }>;
 }
 
@@ -84,6 +88,8 @@ export function loadOpenApi(file: string = path.join(PROJECT_ROOT, 'openapi.yaml
         parameters: [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own],
         requestBodySchema: bodyContent?.schema ?? null,
         requestBodyRequired: Boolean(body?.required),
+        public: Array.isArray(operation.security) && operation.security.length === 0,
+        messageSizedBody: operation['x-body-limit'] === 'message',
         responses,
       });
     }

@@ -1,7 +1,9 @@
 // Domain objects to API JSON (snake_case, ISO timestamps), exactly as openapi.yaml describes them.
-import type { MessageRecord, Workspace } from '../domain/types.js';
+import type { MessageRecord, TagRule, Workspace } from '../domain/types.js';
 import type { InboxView } from '../services/inboxes.js';
-import type { MessageDetail } from '../services/messages.js';
+import type { MessageDetail } from '../services/message-content.js';
+import type { FileUrlSigner } from '../services/signed-urls.js';
+import type { TagView } from '../services/tags.js';
 import type { Usage } from '../services/workspaces.js';
 
 export interface SmtpEndpoint {
@@ -68,9 +70,24 @@ export function messageSummaryJson(message: MessageRecord) {
   };
 }
 
-export function messageDetailJson(detail: MessageDetail) {
+const messagePath = (id: string) => `/v1/messages/${encodeURIComponent(id)}`;
+
+/** Paths of the signed, key-less file links; FileUrlSigner signs exactly these. */
+export const signedFilePath = {
+  base: (workspaceId: string, messageId: string) => `/v1/files/${encodeURIComponent(workspaceId)}/${encodeURIComponent(messageId)}`,
+  raw: (w: string, m: string) => `${signedFilePath.base(w, m)}/raw`,
+  html: (w: string, m: string) => `${signedFilePath.base(w, m)}/html`,
+  attachment: (w: string, m: string, index: number) => `${signedFilePath.base(w, m)}/attachments/${index}`,
+  thumbnail: (w: string, m: string, index: number) => `${signedFilePath.base(w, m)}/thumbnails/${index}`,
+};
+
+export function messageDetailJson(detail: MessageDetail, signer: FileUrlSigner, origin: string) {
+  const { record } = detail;
+  const expires = signer.expiry();
+  const signed = (path: string) => origin + signer.sign(path, expires).path;
+  const images = detail.attachments.filter((attachment) => attachment.isImage);
   return {
-    ...messageSummaryJson(detail.record),
+    ...messageSummaryJson(record),
     ...(detail.text === null ? {} : { text: detail.text }),
     ...(detail.html === null ? {} : { html: detail.html }),
     links: detail.links,
@@ -80,7 +97,28 @@ export function messageDetailJson(detail: MessageDetail) {
       filename: attachment.filename,
       content_type: attachment.contentType,
       size: attachment.size,
+      url: `${messagePath(record.id)}/attachments/${attachment.index}`,
+      ...(attachment.isImage ? { thumb_url: `${messagePath(record.id)}/attachments/${attachment.index}/thumb` } : {}),
     })),
-    raw_url: `/v1/messages/${encodeURIComponent(detail.record.id)}/raw`,
+    raw_url: `${messagePath(record.id)}/raw`,
+    ...(detail.html === null ? {} : { html_url: `${messagePath(record.id)}/html` }),
+    files: {
+      raw: signed(signedFilePath.raw(record.workspaceId, record.id)),
+      ...(detail.html === null ? {} : { html: signed(signedFilePath.html(record.workspaceId, record.id)) }),
+      attachments: detail.attachments.map((attachment) => signed(signedFilePath.attachment(record.workspaceId, record.id, attachment.index))),
+      thumbnails: images.map((attachment) => signed(signedFilePath.thumbnail(record.workspaceId, record.id, attachment.index))),
+      expires_at: new Date(expires * 1000).toISOString(),
+    },
+    ...(detail.listUnsubscribe === null ? {} : { list_unsubscribe: detail.listUnsubscribe }),
   };
 }
+
+export const tagJson = (tag: TagView) => ({ name: tag.name, color: tag.color, custom_color: tag.customColor, message_count: tag.messageCount });
+
+export const tagRuleJson = (rule: TagRule) => ({
+  id: rule.id,
+  inbox_id: rule.inboxId,
+  query: rule.query,
+  tags: rule.tags,
+  created_at: rule.createdAt.toISOString(),
+});

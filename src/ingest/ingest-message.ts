@@ -6,8 +6,10 @@ import { quotaPeriod } from '../domain/quota-period.js';
 import type { Inbox, MessageRecord } from '../domain/types.js';
 import type { Backend } from '../storage/ports.js';
 import type { WorkspaceService } from '../services/workspaces.js';
+import type { TagRuleService } from '../services/tag-rules.js';
 import { parseEmail } from './parse-email.js';
 import { searchFields } from '../domain/search-text.js';
+import { messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
 
 export interface IncomingMessage {
   inbox: Inbox;
@@ -15,6 +17,8 @@ export interface IncomingMessage {
   recipients: string[];
   raw: Buffer;
   tls: boolean;
+  /** Tags given by the sender (HTTP send); tag rules add theirs. Already normalised. */
+  tags?: string[];
 }
 
 export class IngestPipeline {
@@ -24,6 +28,7 @@ export class IngestPipeline {
   constructor(
     private readonly backend: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'bus'>,
     private readonly workspaces: WorkspaceService,
+    private readonly tagRules: TagRuleService,
     private readonly log: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -69,7 +74,7 @@ export class IngestPipeline {
     if (!(await metadata.reserveQuota(workspace.id, period, monthlyLimit))) throw quotaReached(monthlyLimit ?? 0);
 
     const id = newId('msg', receivedAt.getTime());
-    const rawKey = `raw/${workspace.id}/${id}.eml`;
+    const rawKey = rawBlobKey(workspace.id, id);
     let blobWritten = false;
     try {
       const parsed = await parseEmail(incoming.raw);
@@ -97,6 +102,8 @@ export class IngestPipeline {
         rawKey,
         search: searchFields({ ...parsed, envelopeFrom: incoming.envelopeFrom, recipients: incoming.recipients }, parsed.textBody, parsed.htmlText),
       };
+      // Rules run before the message is indexed, so nobody ever sees it without its tags.
+      record.tags = [...new Set([...(incoming.tags ?? []), ...(await this.tagRules.tagsFor(record))])];
       await blobs.put(rawKey, incoming.raw);
       blobWritten = true;
       await messages.insert(record);
@@ -105,7 +112,7 @@ export class IngestPipeline {
     } catch (error) {
       // Not stored, so not counted; a blob without its index document would be an orphan.
       await metadata.releaseQuota(workspace.id, period).catch((releaseError) => this.log.error({ err: releaseError }, 'quota release failed'));
-      if (blobWritten) await blobs.delete([rawKey]).catch((deleteError) => this.log.error({ err: deleteError, rawKey }, 'orphan blob removal failed'));
+      if (blobWritten) await blobs.deleteFolders([messageBlobFolder(workspace.id, id)]).catch((deleteError) => this.log.error({ err: deleteError, rawKey }, 'orphan blob removal failed'));
       throw toAppError(error);
     }
   }

@@ -1,6 +1,7 @@
 // Inboxes: creation with SMTP credentials, listing with message counts, rotation, clearing and deletion.
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
+import { messageBlobFolder } from '../domain/blob-keys.js';
 import { hashSecret, newSmtpPassword, newSmtpUsername, secretMatches } from '../domain/secrets.js';
 import type { Inbox, Plan, Workspace } from '../domain/types.js';
 import type { BlobStore, MessageIndex, MetadataStore } from '../storage/ports.js';
@@ -62,9 +63,9 @@ export class InboxService {
   /** Deletes every message of the inbox (index first, then blobs) and keeps the inbox. */
   async clear(workspaceId: string, id: string): Promise<number> {
     await this.require(workspaceId, id);
-    const rawKeys = await this.messages.deleteByInbox(workspaceId, id);
-    await this.blobs.delete(rawKeys);
-    return rawKeys.length;
+    const ids = await this.messages.deleteByInbox(workspaceId, id);
+    await this.blobs.deleteFolders(ids.map((messageId) => messageBlobFolder(workspaceId, messageId)));
+    return ids.length;
   }
 
   async delete(workspaceId: string, id: string): Promise<number> {
@@ -72,7 +73,7 @@ export class InboxService {
     await this.metadata.deleteInbox(workspaceId, id);
     // A message that finished arriving while the inbox was being deleted must not be left orphaned.
     const stragglers = await this.messages.deleteByInbox(workspaceId, id);
-    await this.blobs.delete(stragglers);
+    await this.blobs.deleteFolders(stragglers.map((messageId) => messageBlobFolder(workspaceId, messageId)));
     return deleted + stragglers.length;
   }
 

@@ -1,28 +1,22 @@
-// Reading captured messages: pages of summaries, full detail re-derived from the raw source, and the raw bytes.
-import { simpleParser } from 'mailparser';
-import libmime from 'libmime';
+// Captured messages in the index: pages of summaries, read state, deletion, per-message tags and batch changes.
 import { AppError } from '../errors.js';
+import { normalizeTag } from '../domain/tags.js';
+import { messageBlobFolder } from '../domain/blob-keys.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { QueryNode } from '../query/ast.js';
-import type { BlobStore, MessageIndex } from '../storage/ports.js';
-import { extractLinks } from '../ingest/extract-links.js';
+import { parseQuery } from '../query/parse-query.js';
+import type { BlobStore, MessageChange, MessageIndex, MessageSelection } from '../storage/ports.js';
 import { decodeCursor, encodeCursor } from './message-cursor.js';
 import type { InboxService } from './inboxes.js';
 
-export interface AttachmentInfo {
-  index: number;
-  filename: string;
-  contentType: string;
-  size: number;
-}
+export type BatchAction = 'read' | 'unread' | 'delete' | 'tag' | 'untag';
 
-export interface MessageDetail {
-  record: MessageRecord;
-  text: string | null;
-  html: string | null;
-  links: string[];
-  headers: Record<string, string[]>;
-  attachments: AttachmentInfo[];
+export interface BatchRequest {
+  action: BatchAction;
+  ids?: string[];
+  query?: string;
+  inbox_id?: string;
+  tags?: string[];
 }
 
 export class MessageService {
@@ -60,37 +54,73 @@ export class MessageService {
     return raw;
   }
 
-  /** The raw source is the truth; bodies, headers and attachments are read from it on demand. */
-  async detail(workspaceId: string, id: string): Promise<MessageDetail> {
+  private async changeOne(workspaceId: string, id: string, change: MessageChange): Promise<void> {
+    await this.require(workspaceId, id);
+    const result = await this.index.change({ workspaceId, ids: [id] }, change);
+    await this.removeBlobs(workspaceId, result.deletedIds);
+  }
+
+  private removeBlobs(workspaceId: string, deletedIds: string[]): Promise<void> {
+    return this.blobs.deleteFolders(deletedIds.map((id) => messageBlobFolder(workspaceId, id)));
+  }
+
+  async setRead(workspaceId: string, id: string, read: boolean): Promise<{ id: string; read: boolean }> {
+    await this.changeOne(workspaceId, id, { kind: 'read', value: read });
+    return { id, read };
+  }
+
+  async delete(workspaceId: string, id: string): Promise<number> {
+    await this.changeOne(workspaceId, id, { kind: 'delete' });
+    return 1;
+  }
+
+  async addTag(workspaceId: string, id: string, tag: string): Promise<string> {
+    const name = normalizeTag(tag);
+    await this.changeOne(workspaceId, id, { kind: 'add_tags', tags: [name] });
+    return name;
+  }
+
+  async setTags(workspaceId: string, id: string, tags: string[]): Promise<string[]> {
+    const names = [...new Set(tags.map((tag, i) => normalizeTag(tag, `tags[${i}]`)))].sort();
+    await this.changeOne(workspaceId, id, { kind: 'set_tags', tags: names });
+    return names;
+  }
+
+  async removeTag(workspaceId: string, id: string, tag: string): Promise<string> {
+    const name = normalizeTag(tag, 'name');
     const record = await this.require(workspaceId, id);
-    const raw = await this.raw(workspaceId, id);
-    const parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true }).catch(() => null);
-    if (!parsed) return { record, text: null, html: null, links: [], headers: {}, attachments: [] };
-    const html = typeof parsed.html === 'string' ? parsed.html : null;
-    const text = parsed.text ?? null;
-    const headers: Record<string, string[]> = {};
-    for (const { key, line } of parsed.headerLines) {
-      const value = line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
-      let decoded = value;
-      try {
-        decoded = libmime.decodeWords(value);
-      } catch {
-        // An undecodable encoded-word is shown as written.
-      }
-      (headers[key] ??= []).push(decoded);
+    if (!record.tags.includes(name)) throw new AppError('not_found', `message ${id} has no tag '${tag}'`);
+    await this.index.change({ workspaceId, ids: [id] }, { kind: 'remove_tags', tags: [name] });
+    return name;
+  }
+
+  /**
+   * Applies one action to messages chosen by ids, by query, or by both (then only listed ids that match
+   * the query); inbox_id narrows either. `affected` counts messages whose state changed.
+   */
+  async batch(workspaceId: string, request: BatchRequest): Promise<number> {
+    if (request.ids === undefined && request.query === undefined) {
+      throw new AppError('invalid_request', 'give ids or query (or both) to choose the messages');
     }
-    return {
-      record,
-      text,
-      html,
-      links: extractLinks(html ?? '', text ?? ''),
-      headers,
-      attachments: parsed.attachments.map((attachment, index) => ({
-        index,
-        filename: attachment.filename ?? `attachment-${index + 1}`,
-        contentType: attachment.contentType,
-        size: attachment.size,
-      })),
+    const needsTags = request.action === 'tag' || request.action === 'untag';
+    if (needsTags && (request.tags === undefined || request.tags.length === 0)) {
+      throw new AppError('invalid_request', `tags: the ${request.action} action needs at least one tag`);
+    }
+    if (!needsTags && request.tags !== undefined) throw new AppError('invalid_request', `tags: only the tag and untag actions take tags`);
+    if (request.inbox_id !== undefined) await this.inboxes.require(workspaceId, request.inbox_id);
+    const selection: MessageSelection = {
+      workspaceId,
+      ...(request.inbox_id === undefined ? {} : { inboxId: request.inbox_id }),
+      ...(request.ids === undefined ? {} : { ids: request.ids }),
+      ...(request.query === undefined ? {} : { filter: parseQuery(request.query) }),
     };
+    const tags = (request.tags ?? []).map((tag, i) => normalizeTag(tag, `tags[${i}]`));
+    const change: MessageChange = request.action === 'read' ? { kind: 'read', value: true }
+      : request.action === 'unread' ? { kind: 'read', value: false }
+        : request.action === 'delete' ? { kind: 'delete' }
+          : request.action === 'tag' ? { kind: 'add_tags', tags } : { kind: 'remove_tags', tags };
+    const result = await this.index.change(selection, change);
+    await this.removeBlobs(workspaceId, result.deletedIds);
+    return result.affected;
   }
 }

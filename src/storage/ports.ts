@@ -1,6 +1,6 @@
 // Storage ports: what the application needs from persistence, in domain terms only.
 // The embedded adapters (SQLite, files, in-process) and the cluster adapters implement the same contracts.
-import type { ApiKeyRecord, Inbox, Member, MessageRecord, Workspace } from '../domain/types.js';
+import type { ApiKeyRecord, Inbox, Member, MessageRecord, TagRule, Workspace } from '../domain/types.js';
 import type { QueryNode } from '../query/ast.js';
 
 export interface MetadataStore {
@@ -24,6 +24,7 @@ export interface MetadataStore {
   findInboxBySmtpUsername(username: string): Promise<Inbox | null>;
   listInboxes(workspaceId: string): Promise<Inbox[]>;
   countInboxes(workspaceId: string): Promise<number>;
+  /** Deletes the inbox and the tag rules scoped to it. */
   deleteInbox(workspaceId: string, id: string): Promise<boolean>;
   /** Replaces the SMTP password hash; null when the inbox does not exist. */
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null>;
@@ -33,6 +34,23 @@ export interface MetadataStore {
   /** Gives back a reservation whose message was not stored. */
   releaseQuota(workspaceId: string, period: string): Promise<void>;
   getQuotaUsed(workspaceId: string, period: string): Promise<number>;
+
+  /** Explicit tag colours; tags without one get an automatic colour. */
+  listTagColors(workspaceId: string): Promise<Map<string, string>>;
+  /** Sets a tag's colour, or removes it (back to automatic) with null. */
+  setTagColor(workspaceId: string, tag: string, color: string | null): Promise<void>;
+  /** Moves a colour to a new tag name; a colour the new name already has wins. */
+  renameTagColor(workspaceId: string, from: string, to: string): Promise<void>;
+
+  listTagRules(workspaceId: string, inboxId?: string): Promise<TagRule[]>;
+  getTagRule(workspaceId: string, id: string): Promise<TagRule | null>;
+  createTagRule(rule: TagRule): Promise<void>;
+  /** Replaces query, inbox and tags of an existing rule; false when it does not exist. */
+  replaceTagRule(rule: TagRule): Promise<boolean>;
+  deleteTagRule(workspaceId: string, id: string): Promise<boolean>;
+
+  /** A server-wide secret shared by every node: created once from `generate`, then always the same. */
+  secret(name: string, generate: () => string): Promise<string>;
 }
 
 /** Position in the newest-first message order: (receivedAt desc, id desc). */
@@ -49,6 +67,28 @@ export interface MessageListOptions {
   after: MessagePosition | null;
 }
 
+/** Which messages a change applies to: always one workspace, optionally one inbox, ids and/or a query (all given parts must hold). */
+export interface MessageSelection {
+  workspaceId: string;
+  inboxId?: string;
+  ids?: string[];
+  filter?: QueryNode;
+}
+
+export type MessageChange =
+  | { kind: 'read'; value: boolean }
+  | { kind: 'delete' }
+  | { kind: 'add_tags'; tags: string[] }
+  | { kind: 'remove_tags'; tags: string[] }
+  | { kind: 'set_tags'; tags: string[] };
+
+export interface ChangeResult {
+  /** Messages whose state the change altered (a message already read is not counted by a read change). */
+  affected: number;
+  /** Ids of deleted messages, whose blob folders the caller removes. */
+  deletedIds: string[];
+}
+
 export interface MessageIndex {
   /** Durably stores the search document; resolves only once it is committed. */
   insert(message: MessageRecord): Promise<void>;
@@ -56,15 +96,22 @@ export interface MessageIndex {
   /** Messages of one inbox that the filter selects, newest first. */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]>;
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>>;
-  /** Deletes an inbox's messages and returns their raw blob keys. */
+  /** Deletes an inbox's messages and returns their ids. */
   deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]>;
+  /** Applies one change to every selected message, atomically. Tag names arrive normalised (lower case). */
+  change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult>;
+  /** Number of messages carrying each tag in the workspace. */
+  tagCounts(workspaceId: string): Promise<Map<string, number>>;
+  /** Renames a tag on every message, merging into the new name where a message has both; returns messages touched. */
+  renameTag(workspaceId: string, from: string, to: string): Promise<number>;
 }
 
 export interface BlobStore {
   /** Writes the bytes durably under key; resolves only once they are on stable storage. */
   put(key: string, data: Buffer): Promise<void>;
   get(key: string): Promise<Buffer | null>;
-  delete(keys: string[]): Promise<void>;
+  /** Deletes every blob under each folder (a key prefix ending in '/'). */
+  deleteFolders(folders: string[]): Promise<void>;
 }
 
 export interface MessageReceivedEvent {

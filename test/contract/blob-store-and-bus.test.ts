@@ -12,15 +12,19 @@ for (const factory of backendFactories) {
     });
     after(() => under.dispose());
 
-    it('returns the exact bytes put, and null after delete', async () => {
+    it('returns the exact bytes put, and null after its folder is deleted', async () => {
       const { blobs } = under.backend;
       const bytes = randomBytes(70_000);
-      await blobs.put('raw/ws_1/msg_1.eml', bytes);
-      assert.ok((await blobs.get('raw/ws_1/msg_1.eml'))!.equals(bytes));
-      await blobs.put('raw/ws_1/msg_1.eml', Buffer.from('replaced'));
-      assert.equal((await blobs.get('raw/ws_1/msg_1.eml'))!.toString(), 'replaced');
-      await blobs.delete(['raw/ws_1/msg_1.eml', 'raw/ws_1/never-existed.eml']);
-      assert.equal(await blobs.get('raw/ws_1/msg_1.eml'), null);
+      await blobs.put('messages/ws_1/msg_1/raw.eml', bytes);
+      await blobs.put('messages/ws_1/msg_1/thumbnail-0.png', Buffer.from('thumb'));
+      await blobs.put('messages/ws_1/msg_2/raw.eml', Buffer.from('other'));
+      assert.ok((await blobs.get('messages/ws_1/msg_1/raw.eml'))!.equals(bytes));
+      await blobs.put('messages/ws_1/msg_1/raw.eml', Buffer.from('replaced'));
+      assert.equal((await blobs.get('messages/ws_1/msg_1/raw.eml'))!.toString(), 'replaced');
+      await blobs.deleteFolders(['messages/ws_1/msg_1/', 'messages/ws_1/never-existed/']);
+      assert.equal(await blobs.get('messages/ws_1/msg_1/raw.eml'), null);
+      assert.equal(await blobs.get('messages/ws_1/msg_1/thumbnail-0.png'), null);
+      assert.equal((await blobs.get('messages/ws_1/msg_2/raw.eml'))!.toString(), 'other', 'a sibling folder stays');
     });
 
     it('refuses keys that could escape its root', async () => {

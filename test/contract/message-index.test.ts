@@ -39,15 +39,59 @@ for (const factory of backendFactories) {
       assert.equal((await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 2, after: null })).length, 2);
     });
 
-    it('counts and deletes per inbox, returning the raw keys', async () => {
+    it('counts and deletes per inbox, returning the ids', async () => {
       const messages = [aMessage('ws_d', 'inb_1'), aMessage('ws_d', 'inb_1'), aMessage('ws_d', 'inb_2')];
       for (const message of messages) await index.insert(message);
       const counts = await index.countByInbox('ws_d', ['inb_1', 'inb_2', 'inb_none']);
       assert.deepEqual([...counts.entries()].sort(), [['inb_1', 2], ['inb_2', 1], ['inb_none', 0]]);
-      assert.deepEqual((await index.deleteByInbox('ws_d', 'inb_1')).sort(), [messages[0]!.rawKey, messages[1]!.rawKey].sort());
+      assert.deepEqual((await index.deleteByInbox('ws_d', 'inb_1')).sort(), [messages[0]!.id, messages[1]!.id].sort());
       assert.equal((await index.countByInbox('ws_d', ['inb_1'])).get('inb_1'), 0);
       assert.equal((await index.countByInbox('ws_d', ['inb_2'])).get('inb_2'), 1);
       assert.deepEqual(await index.deleteByInbox('ws_other', 'inb_2'), [], 'another workspace deletes nothing');
+    });
+
+    it('changes read state and counts only messages that changed', async () => {
+      const [a, b, c] = [aMessage('ws_r', 'inb_r'), aMessage('ws_r', 'inb_r', { read: true }), aMessage('ws_r', 'inb_other')];
+      for (const message of [a, b, c]) await index.insert(message);
+      assert.deepEqual(await index.change({ workspaceId: 'ws_r', inboxId: 'inb_r', filter: matchAll() }, { kind: 'read', value: true }), { affected: 1, deletedIds: [] });
+      assert.equal((await index.get('ws_r', a.id))!.read, true);
+      assert.equal((await index.get('ws_r', c.id))!.read, false, 'the inbox scope holds');
+      assert.equal((await index.change({ workspaceId: 'ws_r', ids: [a.id, b.id, c.id] }, { kind: 'read', value: false })).affected, 2);
+      assert.equal((await index.change({ workspaceId: 'ws_other', ids: [a.id] }, { kind: 'read', value: true })).affected, 0, 'another workspace changes nothing');
+    });
+
+    it('narrows ids by a filter when both are given', async () => {
+      const [a, b] = [aMessage('ws_n', 'inb_n', { subject: 'keep', search: { ...aMessage('w', 'i').search, subject: 'keep' } }), aMessage('ws_n', 'inb_n')];
+      for (const message of [a, b]) await index.insert(message);
+      const result = await index.change({ workspaceId: 'ws_n', ids: [a.id, b.id], filter: { kind: 'text', fields: ['subject'], needle: 'keep' } }, { kind: 'delete' });
+      assert.deepEqual(result, { affected: 1, deletedIds: [a.id] });
+      assert.equal(await index.get('ws_n', a.id), null);
+      assert.ok(await index.get('ws_n', b.id));
+    });
+
+    it('adds, removes and sets tags, counting messages whose tags changed', async () => {
+      const [a, b] = [aMessage('ws_t', 'inb_t', { tags: ['old'] }), aMessage('ws_t', 'inb_t')];
+      for (const message of [a, b]) await index.insert(message);
+      const all = { workspaceId: 'ws_t', ids: [a.id, b.id] };
+      assert.equal((await index.change(all, { kind: 'add_tags', tags: ['old'] })).affected, 1);
+      assert.equal((await index.change(all, { kind: 'add_tags', tags: ['new', 'old'] })).affected, 2);
+      assert.deepEqual((await index.get('ws_t', a.id))!.tags, ['new', 'old']);
+      assert.deepEqual(Object.fromEntries(await index.tagCounts('ws_t')), { new: 2, old: 2 });
+      assert.equal((await index.change({ workspaceId: 'ws_t', ids: [a.id] }, { kind: 'remove_tags', tags: ['old', 'absent'] })).affected, 1);
+      assert.equal((await index.change(all, { kind: 'set_tags', tags: ['new'] })).affected, 1, 'only b still had old');
+      assert.deepEqual((await index.get('ws_t', b.id))!.tags, ['new']);
+      assert.equal((await index.change(all, { kind: 'set_tags', tags: ['new'] })).affected, 0);
+    });
+
+    it('renames a tag everywhere, merging into an existing one', async () => {
+      const [a, b] = [aMessage('ws_m', 'inb_m', { tags: ['x', 'y'] }), aMessage('ws_m', 'inb_m', { tags: ['x'] })];
+      for (const message of [a, b]) await index.insert(message);
+      await index.renameTag('ws_m', 'x', 'y');
+      assert.deepEqual((await index.get('ws_m', a.id))!.tags, ['y']);
+      assert.deepEqual((await index.get('ws_m', b.id))!.tags, ['y']);
+      assert.deepEqual(Object.fromEntries(await index.tagCounts('ws_m')), { y: 2 });
+      await index.renameTag('ws_m', 'y', 'y');
+      assert.deepEqual(Object.fromEntries(await index.tagCounts('ws_m')), { y: 2 }, 'renaming onto itself keeps the tag');
     });
   });
 }

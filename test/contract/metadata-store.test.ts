@@ -96,5 +96,42 @@ for (const factory of backendFactories) {
       assert.equal(await store.getQuotaUsed(workspace.id, '2026-12'), 0, 'periods are separate');
       assert.equal(await store.reserveQuota(workspace.id, '2026-12', null), true, 'null is unlimited');
     });
+
+    it('keeps tag colours and moves them on rename, the target colour winning', async () => {
+      await store.setTagColor('ws_c', 'a', '#ff0000');
+      await store.setTagColor('ws_c', 'b', 'blue');
+      await store.renameTagColor('ws_c', 'a', 'b');
+      assert.deepEqual(Object.fromEntries(await store.listTagColors('ws_c')), { b: 'blue' });
+      await store.renameTagColor('ws_c', 'b', 'c');
+      assert.deepEqual(Object.fromEntries(await store.listTagColors('ws_c')), { c: 'blue' });
+      await store.setTagColor('ws_c', 'c', null);
+      assert.equal((await store.listTagColors('ws_c')).size, 0);
+    });
+
+    it('stores, replaces and deletes tag rules, and drops an inbox\'s rules with it', async () => {
+      const workspace = aWorkspace();
+      await store.createWorkspace(workspace);
+      const inbox = anInbox(workspace.id);
+      await store.createInbox(inbox, null);
+      const everywhere = { id: newId('rule'), workspaceId: workspace.id, inboxId: null, query: 'reset', tags: ['auth'], createdAt: new Date(1000) };
+      const scoped = { ...everywhere, id: newId('rule'), inboxId: inbox.id, createdAt: new Date(2000) };
+      await store.createTagRule(everywhere);
+      await store.createTagRule(scoped);
+      assert.deepEqual((await store.listTagRules(workspace.id)).map((r) => r.id), [everywhere.id, scoped.id]);
+      assert.deepEqual((await store.listTagRules(workspace.id, inbox.id)).map((r) => r.id), [scoped.id]);
+      assert.equal(await store.replaceTagRule({ ...everywhere, query: 'invoice', tags: ['billing'] }), true);
+      assert.deepEqual(await store.getTagRule(workspace.id, everywhere.id), { ...everywhere, query: 'invoice', tags: ['billing'] });
+      assert.equal(await store.getTagRule('ws_other', everywhere.id), null);
+      await store.deleteInbox(workspace.id, inbox.id);
+      assert.deepEqual((await store.listTagRules(workspace.id)).map((r) => r.id), [everywhere.id]);
+      assert.equal(await store.deleteTagRule(workspace.id, everywhere.id), true);
+      assert.equal(await store.deleteTagRule(workspace.id, everywhere.id), false);
+    });
+
+    it('creates a shared secret once and returns it ever after', async () => {
+      const first = await store.secret('contract-secret', () => 'one');
+      assert.equal(first, 'one');
+      assert.equal(await store.secret('contract-secret', () => 'two'), 'one');
+    });
   });
 }

@@ -51,11 +51,15 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
-  async delete(keys: string[]): Promise<void> {
+  async deleteFolders(folders: string[]): Promise<void> {
     try {
-      await Promise.all(keys.map((key) => fs.rm(this.pathFor(key), { force: true })));
+      await Promise.all(folders.map((folder) => {
+        if (!folder.endsWith('/')) throw new AppError('internal_error', `blob folder '${folder}' must end with '/'`, { expose: false });
+        return fs.rm(this.pathFor(folder.slice(0, -1)), { recursive: true, force: true });
+      }));
     } catch (error) {
-      throw new AppError('storage_unavailable', `cannot delete blob: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+      if (error instanceof AppError) throw error;
+      throw new AppError('storage_unavailable', `cannot delete blob folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
     }
   }
 }

@@ -82,6 +82,25 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (message_seq, tag)
   );
   CREATE INDEX message_tags_by_tag ON message_tags (workspace_id, tag);
+  CREATE TABLE tag_colors (
+    workspace_id TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    color TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, tag)
+  );
+  CREATE TABLE tag_rules (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    inbox_id TEXT,
+    query TEXT NOT NULL,
+    tags TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX tag_rules_by_workspace ON tag_rules (workspace_id, created_at);
+  CREATE TABLE secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
   -- Trigram index over the search columns, so substrings of 3+ characters are found without a scan.
   CREATE VIRTUAL TABLE messages_fts USING fts5(
     search_subject, search_sender, search_recipients, search_body,

@@ -1,6 +1,6 @@
 // MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags, written in one transaction.
 import type { MessageRecord } from '../../domain/types.js';
-import type { MessageIndex, MessageListOptions } from '../ports.js';
+import type { ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection } from '../ports.js';
 import { guarded, type SqliteDatabase } from './sqlite-database.js';
 import { compileSql } from './compile-sql.js';
 
@@ -143,9 +143,91 @@ export class SqliteMessageIndex implements MessageIndex {
 
   deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]> {
     return guarded(() => this.db.transaction(() => {
-      const rows = this.db.prepare('DELETE FROM messages WHERE workspace_id = ? AND inbox_id = ? RETURNING raw_key')
-        .all(workspaceId, inboxId) as { raw_key: string }[];
-      return rows.map((row) => row.raw_key);
+      return this.db.prepare('DELETE FROM messages WHERE workspace_id = ? AND inbox_id = ? RETURNING id').pluck().all(workspaceId, inboxId) as string[];
+    }).immediate());
+  }
+
+  change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult> {
+    return guarded(() => this.db.transaction((): ChangeResult => {
+      const seqs = this.selectSeqs(selection);
+      if (seqs.length === 0) return { affected: 0, deletedIds: [] };
+      // Selected rows go through a temporary table so any number of them fits one statement.
+      this.db.exec('CREATE TEMP TABLE IF NOT EXISTS selected_seqs (seq INTEGER PRIMARY KEY); DELETE FROM temp.selected_seqs;');
+      const remember = this.db.prepare('INSERT INTO temp.selected_seqs (seq) VALUES (?)');
+      for (const seq of seqs) remember.run(seq);
+      const tagList = (tags: string[]) => JSON.stringify([...new Set(tags)]);
+      switch (change.kind) {
+        case 'read': {
+          const { changes } = this.db.prepare('UPDATE messages SET read = ? WHERE seq IN (SELECT seq FROM temp.selected_seqs) AND read <> ?')
+            .run(change.value ? 1 : 0, change.value ? 1 : 0);
+          return { affected: changes, deletedIds: [] };
+        }
+        case 'delete': {
+          const ids = this.db.prepare('DELETE FROM messages WHERE seq IN (SELECT seq FROM temp.selected_seqs) RETURNING id').pluck().all() as string[];
+          return { affected: ids.length, deletedIds: ids };
+        }
+        case 'add_tags': {
+          const gaining = this.db.prepare(`SELECT count(*) AS n FROM temp.selected_seqs s WHERE EXISTS (
+              SELECT 1 FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM message_tags t WHERE t.message_seq = s.seq AND t.tag = j.value))`)
+            .get(tagList(change.tags)) as { n: number };
+          this.db.prepare(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
+              SELECT s.seq, ?, j.value FROM temp.selected_seqs s, json_each(?) j`).run(selection.workspaceId, tagList(change.tags));
+          return { affected: gaining.n, deletedIds: [] };
+        }
+        case 'remove_tags': {
+          const losing = this.db.prepare(`SELECT count(DISTINCT message_seq) AS n FROM message_tags
+              WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag IN (SELECT value FROM json_each(?))`).get(tagList(change.tags)) as { n: number };
+          this.db.prepare('DELETE FROM message_tags WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag IN (SELECT value FROM json_each(?))')
+            .run(tagList(change.tags));
+          return { affected: losing.n, deletedIds: [] };
+        }
+        case 'set_tags': {
+          const wanted = tagList(change.tags);
+          const differing = this.db.prepare(`SELECT count(*) AS n FROM temp.selected_seqs s WHERE
+              (SELECT coalesce(json_group_array(tag), '[]') FROM (SELECT tag FROM message_tags WHERE message_seq = s.seq ORDER BY tag))
+              <> (SELECT coalesce(json_group_array(value), '[]') FROM (SELECT value FROM json_each(?) ORDER BY value))`).get(wanted) as { n: number };
+          this.db.prepare('DELETE FROM message_tags WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag NOT IN (SELECT value FROM json_each(?))').run(wanted);
+          this.db.prepare(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
+              SELECT s.seq, ?, j.value FROM temp.selected_seqs s, json_each(?) j`).run(selection.workspaceId, wanted);
+          return { affected: differing.n, deletedIds: [] };
+        }
+      }
+    }).immediate());
+  }
+
+  private selectSeqs(selection: MessageSelection): number[] {
+    const clauses = ['m.workspace_id = ?'];
+    const params: (string | number)[] = [selection.workspaceId];
+    if (selection.inboxId !== undefined) {
+      clauses.push('m.inbox_id = ?');
+      params.push(selection.inboxId);
+    }
+    if (selection.ids !== undefined) {
+      clauses.push('m.id IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(selection.ids));
+    }
+    if (selection.filter !== undefined) {
+      const filter = compileSql(selection.filter);
+      clauses.push(filter.where);
+      params.push(...filter.params);
+    }
+    return (this.db.prepare(`SELECT m.seq FROM messages m WHERE ${clauses.join(' AND ')}`).pluck().all(...params)) as number[];
+  }
+
+  tagCounts(workspaceId: string): Promise<Map<string, number>> {
+    return guarded(() => {
+      const rows = this.db.prepare('SELECT tag, count(*) AS n FROM message_tags WHERE workspace_id = ? GROUP BY tag').all(workspaceId) as { tag: string; n: number }[];
+      return new Map(rows.map((row) => [row.tag, row.n]));
+    });
+  }
+
+  renameTag(workspaceId: string, from: string, to: string): Promise<number> {
+    if (from === to) return this.tagCounts(workspaceId).then((counts) => counts.get(from) ?? 0);
+    return guarded(() => this.db.transaction(() => {
+      const { changes } = this.db.prepare(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
+          SELECT message_seq, workspace_id, ? FROM message_tags WHERE workspace_id = ? AND tag = ?`).run(to, workspaceId, from);
+      const removed = this.db.prepare('DELETE FROM message_tags WHERE workspace_id = ? AND tag = ?').run(workspaceId, from).changes;
+      return Math.max(changes, removed);
     }).immediate());
   }
 }

@@ -1,11 +1,12 @@
 // MetadataStore on SQLite: workspaces, members, API keys, inboxes and quota counters.
 import { AppError } from '../../errors.js';
-import type { Access, ApiKeyRecord, Inbox, Member, MemberRole, Workspace } from '../../domain/types.js';
+import type { Access, ApiKeyRecord, Inbox, Member, MemberRole, TagRule, Workspace } from '../../domain/types.js';
 import type { MetadataStore } from '../ports.js';
 import { guarded, type SqliteDatabase } from './sqlite-database.js';
 
 interface WorkspaceRow { id: string; name: string; plan: string; created_at: number }
 interface ApiKeyRow { id: string; workspace_id: string; access: string; key_hash: string; created_at: number; revoked_at: number | null }
+interface TagRuleRow { id: string; workspace_id: string; inbox_id: string | null; query: string; tags: string; created_at: number }
 interface InboxRow { id: string; workspace_id: string; name: string; smtp_username: string; smtp_password_hash: string; created_at: number }
 
 const toWorkspace = (row: WorkspaceRow): Workspace => ({ id: row.id, name: row.name, planName: row.plan, createdAt: new Date(row.created_at) });
@@ -23,6 +24,15 @@ const toInbox = (row: InboxRow): Inbox => ({
   name: row.name,
   smtpUsername: row.smtp_username,
   smtpPasswordHash: row.smtp_password_hash,
+  createdAt: new Date(row.created_at),
+});
+
+const toTagRule = (row: TagRuleRow): TagRule => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  inboxId: row.inbox_id,
+  query: row.query,
+  tags: JSON.parse(row.tags) as string[],
   createdAt: new Date(row.created_at),
 });
 
@@ -130,7 +140,10 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   deleteInbox(workspaceId: string, id: string): Promise<boolean> {
-    return guarded(() => this.db.prepare('DELETE FROM inboxes WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
+    return guarded(() => this.db.transaction(() => {
+      this.db.prepare('DELETE FROM tag_rules WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, id);
+      return this.db.prepare('DELETE FROM inboxes WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
+    }).immediate());
   }
 
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null> {
@@ -159,6 +172,68 @@ export class SqliteMetadataStore implements MetadataStore {
     return guarded(() => {
       const row = this.db.prepare('SELECT used FROM quota_usage WHERE workspace_id = ? AND period = ?').get(workspaceId, period) as { used: number } | undefined;
       return row?.used ?? 0;
+    });
+  }
+
+  listTagColors(workspaceId: string): Promise<Map<string, string>> {
+    return guarded(() => {
+      const rows = this.db.prepare('SELECT tag, color FROM tag_colors WHERE workspace_id = ?').all(workspaceId) as { tag: string; color: string }[];
+      return new Map(rows.map((row) => [row.tag, row.color]));
+    });
+  }
+
+  setTagColor(workspaceId: string, tag: string, color: string | null): Promise<void> {
+    return guarded(() => {
+      if (color === null) this.db.prepare('DELETE FROM tag_colors WHERE workspace_id = ? AND tag = ?').run(workspaceId, tag);
+      else this.db.prepare('INSERT INTO tag_colors (workspace_id, tag, color) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET color = excluded.color').run(workspaceId, tag, color);
+    });
+  }
+
+  renameTagColor(workspaceId: string, from: string, to: string): Promise<void> {
+    if (from === to) return Promise.resolve();
+    return guarded(() => this.db.transaction(() => {
+      this.db.prepare(`INSERT OR IGNORE INTO tag_colors (workspace_id, tag, color)
+          SELECT workspace_id, ?, color FROM tag_colors WHERE workspace_id = ? AND tag = ?`).run(to, workspaceId, from);
+      this.db.prepare('DELETE FROM tag_colors WHERE workspace_id = ? AND tag = ?').run(workspaceId, from);
+    }).immediate());
+  }
+
+  listTagRules(workspaceId: string, inboxId?: string): Promise<TagRule[]> {
+    return guarded(() => {
+      const rows = inboxId === undefined
+        ? this.db.prepare('SELECT * FROM tag_rules WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId)
+        : this.db.prepare('SELECT * FROM tag_rules WHERE workspace_id = ? AND inbox_id = ? ORDER BY created_at, id').all(workspaceId, inboxId);
+      return (rows as TagRuleRow[]).map(toTagRule);
+    });
+  }
+
+  getTagRule(workspaceId: string, id: string): Promise<TagRule | null> {
+    return guarded(() => {
+      const row = this.db.prepare('SELECT * FROM tag_rules WHERE workspace_id = ? AND id = ?').get(workspaceId, id) as TagRuleRow | undefined;
+      return row ? toTagRule(row) : null;
+    });
+  }
+
+  createTagRule(rule: TagRule): Promise<void> {
+    return guarded(() => {
+      this.db.prepare('INSERT INTO tag_rules (id, workspace_id, inbox_id, query, tags, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(rule.id, rule.workspaceId, rule.inboxId, rule.query, JSON.stringify(rule.tags), rule.createdAt.getTime());
+    });
+  }
+
+  replaceTagRule(rule: TagRule): Promise<boolean> {
+    return guarded(() => this.db.prepare('UPDATE tag_rules SET inbox_id = ?, query = ?, tags = ? WHERE workspace_id = ? AND id = ?')
+      .run(rule.inboxId, rule.query, JSON.stringify(rule.tags), rule.workspaceId, rule.id).changes === 1);
+  }
+
+  deleteTagRule(workspaceId: string, id: string): Promise<boolean> {
+    return guarded(() => this.db.prepare('DELETE FROM tag_rules WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
+  }
+
+  secret(name: string, generate: () => string): Promise<string> {
+    return guarded(() => {
+      this.db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(name, generate());
+      return (this.db.prepare('SELECT value FROM secrets WHERE name = ?').get(name) as { value: string }).value;
     });
   }
 }

@@ -1,0 +1,8 @@
+// Where a message's blobs live: one folder per message, so deleting the message removes everything derived from it.
+
+export const messageBlobFolder = (workspaceId: string, messageId: string): string => `messages/${workspaceId}/${messageId}/`;
+
+export const rawBlobKey = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}raw.eml`;
+
+export const thumbnailBlobKey = (workspaceId: string, messageId: string, index: number): string =>
+  `${messageBlobFolder(workspaceId, messageId)}thumbnail-${index}.png`;
