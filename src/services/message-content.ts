@@ -42,6 +42,20 @@ const THUMBNAILABLE = /^image\/(png|jpe?g|gif|webp|avif|tiff|svg\+xml)$/i;
 
 const filenameOf = (attachment: Attachment, index: number) => attachment.filename ?? `attachment-${index + 1}`;
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * mailparser keeps header lines as one character per byte. Raw 8-bit values (RFC 6532) are UTF-8 when they
+ * decode as such; anything else is shown byte for byte, as Latin-1.
+ */
+function headerText(binary: string): string {
+  try {
+    return strictUtf8.decode(Buffer.from(binary, 'latin1'));
+  } catch {
+    return binary;
+  }
+}
+
 export class MessageContentService {
   constructor(private readonly messages: MessageService, private readonly blobs: BlobStore) {}
 
@@ -60,9 +74,9 @@ export class MessageContentService {
     const html = typeof parsed.html === 'string' ? parsed.html : null;
     const text = parsed.text ?? null;
     const headers: Record<string, string[]> = {};
-    const rawValues = (name: string) => parsed.headerLines.filter((header) => header.key === name).map(({ line }) => line.slice(line.indexOf(':') + 1));
+    const rawValues = (name: string) => parsed.headerLines.filter((header) => header.key === name).map(({ line }) => headerText(line.slice(line.indexOf(':') + 1)));
     for (const { key, line } of parsed.headerLines) {
-      const value = line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+      const value = headerText(line.slice(line.indexOf(':') + 1)).replace(/\r?\n[ \t]+/g, ' ').trim();
       let decoded = value;
       try {
         decoded = libmime.decodeWords(value);
