@@ -6,17 +6,23 @@ import { AppError } from '../errors.js';
 export const TAG_MAX_LENGTH = 64;
 
 /**
- * Letters and digits of any script, plus space . _ : / @ + # - inside. No quotes, commas or parentheses (they
- * would clash with the q language), no leading - or ! (negation), no surrounding white space.
+ * Letters (with their combining marks) and digits of any script, plus space . _ : / @ + # - inside. No quotes,
+ * commas or parentheses (they would clash with the q language), no leading - or ! (negation), no surrounding
+ * white space.
  */
-export const TAG_PATTERN = /^[\p{L}\p{N}_#@](?:[\p{L}\p{N} ._:/@+#-]*[\p{L}\p{N}._:/@+#-])?$/u;
+export const TAG_PATTERN = /^[\p{L}\p{N}_#@](?:[\p{L}\p{M}\p{N} ._:/@+#-]*[\p{L}\p{M}\p{N}._:/@+#-])?$/u;
 
-/** Validates a tag name and returns its identity: lower case, so `Urgent` and `urgent` are one tag. */
+/**
+ * Validates a tag name and returns its identity: lower case, so `Urgent` and `urgent` are one tag. The rule is
+ * checked on the lower-case form, the one stored and returned, so every name the server hands out is accepted
+ * back (lower-casing can lengthen a name: İ becomes i plus a combining dot).
+ */
 export function normalizeTag(name: string, field = 'tag'): string {
-  if ([...name].length > TAG_MAX_LENGTH || !TAG_PATTERN.test(name) || /\s{2}/.test(name)) {
+  const identity = name.toLowerCase();
+  if ([...identity].length > TAG_MAX_LENGTH || !TAG_PATTERN.test(identity) || /\s{2}/.test(identity)) {
     throw new AppError('invalid_request', `${field}: '${name}' is not a valid tag name: 1 to ${TAG_MAX_LENGTH} letters, digits, single spaces and . _ : / @ + # -, starting with a letter, digit, _, # or @`);
   }
-  return name.toLowerCase();
+  return identity;
 }
 
 export const isCssColor = (value: string): boolean => colorString.get(value) !== null;

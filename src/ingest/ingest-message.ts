@@ -98,12 +98,13 @@ export class IngestPipeline {
         tls: incoming.tls,
         parseError: parsed.parseError,
         read: false,
-        tags: [],
+        tags: incoming.tags ?? [],
         rawKey,
         search: searchFields({ ...parsed, envelopeFrom: incoming.envelopeFrom, recipients: incoming.recipients }, parsed.textBody, parsed.htmlText),
       };
-      // Rules run before the message is indexed, so nobody ever sees it without its tags.
-      record.tags = [...new Set([...(incoming.tags ?? []), ...(await this.tagRules.tagsFor(record))])];
+      // Rules run before the message is indexed, so nobody ever sees it without its tags; they see the
+      // sender's tags, so `tag:` rules can build on them.
+      record.tags = [...new Set([...record.tags, ...(await this.tagRules.tagsFor(record))])];
       await blobs.put(rawKey, incoming.raw);
       blobWritten = true;
       await messages.insert(record);

@@ -60,6 +60,28 @@ interface MessageSummaryJson {
   subject: string;
 }
 
+interface MessageDetailJson extends MessageSummaryJson {
+  read: boolean;
+  tags: string[];
+  attachments: { index: number; filename: string; content_type: string }[];
+  files: { raw: string; html?: string; attachments: string[]; thumbnails: string[]; expires_at: string };
+}
+
+interface TagJson {
+  name: string;
+  color: string;
+  custom_color: boolean;
+  message_count: number;
+}
+
+interface TagRuleJson {
+  id: string;
+  inbox_id: string | null;
+  query: string;
+  tags: string[];
+  created_at: string;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Small helpers.
 
@@ -88,6 +110,13 @@ function expectOk<T>(response: ApiResponse<unknown>, status = 200, context = '')
   assert.ok('data' in body, `${where} (no data)`);
   return body.data as T;
 }
+
+/** A 1x1 PNG: small, and decodable, so the thumbnail endpoints answer 200. */
+const PIXEL_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const FIXTURE_TAG = 'fixture-tag';
+/** A valid tag name that no workspace has, as the "never existed" counterpart of FIXTURE_TAG. */
+const MISSING_TAG = 'missing-tag';
+const FIXTURE_SUBJECT = 'isolation fixture subject';
 
 let nameCounter = 0;
 /** A name no other test uses, so tests do not depend on each other's inboxes. */
@@ -184,17 +213,28 @@ function assertNewestFirst(items: MessageSummaryJson[]): void {
   }
 }
 
-/** Ids a path template needs; `strict` refuses to guess an id for a resource the tests have no fixture for. */
+/**
+ * Ids a path template needs; `strict` refuses to guess an id for a resource the tests have no fixture for.
+ * `tag` is a tag the fixture message carries, `rule` a tag rule of the fixture's workspace.
+ */
 interface FixtureIds {
+  workspace: string;
   inbox: string;
   message: string;
+  tag: string;
+  rule: string;
 }
 
 function fillPath(operationPath: string, ids: FixtureIds, strict: boolean): string {
   return operationPath.replace(/\{(\w+)\}/g, (_whole, name: string, offset: number) => {
     const resource = name === 'id' ? operationPath.slice(0, offset).split('/').filter(Boolean).at(-1) : name;
+    if (resource === 'workspace_id') return encodeURIComponent(ids.workspace);
     if (resource === 'inboxes' || resource === 'inbox_id') return encodeURIComponent(ids.inbox);
     if (resource === 'messages' || resource === 'message_id') return encodeURIComponent(ids.message);
+    if (resource === 'tag-rules') return encodeURIComponent(ids.rule);
+    if (resource === 'name') return encodeURIComponent(ids.tag);
+    // The fixture message has exactly one attachment, an image, so index 0 exists and has a thumbnail.
+    if (resource === 'index') return '0';
     // Auth is checked before routing parameters, so any placeholder proves the 401/403 cases.
     if (!strict) return 'placeholder';
     throw new Error(`no fixture id for {${name}} in ${operationPath}: add one to fillPath in test/e2e/http-api.test.ts`);
@@ -203,15 +243,35 @@ function fillPath(operationPath: string, ids: FixtureIds, strict: boolean): stri
 
 const hasPathParameters = (operation: OperationSpec) => /\{\w+\}/.test(operation.path);
 
-/** A body that would be valid for the operation, so a 403 cannot be blamed on the body. */
-function sampleBody(operation: OperationSpec): unknown {
+/** Operations that take the API key; `security: []` operations (signed file links) are tested on their own. */
+const keyedOperations = () => OPENAPI.operations.filter((operation) => !operation.public);
+
+/**
+ * A VALID body per operation, so a 403 (read key) or 404 (foreign id) cannot be blamed on body validation.
+ * Where an accidental success would change the fixture (a bug letting the request through), the body aims at
+ * the fixture so the "changes nothing" checks notice it.
+ */
+const SAMPLE_BODIES: Record<string, (ids: FixtureIds) => unknown> = {
+  createInbox: () => ({ name: uniqueName('sample') }),
+  sendMessage: () => ({ from: { email: 'sample@example.com' }, to: [{ email: 'to@example.com' }], subject: 'sample body', text: 'sample' }),
+  batchMessages: (ids) => ({ action: 'tag', ids: [ids.message], tags: ['sample-batch'] }),
+  addMessageTag: () => ({ tag: 'sample-added' }),
+  setMessageTags: () => ({ tags: ['sample-set'] }),
+  updateTag: () => ({ color: '#123456' }),
+  createTagRule: () => ({ query: 'subject:sample', tags: ['sample-rule'] }),
+  replaceTagRule: () => ({ query: 'subject:replaced', tags: ['sample-replaced'] }),
+};
+
+function sampleBody(operation: OperationSpec, ids: FixtureIds): unknown {
   if (!operation.requestBodySchema) return undefined;
-  const properties = (operation.requestBodySchema.properties ?? {}) as Record<string, unknown>;
-  return 'name' in properties ? { name: uniqueName('sample') } : {};
+  const make = SAMPLE_BODIES[operation.operationId];
+  if (!make) throw new Error(`no sample body for ${operation.operationId}: add one to SAMPLE_BODIES in test/e2e/http-api.test.ts`);
+  return make(ids);
 }
 
-function callOperation(api: ApiClient, operation: OperationSpec, path: string, options: { headers?: Record<string, string>; withBody?: boolean } = {}) {
-  const body = options.withBody ? sampleBody(operation) : undefined;
+function callOperation(api: ApiClient, operation: OperationSpec, path: string, options: { headers?: Record<string, string>; withBody?: boolean; ids?: FixtureIds } = {}) {
+  if (options.withBody && !options.ids) throw new Error('callOperation: withBody needs the fixture ids the sample body may point at');
+  const body = options.withBody ? sampleBody(operation, options.ids!) : undefined;
   return api.request(operation.method.toUpperCase(), path, { headers: options.headers, ...(body === undefined ? {} : { body }) });
 }
 
@@ -266,7 +326,10 @@ describe('HTTP API (e2e, shared server)', () => {
   let api: ApiClient;
   let workspaceA: WorkspaceJson;
   let inboxA: InboxWithCredentialsJson;
+  /** A's fixture message: text, HTML, one PNG attachment (index 0), tagged FIXTURE_TAG. */
   let messageA: string;
+  /** A tag rule of workspace A, scoped to inboxA, created after messageA (so it never tags it). */
+  let ruleA: TagRuleJson;
   /** Workspace B, read_write; owns nothing of A's. */
   let apiB: ApiClient;
   let workspaceB: { id: string; name: string };
@@ -283,7 +346,18 @@ describe('HTTP API (e2e, shared server)', () => {
     workspaceA = expectOk<WorkspaceJson>(await api.get('/v1/workspace'));
 
     inboxA = await createInbox(api, 'isolation A');
-    [messageA] = (await sendMessages(credentialsOf(inboxA), 1, 'isolation')) as [string];
+    // Through the send endpoint so the fixture has everything a path can point at: an HTML part (html
+    // endpoints), an image attachment at index 0 (attachment and thumbnail endpoints) and a tag ({name}).
+    messageA = expectOk<{ id: string }>(await api.post(`/v1/inboxes/${inboxA.id}/send`, {
+      from: { email: 'app@example.com' },
+      to: [{ email: 'user@example.com' }],
+      subject: FIXTURE_SUBJECT,
+      text: 'isolation fixture',
+      html: '<p>isolation fixture</p>',
+      tags: [FIXTURE_TAG],
+      attachments: [{ filename: 'pixel.png', content_type: 'image/png', content: PIXEL_PNG_BASE64 }],
+    }), 201, 'send the fixture message').id;
+    ruleA = expectOk<TagRuleJson>(await api.post('/v1/tag-rules', { inbox_id: inboxA.id, query: 'subject:never-sent-fixture', tags: ['fixture-rule'] }), 201, 'create the fixture rule');
 
     const created = createWorkspace(server.dataDir, 'other');
     workspaceB = created.workspace;
@@ -303,13 +377,41 @@ describe('HTTP API (e2e, shared server)', () => {
     await server?.stop();
   });
 
-  const fixtureIds = (): FixtureIds => ({ inbox: inboxA.id, message: messageA });
+  const fixtureIds = (): FixtureIds => ({ workspace: workspaceA.id, inbox: inboxA.id, message: messageA, tag: FIXTURE_TAG, rule: ruleA.id });
+
+  /** Refused requests (read key, foreign key) must leave every fixture object of A exactly as it was. */
+  async function assertFixtureUntouched(who: string): Promise<void> {
+    const inbox = expectOk<InboxJson>(await api.get(`/v1/inboxes/${inboxA.id}`));
+    assert.equal(inbox.message_count, 1, `${who} changed A's message count`);
+    const detail = expectOk<MessageDetailJson>(await api.get(`/v1/messages/${messageA}`));
+    assert.equal(detail.read, false, `${who} marked A's message read`);
+    assert.deepEqual(detail.tags, [FIXTURE_TAG], `${who} changed A's message tags`);
+    const tag = expectOk<TagJson[]>(await api.get('/v1/tags')).find((candidate) => candidate.name === FIXTURE_TAG);
+    assert.deepEqual(tag && { custom_color: tag.custom_color, message_count: tag.message_count }, { custom_color: false, message_count: 1 }, `${who} changed A's tag`);
+    assert.deepEqual(expectOk<TagRuleJson[]>(await api.get('/v1/tag-rules')), [ruleA], `${who} changed A's tag rules`);
+    assert.equal(await smtpLoginWorks(credentialsOf(inboxA)), true, `${who} rotated A's SMTP password`);
+  }
+
+  /** The signed link of a public (security: []) operation, taken from a fresh detail of the fixture message. */
+  async function signedLinkFor(operation: OperationSpec): Promise<string> {
+    const { files } = expectOk<MessageDetailJson>(await api.get(`/v1/messages/${messageA}`));
+    const links: Record<string, string | undefined> = {
+      getSignedRaw: files.raw,
+      getSignedHtml: files.html,
+      getSignedAttachment: files.attachments[0],
+      getSignedThumbnail: files.thumbnails[0],
+    };
+    const link = links[operation.operationId];
+    if (!link) throw new Error(`no signed link for ${operation.operationId}: add it to signedLinkFor in test/e2e/http-api.test.ts`);
+    return link;
+  }
 
   // -------------------------------------------------------------------------------------------------------
   describe('authentication and isolation over every operation in openapi.yaml', () => {
     it('lists the operations the matrix iterates (guards against an empty or unparsed contract)', () => {
       const ids = OPENAPI.operations.map((operation) => operation.operationId);
-      for (const known of ['getWorkspace', 'getUsage', 'listInboxes', 'createInbox', 'getInbox', 'deleteInbox', 'listMessages', 'getMessage']) {
+      for (const known of ['getWorkspace', 'getUsage', 'listInboxes', 'createInbox', 'getInbox', 'deleteInbox', 'listMessages', 'getMessage',
+        'sendMessage', 'batchMessages', 'addMessageTag', 'listTags', 'updateTag', 'createTagRule', 'replaceTagRule', 'getSignedRaw']) {
         assert.ok(ids.includes(known), `openapi.yaml lost ${known}`);
       }
       assert.equal(new Set(ids).size, ids.length, 'duplicate operationId');
@@ -317,8 +419,8 @@ describe('HTTP API (e2e, shared server)', () => {
 
     it('answers 401 unauthorized on every operation when the Authorization header is missing', async () => {
       const anonymous = api.withKey(null);
-      for (const operation of OPENAPI.operations) {
-        const response = await callOperation(anonymous, operation, fillPath(operation.path, fixtureIds(), false), { withBody: true });
+      for (const operation of keyedOperations()) {
+        const response = await callOperation(anonymous, operation, fillPath(operation.path, fixtureIds(), false), { withBody: true, ids: fixtureIds() });
         expectError(response, 401, 'unauthorized', `${operation.operationId} without Authorization`);
       }
     });
@@ -335,9 +437,9 @@ describe('HTTP API (e2e, shared server)', () => {
         validKey, // no scheme at all
       ];
       const anonymous = api.withKey(null);
-      for (const operation of OPENAPI.operations) {
+      for (const operation of keyedOperations()) {
         for (const authorization of malformed) {
-          const response = await callOperation(anonymous, operation, fillPath(operation.path, fixtureIds(), false), { headers: { authorization }, withBody: true });
+          const response = await callOperation(anonymous, operation, fillPath(operation.path, fixtureIds(), false), { headers: { authorization }, withBody: true, ids: fixtureIds() });
           expectError(response, 401, 'unauthorized', `${operation.operationId} with Authorization '${authorization.slice(0, 20)}...'`);
         }
       }
@@ -345,10 +447,10 @@ describe('HTTP API (e2e, shared server)', () => {
 
     it('answers 401 unauthorized on every operation for an unknown key and a revoked key, with the same message', async () => {
       const unknownKey = `sbx_api_${randomBytes(32).toString('base64url')}`;
-      for (const operation of OPENAPI.operations) {
+      for (const operation of keyedOperations()) {
         const path = fillPath(operation.path, fixtureIds(), false);
-        const unknown = expectError(await callOperation(api.withKey(unknownKey), operation, path, { withBody: true }), 401, 'unauthorized', `${operation.operationId} unknown key`);
-        const revoked = expectError(await callOperation(api.withKey(revokedKey), operation, path, { withBody: true }), 401, 'unauthorized', `${operation.operationId} revoked key`);
+        const unknown = expectError(await callOperation(api.withKey(unknownKey), operation, path, { withBody: true, ids: fixtureIds() }), 401, 'unauthorized', `${operation.operationId} unknown key`);
+        const revoked = expectError(await callOperation(api.withKey(revokedKey), operation, path, { withBody: true, ids: fixtureIds() }), 401, 'unauthorized', `${operation.operationId} revoked key`);
         // A revoked key must not be distinguishable from one that never existed.
         assert.equal(revoked, unknown, `${operation.operationId}: revoked and unknown keys answer differently`);
       }
@@ -356,10 +458,10 @@ describe('HTTP API (e2e, shared server)', () => {
 
     it('lets a read key use every GET operation', async () => {
       const reader = api.withKey(readKey);
-      const gets = OPENAPI.operations.filter((operation) => operation.method === 'get');
+      const gets = keyedOperations().filter((operation) => operation.method === 'get');
       assert.ok(gets.length > 0);
       for (const operation of gets) {
-        const response = await callOperation(reader, operation, fillPath(operation.path, fixtureIds(), true));
+        const response = await reader.get(fillPath(operation.path, fixtureIds(), true));
         assert.equal(response.status, 200, `${operation.operationId} with a read key: ${response.bytes.toString().slice(0, 300)}`);
         if (response.json !== undefined) assert.equal((response.json as Envelope<unknown>).success, true, operation.operationId);
         else assert.ok(response.bytes.length > 0, `${operation.operationId}: empty non-JSON body`);
@@ -368,45 +470,107 @@ describe('HTTP API (e2e, shared server)', () => {
 
     it('answers 403 read_only_key to a read key on every non-GET operation and changes nothing', async () => {
       const reader = api.withKey(readKey);
-      const writes = OPENAPI.operations.filter((operation) => operation.method !== 'get');
+      const writes = keyedOperations().filter((operation) => operation.method !== 'get');
       assert.ok(writes.length > 0);
       const inboxesBefore = await listInboxes(api);
       for (const operation of writes) {
-        const response = await callOperation(reader, operation, fillPath(operation.path, fixtureIds(), false), { withBody: true });
+        // Strict: real fixture ids and a valid body, so only the key's access level can cause a refusal.
+        const response = await callOperation(reader, operation, fillPath(operation.path, fixtureIds(), true), { withBody: true, ids: fixtureIds() });
         expectError(response, 403, 'read_only_key', `${operation.operationId} with a read key`);
       }
-      // Nothing was created, deleted, cleared or rotated.
+      // Nothing was created, deleted, cleared, rotated, tagged, marked or recoloured.
       assert.deepEqual(await listInboxes(api), inboxesBefore);
-      expectOk(await api.get(`/v1/messages/${messageA}`));
-      assert.equal(await smtpLoginWorks(credentialsOf(inboxA)), true, 'the read key rotated the SMTP password');
+      await assertFixtureUntouched('the read key');
     });
 
     it("answers another workspace's ids with 404 not_found, indistinguishable from ids that never existed, and changes nothing", async () => {
-      const withIds = OPENAPI.operations.filter(hasPathParameters);
+      const withIds = keyedOperations().filter(hasPathParameters);
       assert.ok(withIds.length > 0);
       const ids = fixtureIds();
-      const missing: FixtureIds = { inbox: missingIdLike(ids.inbox), message: missingIdLike(ids.message) };
+      const missing: FixtureIds = {
+        workspace: missingIdLike(ids.workspace),
+        inbox: missingIdLike(ids.inbox),
+        message: missingIdLike(ids.message),
+        tag: MISSING_TAG,
+        rule: missingIdLike(ids.rule),
+      };
       const inboxesOfBBefore = await listInboxes(apiB);
       for (const operation of withIds) {
-        const foreign = await callOperation(apiB, operation, fillPath(operation.path, ids, true), { withBody: true });
-        const absent = await callOperation(apiB, operation, fillPath(operation.path, missing, true), { withBody: true });
+        const foreign = await callOperation(apiB, operation, fillPath(operation.path, ids, true), { withBody: true, ids: fixtureIds() });
+        const absent = await callOperation(apiB, operation, fillPath(operation.path, missing, true), { withBody: true, ids: missing });
         const context = `${operation.operationId} with workspace B's key on A's ids`;
-        if (!operation.requestBodyRequired) expectError(foreign, 404, 'not_found', context);
+        // Every sample body is valid, so a body validation 400 cannot stand in for the 404.
+        expectError(foreign, 404, 'not_found', context);
         assert.equal(foreign.status, absent.status, `${context}: status differs from a nonexistent id`);
         const foreignError = (foreign.json as ErrorBody).error;
         const absentError = (absent.json as ErrorBody).error;
         assert.equal(foreignError.code, absentError.code, `${context}: code differs from a nonexistent id`);
-        assert.equal(maskIds(foreignError.message, [ids.inbox, ids.message]), maskIds(absentError.message, [missing.inbox, missing.message]),
+        assert.equal(maskIds(foreignError.message, [ids.inbox, ids.message, ids.rule, ids.tag]), maskIds(absentError.message, [missing.inbox, missing.message, missing.rule, missing.tag]),
           `${context}: message reveals that the object exists elsewhere`);
         assert.ok(!foreignError.message.includes(workspaceA.id), `${context}: message names workspace A`);
         assert.deepEqual(Object.keys(foreign.json as object).sort(), Object.keys(absent.json as object).sort(), `${context}: envelope keys differ`);
       }
-      // B's deletes, clears and rotations on A's ids did nothing to A (or to B).
-      const inboxAfter = expectOk<InboxJson>(await api.get(`/v1/inboxes/${inboxA.id}`));
-      assert.equal(inboxAfter.message_count, 1);
-      expectOk(await api.get(`/v1/messages/${messageA}`));
-      assert.equal(await smtpLoginWorks(credentialsOf(inboxA)), true, "workspace B rotated A's SMTP password");
+      // B's deletes, clears, rotations, tag and rule changes on A's ids did nothing to A (or to B).
+      await assertFixtureUntouched('workspace B');
       assert.deepEqual(await listInboxes(apiB), inboxesOfBBefore);
+      assert.deepEqual(expectOk(await apiB.get('/v1/tags')), [], 'B gained tags');
+      assert.deepEqual(expectOk(await apiB.get('/v1/tag-rules')), [], 'B gained tag rules');
+    });
+
+    it('signed file links (security: []) answer 403 signature_invalid to a bogus signature and 400 without expires or signature; never 401, never the file', async () => {
+      const publicOperations = OPENAPI.operations.filter((operation) => operation.public);
+      assert.ok(publicOperations.length >= 4, 'openapi.yaml lost the signed file links');
+      const anonymous = api.withKey(null);
+      const future = Math.floor(Date.now() / 1000) + 3600;
+      /** A 4xx envelope never carries the file: no message source, no HTML body, no PNG bytes. */
+      const assertNoFile = (response: ApiResponse<unknown>, context: string) => {
+        const text = response.bytes.toString('latin1');
+        assert.ok(!text.includes(FIXTURE_SUBJECT) && !text.includes('isolation fixture') && !text.includes('PNG'), `${context}: the refusal carries the file`);
+      };
+      for (const operation of publicOperations) {
+        assert.equal(operation.method, 'get', `${operation.operationId}: signed links are GET only`);
+        // Positive control: the server's own link opens without a key, so the refusals below are the signature's doing.
+        const link = new URL(await signedLinkFor(operation));
+        const good = await anonymous.get(link.pathname + link.search);
+        assert.equal(good.status, 200, `${operation.operationId} with its real signed link: ${good.bytes.toString().slice(0, 200)}`);
+        assert.ok(good.bytes.length > 0, `${operation.operationId}: empty file`);
+
+        const path = fillPath(operation.path, fixtureIds(), true);
+        assert.equal(path, link.pathname, `${operation.operationId}: fillPath and the server's link disagree on the path`);
+        const realExpires = Number(link.searchParams.get('expires'));
+        const realSignature = String(link.searchParams.get('signature'));
+        const bogus: [string, string][] = [
+          ['a well-formed but wrong signature', `expires=${future}&signature=${'0'.repeat(64)}`],
+          ['a signature that is not hex', `expires=${future}&signature=bogus`],
+          ['an empty signature', `expires=${future}&signature=`],
+          ['the real signature with another expiry', `expires=${realExpires + 1}&signature=${realSignature}`],
+          ['the real signature in upper case', `expires=${realExpires}&signature=${realSignature.toUpperCase()}`],
+        ];
+        for (const [label, query] of bogus) {
+          const response = await anonymous.get(`${path}?${query}`);
+          expectError(response, 403, 'signature_invalid', `${operation.operationId} with ${label}`);
+          assertNoFile(response, `${operation.operationId} with ${label}`);
+        }
+        // The real signature does not open another workspace's path (the signature covers the whole path).
+        const otherWorkspacePath = path.replace(encodeURIComponent(workspaceA.id), encodeURIComponent(workspaceB.id));
+        expectError(await anonymous.get(`${otherWorkspacePath}${link.search}`), 403, 'signature_invalid', `${operation.operationId} moved to workspace B`);
+        // A valid API key does not stand in for the signature: still 403, never the file.
+        const keyed = await api.get(`${path}?expires=${future}&signature=${'0'.repeat(64)}`);
+        expectError(keyed, 403, 'signature_invalid', `${operation.operationId} with an API key and a bogus signature`);
+        assertNoFile(keyed, `${operation.operationId} with an API key`);
+
+        const incomplete: [string, string][] = [
+          ['no query at all', ''],
+          ['no signature', `?expires=${future}`],
+          ['no expires', `?signature=${realSignature}`],
+          ['an expiry that is not a number', `?expires=soon&signature=${realSignature}`],
+        ];
+        for (const [label, query] of incomplete) {
+          const response = await anonymous.get(`${path}${query}`);
+          expectError(response, 400, 'invalid_request', `${operation.operationId} with ${label}`);
+          assertNoFile(response, `${operation.operationId} with ${label}`);
+        }
+      }
     });
 
     it("lists only the key's own workspace objects", async () => {
@@ -730,7 +894,9 @@ describe('HTTP API (e2e, shared server)', () => {
       // openapi.yaml: "unknown query parameters are refused with 400 invalid_request"; the client fails
       // the request if that 400 is not a declared response of the operation.
       for (const operation of OPENAPI.operations.filter((candidate) => candidate.method === 'get')) {
-        const path = `${fillPath(operation.path, fixtureIds(), true)}?surely_unknown=1`;
+        // Signed links need their expires and signature, or the missing parameter is what gets named.
+        const base = operation.public ? await signedLinkFor(operation) : fillPath(operation.path, fixtureIds(), true);
+        const path = `${base}${base.includes('?') ? '&' : '?'}surely_unknown=1`;
         let response: ApiResponse<unknown>;
         try {
           response = await callOperation(api, operation, path);
