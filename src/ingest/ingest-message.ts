@@ -70,8 +70,9 @@ export class IngestPipeline {
     const workspace = await this.workspaces.requireWorkspace(inbox.workspaceId);
     const monthlyLimit = this.workspaces.planFor(workspace).monthlyLimit;
     const receivedAt = this.now();
-    const period = quotaPeriod(receivedAt);
-    if (!(await metadata.reserveQuota(workspace.id, period, monthlyLimit))) throw quotaReached(monthlyLimit ?? 0);
+    const charge = { period: quotaPeriod(receivedAt), monthlyLimit };
+    // A cheap look first, so a workspace over its allowance costs no blob write; the insert decides for real.
+    if (monthlyLimit !== null && (await metadata.getQuotaUsed(workspace.id, charge.period)) >= monthlyLimit) throw quotaReached(monthlyLimit);
 
     const id = newId('msg', receivedAt.getTime());
     const rawKey = rawBlobKey(workspace.id, id);
@@ -107,12 +108,11 @@ export class IngestPipeline {
       record.tags = [...new Set([...record.tags, ...(await this.tagRules.tagsFor(record))])];
       await blobs.put(rawKey, incoming.raw);
       blobWritten = true;
-      await messages.insert(record);
+      if (!(await messages.insert(record, charge))) throw quotaReached(monthlyLimit ?? 0);
       this.publish(record);
       return record;
     } catch (error) {
-      // Not stored, so not counted; a blob without its index document would be an orphan.
-      await metadata.releaseQuota(workspace.id, period).catch((releaseError) => this.log.error({ err: releaseError }, 'quota release failed'));
+      // A blob without its index document would be an orphan.
       if (blobWritten) await blobs.deleteFolders([messageBlobFolder(workspace.id, id)]).catch((deleteError) => this.log.error({ err: deleteError, rawKey }, 'orphan blob removal failed'));
       throw toAppError(error);
     }

@@ -29,10 +29,7 @@ export interface MetadataStore {
   /** Replaces the SMTP password hash; null when the inbox does not exist. */
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null>;
 
-  /** Atomically counts one message against the period's allowance; false when the limit is already met. */
-  reserveQuota(workspaceId: string, period: string, monthlyLimit: number | null): Promise<boolean>;
-  /** Gives back a reservation whose message was not stored. */
-  releaseQuota(workspaceId: string, period: string): Promise<void>;
+  /** Messages counted against the workspace's allowance in the period (see MessageIndex.insert). */
   getQuotaUsed(workspaceId: string, period: string): Promise<number>;
 
   /** Explicit tag colours; tags without one get an automatic colour. */
@@ -89,9 +86,21 @@ export interface ChangeResult {
   deletedIds: string[];
 }
 
+/** The monthly allowance a new message is counted against. */
+export interface QuotaCharge {
+  /** Quota period key, e.g. "2026-11". */
+  period: string;
+  /** null: unlimited. */
+  monthlyLimit: number | null;
+}
+
 export interface MessageIndex {
-  /** Durably stores the search document; resolves only once it is committed. */
-  insert(message: MessageRecord): Promise<void>;
+  /**
+   * Durably stores the search document and counts it against the allowance, as one step: a message is counted
+   * if and only if it is stored, also across a crash. Resolves false, storing nothing, when the allowance is
+   * already used up.
+   */
+  insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean>;
   get(workspaceId: string, id: string): Promise<MessageRecord | null>;
   /** Messages of one inbox that the filter selects, newest first. */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]>;

@@ -2,6 +2,10 @@
 import { newId } from '../../src/domain/ids.js';
 import { hashSecret } from '../../src/domain/secrets.js';
 import type { Inbox, MessageRecord, Workspace } from '../../src/domain/types.js';
+import type { QuotaCharge } from '../../src/storage/ports.js';
+
+/** A charge that never refuses, for tests about something else. */
+export const UNLIMITED: QuotaCharge = { period: '2026-11', monthlyLimit: null };
 
 export const aWorkspace = (overrides: Partial<Workspace> = {}): Workspace => ({
   id: newId('ws'), name: 'contract', planName: 'unlimited', createdAt: new Date(), ...overrides,

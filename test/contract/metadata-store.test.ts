@@ -85,18 +85,6 @@ for (const factory of backendFactories) {
       assert.equal(await store.findInboxBySmtpUsername(inbox.smtpUsername), null);
     });
 
-    it('reserves quota atomically up to the limit and releases it', async () => {
-      const workspace = aWorkspace();
-      await store.createWorkspace(workspace);
-      const results = await Promise.all(Array.from({ length: 20 }, () => store.reserveQuota(workspace.id, '2026-11', 5)));
-      assert.equal(results.filter(Boolean).length, 5);
-      assert.equal(await store.getQuotaUsed(workspace.id, '2026-11'), 5);
-      await store.releaseQuota(workspace.id, '2026-11');
-      assert.equal(await store.getQuotaUsed(workspace.id, '2026-11'), 4);
-      assert.equal(await store.getQuotaUsed(workspace.id, '2026-12'), 0, 'periods are separate');
-      assert.equal(await store.reserveQuota(workspace.id, '2026-12', null), true, 'null is unlimited');
-    });
-
     it('keeps tag colours and moves them on rename, the target colour winning', async () => {
       await store.setTagColor('ws_c', 'a', '#ff0000');
       await store.setTagColor('ws_c', 'b', 'blue');

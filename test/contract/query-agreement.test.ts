@@ -7,7 +7,7 @@ import { matches } from '../../src/query/match.js';
 import { searchFields } from '../../src/domain/search-text.js';
 import type { MessageRecord } from '../../src/domain/types.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
-import { aMessage } from './fixtures.js';
+import { aMessage, UNLIMITED } from './fixtures.js';
 
 const WORDS = ['alpha', 'beta', 'Gamma', 'école', 'ÉCOLE', 'straße', 'ab', 'x', 'report', 'weekly', 'reset', '4711', 'a.b@c.test', 'Ωmega'];
 const TAGS = ['urgent', 'review', 'qa'];
@@ -78,7 +78,7 @@ for (const factory of backendFactories) {
           read: g.read, tags: g.tags, attachmentCount: g.attachmentCount, size: g.size, receivedAt: g.receivedAt,
         });
         const record = { ...base, search: searchFields(base, g.text, g.html) };
-        await under.backend.messages.insert(record);
+        await under.backend.messages.insert(record, UNLIMITED);
         stored.push(record);
       }
     });

@@ -1,6 +1,6 @@
 // MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags, written in one transaction.
 import type { MessageRecord } from '../../domain/types.js';
-import type { ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection } from '../ports.js';
+import type { ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
 import { guarded, type SqliteDatabase } from './sqlite-database.js';
 import { compileSql } from './compile-sql.js';
 
@@ -66,6 +66,7 @@ const SELECT_MESSAGES = `SELECT m.*, (SELECT coalesce(json_group_array(t.tag), '
 export class SqliteMessageIndex implements MessageIndex {
   private readonly insertRow;
   private readonly insertTag;
+  private readonly chargeQuota;
   private readonly insertWithTags;
 
   constructor(private readonly db: SqliteDatabase) {
@@ -77,7 +78,12 @@ export class SqliteMessageIndex implements MessageIndex {
         @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @tls, @parse_error, @read, @raw_key,
         @search_subject, @search_sender, @search_recipients, @search_body)`);
     this.insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
-    this.insertWithTags = db.transaction((m: MessageRecord) => {
+    this.chargeQuota = db.prepare(`INSERT INTO quota_usage (workspace_id, period, used) VALUES (@workspace, @period, 1)
+        ON CONFLICT DO UPDATE SET used = used + 1 WHERE @limit IS NULL OR used < @limit`);
+    this.insertWithTags = db.transaction((m: MessageRecord, charge: QuotaCharge): boolean => {
+      // The counter and the message commit together, so a crash can neither count an unstored message nor lose a count.
+      if (charge.monthlyLimit !== null && charge.monthlyLimit < 1) return false;
+      if (this.chargeQuota.run({ workspace: m.workspaceId, period: charge.period, limit: charge.monthlyLimit }).changes !== 1) return false;
       const { lastInsertRowid } = this.insertRow.run({
         id: m.id,
         workspace_id: m.workspaceId,
@@ -105,11 +111,12 @@ export class SqliteMessageIndex implements MessageIndex {
         search_body: m.search.body,
       });
       for (const tag of m.tags) this.insertTag.run(lastInsertRowid, m.workspaceId, tag);
+      return true;
     });
   }
 
-  insert(message: MessageRecord): Promise<void> {
-    return guarded(() => this.insertWithTags.immediate(message));
+  insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean> {
+    return guarded(() => this.insertWithTags.immediate(message, charge));
   }
 
   get(workspaceId: string, id: string): Promise<MessageRecord | null> {

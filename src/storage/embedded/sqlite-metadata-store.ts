@@ -154,20 +154,6 @@ export class SqliteMetadataStore implements MetadataStore {
     });
   }
 
-  reserveQuota(workspaceId: string, period: string, monthlyLimit: number | null): Promise<boolean> {
-    return guarded(() => this.db.transaction(() => {
-      this.db.prepare('INSERT INTO quota_usage (workspace_id, period, used) VALUES (?, ?, 0) ON CONFLICT DO NOTHING').run(workspaceId, period);
-      return this.db.prepare('UPDATE quota_usage SET used = used + 1 WHERE workspace_id = ? AND period = ? AND (? IS NULL OR used < ?)')
-        .run(workspaceId, period, monthlyLimit, monthlyLimit).changes === 1;
-    }).immediate());
-  }
-
-  releaseQuota(workspaceId: string, period: string): Promise<void> {
-    return guarded(() => {
-      this.db.prepare('UPDATE quota_usage SET used = max(used - 1, 0) WHERE workspace_id = ? AND period = ?').run(workspaceId, period);
-    });
-  }
-
   getQuotaUsed(workspaceId: string, period: string): Promise<number> {
     return guarded(() => {
       const row = this.db.prepare('SELECT used FROM quota_usage WHERE workspace_id = ? AND period = ?').get(workspaceId, period) as { used: number } | undefined;

@@ -1,0 +1,150 @@
+// Measures SMTP capture throughput (messages/s), per-message latency (p50/p95/p99) and server RSS for the built server; run `npm run build && node --import tsx scripts/bench/smtp-capture.ts [--messages 2000] [--clients 4]` (or SMTP_BENCH_MESSAGES / SMTP_BENCH_CLIENTS).
+import fs from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import nodemailer from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
+import { ApiClient } from '../../test/support/api-client.js';
+import { startServer, type StartedServer } from '../../test/support/server.js';
+
+const MESSAGE_BYTES = 5120;
+const ENVELOPE = { from: 'bench-sender@bench.example.test', to: ['bench-inbox@bench.example.test'] };
+
+function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1, got '${raw}'`);
+  return value;
+}
+
+/** A plain-text message of exactly MESSAGE_BYTES bytes, CRLF line endings, unique Subject and Message-ID. */
+function buildMessage(index: number): string {
+  const head = [
+    `From: Bench Sender <${ENVELOPE.from}>`,
+    `To: <${ENVELOPE.to[0]}>`,
+    `Subject: smtp-capture bench ${index}`,
+    `Message-ID: <bench-${index}-${process.pid}@bench.example.test>`,
+    `Date: ${new Date().toUTCString()}`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=us-ascii',
+    '',
+    '',
+  ].join('\r\n');
+  const line = `${'The quick brown fox jumps over the lazy dog. '.repeat(2).slice(0, 76)}\r\n`;
+  let body = '';
+  while (head.length + body.length + line.length <= MESSAGE_BYTES - 2) body += line;
+  body += `${'x'.repeat(MESSAGE_BYTES - 2 - head.length - body.length)}\r\n`;
+  return head + body;
+}
+
+function percentile(sorted: number[], p: number): number {
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+function serverRssMb(pid: number): number {
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return round(Number(match[1]) / 1024, 1);
+}
+
+async function countMessages(api: ApiClient, inboxId: string): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await api.get<{ data: unknown[]; next_cursor?: string }>(`/v1/inboxes/${inboxId}/messages?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    if (page.status !== 200) throw new Error(`listing the inbox answered ${page.status}`);
+    count += page.json.data.length;
+    cursor = page.json.next_cursor;
+  } while (cursor);
+  return count;
+}
+
+async function run(server: StartedServer, messages: number, clients: number) {
+  if (!server.defaultKey) throw new Error('the server printed no default key on its first start');
+  const api = new ApiClient(server.httpUrl, server.defaultKey);
+  const created = await api.post<{ data: { id: string; smtp: { username: string; password: string } } }>('/v1/inboxes', { name: 'smtp-capture-bench' });
+  if (created.status !== 201) throw new Error(`creating the inbox answered ${created.status}`);
+  const inbox = created.json.data;
+
+  // Built up front so message construction is not part of the measured time.
+  const raws = Array.from({ length: messages }, (_, index) => buildMessage(index));
+  const latencies: number[] = [];
+  let next = 0;
+  let firstSend = Infinity;
+  let lastAck = 0;
+
+  const client = async () => {
+    // One SMTP connection per client, kept for every message it sends (nodemailer would otherwise reconnect every 100).
+    const options: SMTPPool.Options = {
+      pool: true,
+      maxConnections: 1,
+      maxMessages: Infinity,
+      host: '127.0.0.1',
+      port: server.smtpPort,
+      secure: false,
+      auth: { user: inbox.smtp.username, pass: inbox.smtp.password },
+      tls: { rejectUnauthorized: false },
+    };
+    const transport = nodemailer.createTransport(options);
+    try {
+      while (next < messages) {
+        const raw = raws[next++]!;
+        const started = performance.now();
+        firstSend = Math.min(firstSend, started);
+        const info = await transport.sendMail({ envelope: ENVELOPE, raw });
+        const acked = performance.now();
+        if (!info.response.startsWith('250')) throw new Error(`unexpected reply: ${info.response}`);
+        latencies.push(acked - started);
+        lastAck = Math.max(lastAck, acked);
+      }
+    } finally {
+      transport.close();
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, () => client()));
+
+  const rss = serverRssMb(server.process.pid!);
+  const stored = await countMessages(api, inbox.id);
+  if (stored !== messages) throw new Error(`the inbox holds ${stored} messages, expected ${messages}`);
+
+  latencies.sort((a, b) => a - b);
+  const seconds = (lastAck - firstSend) / 1000;
+  const listening = server.logs.find((entry) => typeof entry.http_port === 'number');
+  return {
+    bench: 'smtp-capture',
+    profile: String(listening?.profile ?? 'unknown'),
+    clients,
+    messages,
+    message_bytes: MESSAGE_BYTES,
+    seconds: round(seconds, 3),
+    messages_per_second: round(messages / seconds, 1),
+    latency_ms: { p50: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)), p99: round(percentile(latencies, 99)) },
+    server_rss_mb: rss,
+    stored_verified: stored,
+    node: process.version,
+    cpus: os.cpus().length,
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { messages: { type: 'string' }, clients: { type: 'string' } } });
+  const messages = positiveInt('--messages', values.messages ?? process.env.SMTP_BENCH_MESSAGES, 2000);
+  const clients = positiveInt('--clients', values.clients ?? process.env.SMTP_BENCH_CLIENTS, 4);
+  const server = await startServer();
+  try {
+    const result = await run(server, messages, clients);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await server.stop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`smtp-capture bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+});
