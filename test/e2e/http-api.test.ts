@@ -7,109 +7,18 @@ import http from 'node:http';
 import { loadOpenApi, type HttpMethod, type OperationSpec } from '../../src/http/openapi.js';
 import { ApiClient, assertMatchesContract, type ApiResponse } from '../support/api-client.js';
 import { admin, createWorkspace } from '../support/admin.js';
+import type { InboxJson, InboxWithCredentialsJson, MessageDetailJson, MessageSummaryJson, TagJson, TagRuleJson, UsageJson, WorkspaceJson } from '../support/api-json.js';
+import { expectError, expectOk, type Envelope, type ErrorBody } from '../support/envelope.js';
+import { createInbox, uniqueName } from '../support/inboxes.js';
+import { pollUntil } from '../support/poll.js';
 import { startServer, type StartedServer } from '../support/server.js';
-import { smtpTransport, type SmtpCredentials } from '../support/smtp.js';
-
-// ---------------------------------------------------------------------------------------------------------
-// Shapes of the JSON the API returns (see openapi.yaml; the client has already validated them).
-
-interface ErrorBody {
-  success: false;
-  error: { code: string; message: string };
-}
-
-interface Envelope<T> {
-  success: boolean;
-  data?: T;
-  error?: { code: string; message: string };
-  next_cursor?: string;
-}
-
-interface WorkspaceJson {
-  id: string;
-  name: string;
-  role?: string;
-}
-
-interface UsageJson {
-  period_start: string;
-  used: number;
-  monthly_limit: number | null;
-  retention_days: number;
-  members: number;
-  member_limit: number | null;
-  inboxes: number;
-}
-
-interface InboxJson {
-  id: string;
-  name: string;
-  smtp_username: string;
-  message_count: number;
-  created_at: string;
-}
-
-interface InboxWithCredentialsJson extends InboxJson {
-  smtp: { host: string; ports: number[]; username: string; password: string; note?: string };
-}
-
-interface MessageSummaryJson {
-  id: string;
-  inbox_id: string;
-  received_at: string;
-  subject: string;
-}
-
-interface MessageDetailJson extends MessageSummaryJson {
-  read: boolean;
-  tags: string[];
-  attachments: { index: number; filename: string; content_type: string }[];
-  files: { raw: string; html?: string; attachments: string[]; thumbnails: string[]; expires_at: string };
-}
-
-interface TagJson {
-  name: string;
-  color: string;
-  custom_color: boolean;
-  message_count: number;
-}
-
-interface TagRuleJson {
-  id: string;
-  inbox_id: string | null;
-  query: string;
-  tags: string[];
-  created_at: string;
-}
+import { credentialsOf, sendMails, smtpTransport, type SmtpCredentials } from '../support/smtp.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Small helpers.
 
 const OPENAPI = loadOpenApi();
 const ALL_METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
-
-/** Asserts a failure envelope with the given status and code; returns the human message. */
-function expectError(response: ApiResponse<unknown>, status: number, code: string, context = ''): string {
-  const body = response.json as ErrorBody | undefined;
-  const where = `${context}${context ? ': ' : ''}got ${response.status} ${response.bytes.toString().slice(0, 300)}`;
-  assert.equal(response.status, status, where);
-  assert.ok(body && typeof body === 'object', `${where} (not a JSON envelope)`);
-  assert.equal(body.success, false, where);
-  assert.equal(body.error.code, code, where);
-  assert.equal(typeof body.error.message, 'string', where);
-  assert.ok(body.error.message.length > 0, `${where} (empty message)`);
-  return body.error.message;
-}
-
-/** Asserts a success envelope with the given status and returns its data. */
-function expectOk<T>(response: ApiResponse<unknown>, status = 200, context = ''): T {
-  const body = response.json as Envelope<T> | undefined;
-  const where = `${context}${context ? ': ' : ''}got ${response.status} ${response.bytes.toString().slice(0, 300)}`;
-  assert.equal(response.status, status, where);
-  assert.ok(body && body.success === true, where);
-  assert.ok('data' in body, `${where} (no data)`);
-  return body.data as T;
-}
 
 /** A 1x1 PNG: small, and decodable, so the thumbnail endpoints answer 200. */
 const PIXEL_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -118,38 +27,12 @@ const FIXTURE_TAG = 'fixture-tag';
 const MISSING_TAG = 'missing-tag';
 const FIXTURE_SUBJECT = 'isolation fixture subject';
 
-let nameCounter = 0;
-/** A name no other test uses, so tests do not depend on each other's inboxes. */
-const uniqueName = (prefix: string) => `${prefix}-${process.pid}-${++nameCounter}`;
-
-const credentialsOf = (inbox: InboxWithCredentialsJson): SmtpCredentials => ({
-  port: inbox.smtp.ports[0]!,
-  username: inbox.smtp.username,
-  password: inbox.smtp.password,
-});
-
-async function createInbox(api: ApiClient, name: string = uniqueName('inbox')): Promise<InboxWithCredentialsJson> {
-  return expectOk<InboxWithCredentialsJson>(await api.post('/v1/inboxes', { name }), 201, `create inbox '${name}'`);
-}
-
 /**
  * Sends `count` messages one after another over one pooled SMTP connection and returns the stored ids in
  * send order (read from the 250 reply), so tests know exactly which messages exist.
  */
-async function sendMessages(credentials: SmtpCredentials, count: number, subjectPrefix = 'msg'): Promise<string[]> {
-  const transport = smtpTransport(credentials, { pool: true });
-  const ids: string[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const info = await transport.sendMail({ from: 'app@example.com', to: 'user@example.com', subject: `${subjectPrefix} ${i}`, text: `body ${i}` });
-      const id = /\bmsg_[0-9a-z]+\b/.exec(String(info.response))?.[0];
-      assert.ok(id, `no message id in the SMTP reply '${info.response}'`);
-      ids.push(id);
-    }
-  } finally {
-    transport.close();
-  }
-  return ids;
+function sendMessages(credentials: SmtpCredentials, count: number, subjectPrefix = 'msg'): Promise<string[]> {
+  return sendMails(credentials, Array.from({ length: count }, (_, i) => ({ from: 'app@example.com', to: 'user@example.com', subject: `${subjectPrefix} ${i}`, text: `body ${i}` })));
 }
 
 /** Whether the SMTP server accepts these credentials; only an authentication refusal counts as false. */
@@ -281,15 +164,6 @@ const missingIdLike = (id: string) => id.replace(/[^_]+$/, (tail) => '0'.repeat(
 /** The error message with the given ids masked, to compare "exists elsewhere" with "does not exist". */
 function maskIds(message: string, ids: string[]): string {
   return ids.reduce((text, id) => text.split(id).join('<id>'), message);
-}
-
-/** Polls `probe` until it returns true or the deadline passes; no fixed sleeps. */
-async function pollUntil(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 interface RawResponse {

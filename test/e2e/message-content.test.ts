@@ -7,110 +7,21 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { simpleParser, type AddressObject } from 'mailparser';
+import type Mail from 'nodemailer/lib/mailer/index.js';
 import sharp from 'sharp';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { admin, createWorkspace } from '../support/admin.js';
+import type { InboxWithCredentialsJson, UsageJson } from '../support/api-json.js';
+import { assertSameBytes } from '../support/bytes.js';
+import { expectError, expectOk } from '../support/envelope.js';
+import { createInbox, uniqueName } from '../support/inboxes.js';
+import { detailOf, listMessages, summaryOf } from '../support/messages.js';
+import { pollUntil } from '../support/poll.js';
 import { startServer, type StartedServer } from '../support/server.js';
-import { sendRaw, smtpTransport, type SmtpCredentials } from '../support/smtp.js';
-
-// ---------------------------------------------------------------------------------------------------------
-// Shapes of the JSON the API returns (openapi.yaml; ApiClient has already validated them).
-
-interface ErrorBody {
-  success: false;
-  error: { code: string; message: string };
-}
-
-interface Envelope<T> {
-  success: boolean;
-  data?: T;
-}
-
-interface InboxWithCredentialsJson {
-  id: string;
-  name: string;
-  smtp: { host: string; ports: number[]; username: string; password: string };
-}
-
-interface MessageSummaryJson {
-  id: string;
-  inbox_id: string;
-  envelope_from: string;
-  recipients: string[];
-  from: string;
-  to: string;
-  subject: string;
-  has_text: boolean;
-  has_html: boolean;
-  attachment_count: number;
-  link_count: number;
-  tags: string[];
-}
-
-interface AttachmentJson {
-  index: number;
-  filename: string;
-  content_type: string;
-  size: number;
-  url: string;
-  thumb_url?: string;
-}
-
-interface FilesJson {
-  raw: string;
-  html?: string;
-  attachments: string[];
-  thumbnails: string[];
-  expires_at: string;
-}
-
-interface ListUnsubscribeJson {
-  header?: string;
-  header_post?: string;
-  links?: string[];
-  errors?: string;
-}
-
-interface MessageDetailJson extends MessageSummaryJson {
-  text?: string;
-  html?: string;
-  links: string[];
-  headers: Record<string, string[]>;
-  attachments: AttachmentJson[];
-  raw_url: string;
-  html_url?: string;
-  files: FilesJson;
-  list_unsubscribe?: ListUnsubscribeJson;
-}
-
-interface UsageJson {
-  used: number;
-  monthly_limit: number | null;
-}
+import { credentialsOf, sendMails, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Small helpers.
-
-/** Asserts a failure envelope with the given status and code; returns the human message. */
-function expectError(response: ApiResponse<unknown>, status: number, code: string, context = ''): string {
-  const where = `${context}${context ? ': ' : ''}got ${response.status} ${response.bytes.toString('utf8').slice(0, 300)}`;
-  assert.equal(response.status, status, where);
-  const body = response.json as ErrorBody | undefined;
-  assert.ok(body && typeof body === 'object', `${where} (not a JSON envelope)`);
-  assert.equal(body.success, false, where);
-  assert.equal(body.error.code, code, where);
-  assert.ok(body.error.message.length > 0, `${where} (empty message)`);
-  return body.error.message;
-}
-
-/** Asserts a success envelope with the given status and returns its data. */
-function expectOk<T>(response: ApiResponse<unknown>, status = 200, context = ''): T {
-  const where = `${context}${context ? ': ' : ''}got ${response.status} ${response.bytes.toString('utf8').slice(0, 300)}`;
-  assert.equal(response.status, status, where);
-  const body = response.json as Envelope<T> | undefined;
-  assert.ok(body && body.success === true && 'data' in body, where);
-  return body.data as T;
-}
 
 /** Asserts a 200 file response (not an envelope) with the given media type and returns its bytes. */
 function expectFile(response: ApiResponse<unknown>, mediaType: string, context: string): Buffer {
@@ -121,57 +32,15 @@ function expectFile(response: ApiResponse<unknown>, mediaType: string, context: 
 
 const mediaTypeOf = (response: ApiResponse<unknown>) => (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
-function assertSameBytes(actual: Buffer, expected: Buffer, what: string): void {
-  assert.equal(actual.length, expected.length, `${what}: ${actual.length} bytes instead of ${expected.length}`);
-  assert.ok(actual.equals(expected), `${what}: same length but different bytes`);
-}
-
-let nameCounter = 0;
-/** A name no other test uses, so tests do not depend on each other's inboxes. */
-const uniqueName = (prefix: string) => `${prefix}-${process.pid}-${++nameCounter}`;
-
-const credentialsOf = (inbox: InboxWithCredentialsJson): SmtpCredentials => ({
-  port: inbox.smtp.ports[0]!,
-  username: inbox.smtp.username,
-  password: inbox.smtp.password,
-});
-
-async function createInbox(api: ApiClient): Promise<InboxWithCredentialsJson> {
-  return expectOk<InboxWithCredentialsJson>(await api.post('/v1/inboxes', { name: uniqueName('content') }), 201, 'create inbox');
-}
-
-/** The stored id from the SMTP reply "250 2.6.0 Message stored as msg_...". */
-function storedId(response: string): string {
-  const id = /\bmsg_[0-9a-z]+\b/.exec(response)?.[0];
-  assert.ok(id, `no message id in the SMTP reply '${response}'`);
-  return id;
-}
-
 /** Sends a hand-built message unchanged over SMTP, so every header byte is under the test's control. */
 async function sendRawMessage(credentials: SmtpCredentials, raw: Buffer): Promise<string> {
   return storedId((await sendRaw(credentials, raw, { from: 'sender@example.com', to: ['user@example.com'] })).response);
 }
 
 /** Sends a message composed by nodemailer, as an application would. */
-async function sendComposed(credentials: SmtpCredentials, mail: Record<string, unknown>): Promise<string> {
-  const transport = smtpTransport(credentials);
-  try {
-    const info = await transport.sendMail({ from: 'app@example.com', to: 'user@example.com', ...mail });
-    return storedId(String(info.response));
-  } finally {
-    transport.close();
-  }
-}
-
-async function detailOf(api: ApiClient, id: string): Promise<MessageDetailJson> {
-  return expectOk<MessageDetailJson>(await api.get(`/v1/messages/${id}`), 200, `GET /v1/messages/${id}`);
-}
-
-async function summaryOf(api: ApiClient, inboxId: string, id: string): Promise<MessageSummaryJson> {
-  const items = expectOk<MessageSummaryJson[]>(await api.get(`/v1/inboxes/${inboxId}/messages?limit=200`));
-  const summary = items.find((item) => item.id === id);
-  assert.ok(summary, `message ${id} is not in the list of inbox ${inboxId}`);
-  return summary;
+async function sendComposed(credentials: SmtpCredentials, mail: Mail.Options): Promise<string> {
+  const [id] = await sendMails(credentials, [{ from: 'app@example.com', to: 'user@example.com', ...mail }]);
+  return id!;
 }
 
 async function usedThisMonth(api: ApiClient): Promise<number> {
@@ -179,7 +48,7 @@ async function usedThisMonth(api: ApiClient): Promise<number> {
 }
 
 async function messageCount(api: ApiClient, inboxId: string): Promise<number> {
-  return expectOk<MessageSummaryJson[]>(await api.get(`/v1/inboxes/${inboxId}/messages?limit=200`)).length;
+  return (await listMessages(api, inboxId)).length;
 }
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature: the bytes themselves, no decoder. */
@@ -239,10 +108,6 @@ function addressesOf(field: AddressObject | AddressObject[] | undefined): { name
   if (!field) return [];
   return (Array.isArray(field) ? field : [field]).flatMap((entry) => entry.value.map((value) => ({ name: value.name, address: value.address ?? '' })));
 }
-
-
-/** Waits between polls; the loop around it has its own deadline, so this is not a fixed sleep. */
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------------------
 // Test images, made with sharp so the thumbnailer has real PNG and JPEG input.
@@ -378,6 +243,7 @@ describe('message content (e2e, shared server)', function () {
 
     it('has headers under lower-case names, decoded, repeated ones in order, folded ones unfolded', async function () {
       const { headers } = await detailOf(api, richId);
+      assert.ok(headers, 'the detail has no headers object');
       for (const name of Object.keys(headers)) assert.equal(name, name.toLowerCase(), `header name '${name}' is not lower case`);
       assert.deepEqual(headers['x-repeat'], ['first', 'second', 'third']);
       assert.deepEqual(headers.subject, ['Café détail']);
@@ -402,6 +268,7 @@ describe('message content (e2e, shared server)', function () {
       ], ['body']));
       const detail = await detailOf(api, id);
       assert.equal(detail.subject, 'Grüße aus Köln', 'summary subject');
+      assert.ok(detail.headers, 'the detail has no headers object');
       assert.deepEqual(detail.headers.subject, ['Grüße aus Köln'], 'headers.subject');
       assert.deepEqual(detail.headers['x-utf8'], ['naïve café'], 'headers[x-utf8]');
       assert.deepEqual(detail.headers.from, ['Zoë Ünal <zoe@example.com>'], 'headers.from');
@@ -783,6 +650,7 @@ describe('message content (e2e, shared server)', function () {
       const detail = await detailOf(api, id);
       assert.deepEqual([...detail.recipients].sort(), ['ann@example.com', 'bob@example.com', 'carol@example.com', 'hidden-bcc@example.com']);
       assert.equal(detail.envelope_from, 'sender@example.com');
+      assert.ok(detail.headers, 'the detail has no headers object');
       assert.deepEqual(detail.headers['x-custom-trace'], ['trace-123']);
       assert.equal(detail.headers.bcc, undefined);
       assert.equal(detail.attachment_count, 3);
@@ -793,7 +661,7 @@ describe('message content (e2e, shared server)', function () {
       assert.deepEqual([...detail.tags].sort(), ['invoice', 'send-test']);
       const listed = await summaryOf(api, inbox.id, id);
       assert.deepEqual([...listed.tags].sort(), ['invoice', 'send-test']);
-      const tagged = expectOk<MessageSummaryJson[]>(await api.get(`/v1/inboxes/${inbox.id}/messages?q=${encodeURIComponent('tag:invoice')}`));
+      const tagged = await listMessages(api, inbox.id, 'tag:invoice');
       assert.ok(tagged.some((summary) => summary.id === id), 'tag:invoice does not find the sent message');
 
       assert.equal(await usedThisMonth(api), usedBefore + 1, 'the send counts toward usage');
@@ -869,19 +737,15 @@ describe('message content (e2e): signed links expire, server with SANDBOX_FILE_U
 
     // The server and this process share a clock: a request that ended before expires_at must succeed, one
     // that started after it must be refused; in between either is right. Poll until the refusal, with a deadline.
-    const deadline = expiresAt + 10_000;
-    for (;;) {
+    await pollUntil(async () => {
       const startedAt = Date.now();
       const response = await anonymous.get(files.raw);
       const endedAt = Date.now();
       if (endedAt < expiresAt) assertSameBytes(expectFile(response, 'message/rfc822', 'before expiry'), raw, 'before expiry');
-      if (startedAt > expiresAt) {
-        expectError(response, 403, 'signature_expired', 'after expiry');
-        break;
-      }
-      assert.ok(Date.now() < deadline, 'the link never expired');
-      await pause(100);
-    }
+      if (startedAt <= expiresAt) return false;
+      expectError(response, 403, 'signature_expired', 'after expiry');
+      return true;
+    }, expiresAt + 10_000 - Date.now(), 'the link to expire', 100);
     for (const url of [files.html!, ...files.attachments, ...files.thumbnails]) {
       const response = await anonymous.get(url);
       expectError(response, 403, 'signature_expired', url);
@@ -917,7 +781,7 @@ describe('message content (e2e): send limits, server with a tiny plan and SANDBO
     expectError(await tinyApi.post(`/v1/inboxes/${inbox.id}/send`, smallRequest('second')), 402, 'quota_reached', 'second send');
     const usage = expectOk<UsageJson>(await tinyApi.get('/v1/usage'));
     assert.deepEqual({ used: usage.used, monthly_limit: usage.monthly_limit }, { used: 1, monthly_limit: 1 });
-    const stored = expectOk<MessageSummaryJson[]>(await tinyApi.get(`/v1/inboxes/${inbox.id}/messages`));
+    const stored = await listMessages(tinyApi, inbox.id);
     assert.deepEqual(stored.map((summary) => summary.subject), ['first']);
   });
 

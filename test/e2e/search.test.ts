@@ -13,9 +13,13 @@
 // - A From/To/Cc header matches through its display name or its address (no query spans the two).
 // - `-`/`!` must touch the term or group it negates; `OR` must have a term on both sides.
 import { strict as assert } from 'node:assert';
-import { ApiClient, type ApiResponse } from '../support/api-client.js';
+import { ApiClient } from '../support/api-client.js';
+import type { MessageDetailJson, MessageSummaryJson } from '../support/api-json.js';
+import { expectError, expectOk, type Envelope } from '../support/envelope.js';
+import { createInbox } from '../support/inboxes.js';
+import { pollUntil } from '../support/poll.js';
 import { startServer, type StartedServer } from '../support/server.js';
-import { smtpTransport, type SmtpCredentials } from '../support/smtp.js';
+import { credentialsOf, smtpTransport, storedId } from '../support/smtp.js';
 
 const SEED = Number(process.env.SEARCH_TEST_SEED ?? 20261120);
 
@@ -65,44 +69,6 @@ class Rng {
     }
     return items;
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// API shapes (already validated against openapi.yaml by ApiClient).
-
-interface ErrorBody {
-  success: false;
-  error: { code: string; message: string };
-}
-
-interface ListBody {
-  success: true;
-  data: SummaryJson[];
-  next_cursor?: string;
-}
-
-interface SummaryJson {
-  id: string;
-  received_at: string;
-  envelope_from: string;
-  recipients: string[];
-  from: string;
-  to: string;
-  subject: string;
-  size: number;
-  attachment_count: number;
-  read: boolean;
-  tags: string[];
-}
-
-interface DetailJson extends SummaryJson {
-  text?: string;
-  html?: string;
-}
-
-interface InboxWithCredentialsJson {
-  id: string;
-  smtp: { host: string; ports: number[]; username: string; password: string };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -546,11 +512,7 @@ function isoAt(ms: number, offsetMinutes: number): string {
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 async function waitForClockPast(ms: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < ms) {
-    assert.ok(Date.now() < deadline, 'clock did not advance');
-    await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, ms - Date.now()))));
-  }
+  await pollUntil(async () => Date.now() >= ms, 5_000, `the clock to pass ${new Date(ms).toISOString()}`, 10);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -895,26 +857,6 @@ function evalGen(r: Rec, node: GenNode): boolean {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// HTTP helpers.
-
-function expectOk<T>(response: ApiResponse<unknown>, status = 200, context = ''): T {
-  const body = response.json as { success?: boolean; data?: T } | undefined;
-  assert.equal(response.status, status, `${context}: got ${response.status} ${response.bytes.toString().slice(0, 400)}`);
-  assert.ok(body && body.success === true && 'data' in body, `${context}: not a success envelope`);
-  return body.data as T;
-}
-
-function expectError(response: ApiResponse<unknown>, status: number, code: string, context: string): string {
-  const where = `${context}: got ${response.status} ${response.bytes.toString().slice(0, 400)}`;
-  assert.equal(response.status, status, where);
-  const body = response.json as ErrorBody;
-  assert.equal(body.success, false, where);
-  assert.equal(body.error.code, code, where);
-  assert.ok(body.error.message.length > 0, `${where} (empty message)`);
-  return body.error.message;
-}
-
 describe('search: q and the list filters against an independent oracle', function () {
   this.timeout(120_000);
 
@@ -931,8 +873,8 @@ describe('search: q and the list filters against an independent oracle', functio
   };
 
   async function searchIds(filters: ListFilters): Promise<string[]> {
-    const response = await api.get<ListBody>(listPath({ ...filters, limit: 200 }));
-    const data = expectOk<SummaryJson[]>(response, 200, `search ${JSON.stringify(filters)}`);
+    const response = await api.get<Envelope<MessageSummaryJson[]>>(listPath({ ...filters, limit: 200 }));
+    const data = expectOk<MessageSummaryJson[]>(response, 200, `search ${JSON.stringify(filters)}`);
     assert.equal(response.json.next_cursor, undefined, 'one page of 200 holds every match');
     return data.map((m) => m.id);
   }
@@ -966,9 +908,9 @@ describe('search: q and the list filters against an independent oracle', functio
     server = await startServer();
     assert.ok(server.defaultKey, 'the first start prints the default key');
     api = new ApiClient(server.httpUrl, server.defaultKey);
-    const inbox = expectOk<InboxWithCredentialsJson>(await api.post('/v1/inboxes', { name: `search-${process.pid}` }), 201, 'create inbox');
+    const inbox = await createInbox(api, `search-${process.pid}`);
     inboxId = inbox.id;
-    const credentials: SmtpCredentials = { port: inbox.smtp.ports[0]!, username: inbox.smtp.username, password: inbox.smtp.password };
+    const credentials = credentialsOf(inbox);
 
     const rng = new Rng(SEED);
     const specs = specialMessages();
@@ -1002,8 +944,7 @@ describe('search: q and the list filters against an independent oracle', functio
           attachments: spec.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: 'text/plain' })),
           envelope: { from: spec.envelopeFrom, to: recipients },
         });
-        const id = /\bmsg_[0-9a-z]+\b/i.exec(String(info.response))?.[0];
-        assert.ok(id, `no message id in the SMTP reply '${info.response}'`);
+        const id = storedId(String(info.response));
         sent.push({ spec, id, batch, recipients });
         labelOf.set(id, spec.label);
       }
@@ -1028,15 +969,11 @@ describe('search: q and the list filters against an independent oracle', functio
     }
 
     // Wait until every message is listed (with its state), then take received_at and size from the API.
-    const deadline = Date.now() + 20_000;
-    let summaries: SummaryJson[];
-    for (;;) {
-      summaries = expectOk<SummaryJson[]>(await api.get(listPath({ limit: 200 })), 200, 'list all');
-      const settled = summaries.length === sent.length && summaries.every((s) => s.read === read.has(s.id) && s.tags.length === (tagged.get(s.id)?.length ?? 0));
-      if (settled) break;
-      assert.ok(Date.now() < deadline, `messages not all listed: ${summaries.length}/${sent.length}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let summaries: MessageSummaryJson[] = [];
+    await pollUntil(async () => {
+      summaries = expectOk<MessageSummaryJson[]>(await api.get(listPath({ limit: 200 })), 200, 'list all');
+      return summaries.length === sent.length && summaries.every((s) => s.read === read.has(s.id) && s.tags.length === (tagged.get(s.id)?.length ?? 0));
+    }, 20_000, () => `every message to be listed with its state: ${summaries.length}/${sent.length} listed`);
     const byId = new Map(summaries.map((s) => [s.id, s]));
     const recs: Rec[] = sent.map(({ spec, id, batch, recipients }) => {
       const s = byId.get(id);
@@ -1083,7 +1020,7 @@ describe('search: q and the list filters against an independent oracle', functio
     it('stored what was sent, as the oracle assumes (headers, envelope, bodies, batches, state)', async () => {
       const problems: string[] = [];
       for (const r of ctx.recs) {
-        const d = expectOk<DetailJson>(await api.get(`/v1/messages/${r.id}`), 200, `get ${r.label}`);
+        const d = expectOk<MessageDetailJson>(await api.get(`/v1/messages/${r.id}`), 200, `get ${r.label}`);
         const note = (what: string, got: unknown, want: unknown) => problems.push(`${r.label} ${r.id} ${what}: got ${JSON.stringify(got)}, sent ${JSON.stringify(want)}`);
         if (d.subject !== r.spec.subject) note('subject', d.subject, r.spec.subject);
         if (d.envelope_from.toLowerCase() !== r.spec.envelopeFrom.toLowerCase()) note('envelope_from', d.envelope_from, r.spec.envelopeFrom);
@@ -1232,8 +1169,8 @@ describe('search: q and the list filters against an independent oracle', functio
       let cursor: string | undefined;
       let pages = 0;
       do {
-        const response = await api.get<ListBody>(listPath({ ...filters, limit: 5, ...(cursor ? { cursor } : {}) }));
-        const data = expectOk<SummaryJson[]>(response, 200, `page ${pages + 1} of ${JSON.stringify(filters)}`);
+        const response = await api.get<Envelope<MessageSummaryJson[]>>(listPath({ ...filters, limit: 5, ...(cursor ? { cursor } : {}) }));
+        const data = expectOk<MessageSummaryJson[]>(response, 200, `page ${pages + 1} of ${JSON.stringify(filters)}`);
         assert.ok(data.length <= 5, 'a page holds at most limit items');
         cursor = response.json.next_cursor;
         if (cursor) assert.equal(data.length, 5, 'only the last page is short');
@@ -1256,15 +1193,15 @@ describe('search: q and the list filters against an independent oracle', functio
     }
 
     it('a cursor used with a different q (or without it, or with another filter) answers 400 invalid_cursor', async () => {
-      const first = await api.get<ListBody>(listPath({ q: '-from:alice', limit: 5 }));
+      const first = await api.get<Envelope<MessageSummaryJson[]>>(listPath({ q: '-from:alice', limit: 5 }));
       expectOk(first, 200, 'first page');
       const cursor = first.json.next_cursor;
       assert.ok(cursor, 'the first page has a successor');
       expectError(await api.get(listPath({ q: '-from:bob', limit: 5, cursor })), 400, 'invalid_cursor', 'different q');
       expectError(await api.get(listPath({ limit: 5, cursor })), 400, 'invalid_cursor', 'no q');
       expectError(await api.get(listPath({ q: '-from:alice', subject: 'e', limit: 5, cursor })), 400, 'invalid_cursor', 'extra filter');
-      const second = await api.get<ListBody>(listPath({ q: '-from:alice', limit: 5, cursor }));
-      const data = expectOk<SummaryJson[]>(second, 200, 'same q');
+      const second = await api.get<Envelope<MessageSummaryJson[]>>(listPath({ q: '-from:alice', limit: 5, cursor }));
+      const data = expectOk<MessageSummaryJson[]>(second, 200, 'same q');
       assert.deepEqual(data.map((m) => m.id), oracleIds(ctx.recs, { q: '-from:alice' }).slice(5, 10));
     });
   });

@@ -8,27 +8,15 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import { PROJECT_ROOT } from '../../src/project-root.js';
 import { createWorkspace } from '../support/admin.js';
 import { ApiClient } from '../support/api-client.js';
+import type { InboxWithCredentialsJson, UsageJson } from '../support/api-json.js';
+import { assertSameBytes } from '../support/bytes.js';
+import { expectOk } from '../support/envelope.js';
+import { createInbox as createApiInbox, uniqueName } from '../support/inboxes.js';
+import { listMessages, summaryOf } from '../support/messages.js';
 import { startServer, type StartedServer } from '../support/server.js';
-import { sendRaw, type SmtpCredentials } from '../support/smtp.js';
+import { credentialsOf, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures/eml');
-
-interface MessageSummary {
-  id: string;
-  inbox_id: string;
-  envelope_from: string;
-  recipients: string[];
-  from: string;
-  to: string;
-  subject: string;
-  message_id: string;
-  size: number;
-  has_text: boolean;
-  has_html: boolean;
-  attachment_count: number;
-  tls: boolean;
-  parse_error?: string;
-}
 
 interface TestInbox {
   id: string;
@@ -40,7 +28,8 @@ interface TestInbox {
   smtp: SmtpCredentials;
 }
 
-interface Envelope {
+/** The SMTP envelope: MAIL FROM and the RCPT TO addresses. */
+interface SmtpEnvelope {
   from: string;
   to: string[];
 }
@@ -56,25 +45,9 @@ function loadFixture(name: string): Buffer {
   return Buffer.from(text.replace(/\r?\n/g, '\r\n'), 'latin1');
 }
 
-/** Byte comparison that names the first differing offset instead of dumping two large buffers. */
-function assertSameBytes(actual: Buffer, expected: Buffer): void {
-  if (actual.equals(expected)) return;
-  let offset = 0;
-  while (offset < Math.min(actual.length, expected.length) && actual[offset] === expected[offset]) offset++;
-  const around = (buffer: Buffer) => JSON.stringify(buffer.subarray(Math.max(0, offset - 20), offset + 20).toString('latin1'));
-  assert.fail(`raw bytes differ at offset ${offset} (got ${actual.length} bytes, sent ${expected.length}): got ${around(actual)}, sent ${around(expected)}`);
-}
-
 /** The same rendering of an address header that the summary uses: each group's text, comma separated. */
 const addressText = (value: AddressObject | AddressObject[] | undefined): string =>
   value === undefined ? '' : (Array.isArray(value) ? value : [value]).map((entry) => entry.text).join(', ');
-
-/** The stored message's id, from the "250 2.6.0 Message stored as msg_..." reply. */
-function storedId(reply: string): string {
-  const match = /^250 .*Message stored as (\S+)/.exec(reply);
-  assert.ok(match, `expected a 250 "Message stored as <id>" reply, got: ${reply}`);
-  return match[1]!;
-}
 
 /** A message with the given headers and body, CRLF throughout. */
 function buildMessage(headers: string[], body: string): Buffer {
@@ -179,7 +152,7 @@ class RawSmtp {
   }
 
   /** One full transaction; returns the first reply that is not the expected next step (or the final DATA reply). */
-  async transaction(envelope: Envelope, raw: Buffer, mailParameters = ''): Promise<SmtpReply> {
+  async transaction(envelope: SmtpEnvelope, raw: Buffer, mailParameters = ''): Promise<SmtpReply> {
     const mail = await this.command(`MAIL FROM:<${envelope.from}>${mailParameters ? ` ${mailParameters}` : ''}`);
     if (mail.code !== 250) return mail;
     for (const recipient of envelope.to) {
@@ -211,28 +184,12 @@ async function rejection(sending: Promise<unknown>): Promise<{ code: number; res
 
 // ---------------------------------------------------------------- helpers: HTTP
 
-let inboxCounter = 0;
-
 async function createInbox(api: ApiClient, label: string): Promise<TestInbox> {
-  const response = await api.post<{ data: { id: string; smtp: { ports: number[]; username: string; password: string } } }>('/v1/inboxes', { name: `${label} ${++inboxCounter}` });
-  assert.equal(response.status, 201);
-  const { id, smtp } = response.json.data;
-  const [plainPort, tlsPort] = smtp.ports;
-  assert.ok(plainPort && tlsPort, `two SMTP ports expected, got ${JSON.stringify(smtp.ports)}`);
-  return { id, username: smtp.username, password: smtp.password, plainPort, tlsPort, smtp: { port: plainPort, username: smtp.username, password: smtp.password } };
-}
-
-async function listMessages(api: ApiClient, inboxId: string): Promise<MessageSummary[]> {
-  const response = await api.get<{ data: MessageSummary[] }>(`/v1/inboxes/${inboxId}/messages?limit=200`);
-  assert.equal(response.status, 200);
-  return response.json.data;
-}
-
-/** The summary of one message as the inbox listing shows it. */
-async function summaryOf(api: ApiClient, inboxId: string, messageId: string): Promise<MessageSummary> {
-  const summary = (await listMessages(api, inboxId)).find((message) => message.id === messageId);
-  assert.ok(summary, `message ${messageId} is not listed in inbox ${inboxId}`);
-  return summary;
+  const inbox = await createApiInbox(api, uniqueName(label));
+  const [plainPort, tlsPort] = inbox.smtp.ports;
+  assert.ok(plainPort && tlsPort, `two SMTP ports expected, got ${JSON.stringify(inbox.smtp.ports)}`);
+  const { username, password } = inbox.smtp;
+  return { id: inbox.id, username, password, plainPort, tlsPort, smtp: credentialsOf(inbox) };
 }
 
 async function rawOf(api: ApiClient, messageId: string): Promise<Buffer> {
@@ -241,10 +198,8 @@ async function rawOf(api: ApiClient, messageId: string): Promise<Buffer> {
   return response.bytes;
 }
 
-async function usage(api: ApiClient): Promise<{ used: number; monthly_limit: number | null }> {
-  const response = await api.get<{ data: { used: number; monthly_limit: number | null } }>('/v1/usage');
-  assert.equal(response.status, 200);
-  return response.json.data;
+async function usage(api: ApiClient): Promise<UsageJson> {
+  return expectOk<UsageJson>(await api.get('/v1/usage'));
 }
 
 /** Proves the server still captures mail: a small message gets 250 and is listed. */
@@ -279,7 +234,7 @@ describe('SMTP capture (end to end)', function () {
     });
 
     // Expected values are decoded by hand from each fixture, so a parser regression on both sides is caught too.
-    const cases: { file: string; envelope: Envelope; subject: string; attachments: number; text: boolean; html: boolean }[] = [
+    const cases: { file: string; envelope: SmtpEnvelope; subject: string; attachments: number; text: boolean; html: boolean }[] = [
       {
         file: 'plain-text.eml',
         envelope: { from: 'bounces@shop.example', to: ['dana.whitfield@customer.example'] },
@@ -656,9 +611,8 @@ describe('SMTP capture (end to end)', function () {
       const inbox = await createInbox(api, 'rotate');
       storedId((await sendRaw(inbox.smtp, message('before rotation'), envelope)).response);
 
-      const rotated = await api.post<{ data: { smtp: { username: string; password: string } } }>(`/v1/inboxes/${inbox.id}/credentials`);
-      assert.equal(rotated.status, 200);
-      const { username, password } = rotated.json.data.smtp;
+      const rotated = expectOk<InboxWithCredentialsJson>(await api.post(`/v1/inboxes/${inbox.id}/credentials`), 200, 'rotate credentials');
+      const { username, password } = rotated.smtp;
       assert.equal(username, inbox.username);
       assert.notEqual(password, inbox.password);
 
@@ -675,7 +629,7 @@ describe('SMTP capture (end to end)', function () {
       const client = await RawSmtp.login(inbox);
       let reply: SmtpReply;
       try {
-        assert.equal((await api.post(`/v1/inboxes/${inbox.id}/credentials`)).status, 200);
+        expectOk(await api.post(`/v1/inboxes/${inbox.id}/credentials`), 200, 'rotate credentials');
         reply = await client.command('MAIL FROM:<rot@client.example>');
         assert.equal(reply.code, 535, reply.text);
       } finally {
@@ -688,9 +642,8 @@ describe('SMTP capture (end to end)', function () {
     it('deleting an inbox makes its credentials fail', async function () {
       const inbox = await createInbox(api, 'delete');
       storedId((await sendRaw(inbox.smtp, message('before delete'), envelope)).response);
-      const deleted = await api.delete<{ data: { deleted_messages: number } }>(`/v1/inboxes/${inbox.id}`);
-      assert.equal(deleted.status, 200);
-      assert.equal(deleted.json.data.deleted_messages, 1);
+      const deleted = expectOk<{ deleted_messages: number }>(await api.delete(`/v1/inboxes/${inbox.id}`), 200, 'delete inbox');
+      assert.equal(deleted.deleted_messages, 1);
       const failure = await rejection(sendRaw(inbox.smtp, message('after delete'), envelope));
       assert.equal(failure.code, 535);
     });

@@ -5,156 +5,29 @@
 // Tag lists, tag rules and batch queries span a whole workspace, so tests that need exact counts get a fresh
 // workspace of their own (created with the admin CLI) instead of depending on what other tests left behind.
 import { strict as assert } from 'node:assert';
-import { ApiClient, type ApiResponse } from '../support/api-client.js';
-import { admin, createWorkspace } from '../support/admin.js';
-import { startServer, type StartedServer } from '../support/server.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import { smtpTransport, type SmtpCredentials } from '../support/smtp.js';
-
-// ---------------------------------------------------------------------------------------------------------
-// Shapes of the JSON the API returns (the client has already validated them against openapi.yaml).
-
-interface ErrorBody {
-  success: false;
-  error: { code: string; message: string };
-}
-
-interface Envelope<T> {
-  success: boolean;
-  data?: T;
-  next_cursor?: string;
-}
-
-interface InboxJson {
-  id: string;
-  name: string;
-  message_count: number;
-}
-
-interface InboxWithCredentialsJson extends InboxJson {
-  smtp: { ports: number[]; username: string; password: string };
-}
-
-interface MessageSummaryJson {
-  id: string;
-  inbox_id: string;
-  subject: string;
-  read: boolean;
-  tags: string[];
-}
-
-interface MessageDetailJson extends MessageSummaryJson {
-  raw_url: string;
-}
-
-interface TagJson {
-  name: string;
-  color: string;
-  custom_color: boolean;
-  message_count: number;
-}
-
-interface TagRuleJson {
-  id: string;
-  inbox_id: string | null;
-  query: string;
-  tags: string[];
-  created_at: string;
-}
-
-interface BatchResultJson {
-  action: string;
-  affected: number;
-}
+import { ApiClient } from '../support/api-client.js';
+import { admin, createWorkspace } from '../support/admin.js';
+import type { BatchResultJson, InboxJson, InboxWithCredentialsJson, TagJson, TagRuleJson } from '../support/api-json.js';
+import { expectError, expectOk } from '../support/envelope.js';
+import { createInbox, uniqueName } from '../support/inboxes.js';
+import { detailOf, listMessages } from '../support/messages.js';
+import { startServer, type StartedServer } from '../support/server.js';
+import { credentialsOf, sendMails } from '../support/smtp.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Small helpers.
 
-/** Asserts a failure envelope with the given status and code; returns the human message. */
-function expectError(response: ApiResponse<unknown>, status: number, code: string, context = ''): string {
-  const body = response.json as ErrorBody | undefined;
-  const where = `${context}${context ? ': ' : ''}got ${response.status} ${response.bytes.toString().slice(0, 300)}`;
-  assert.equal(response.status, status, where);
-  assert.ok(body && typeof body === 'object', `${where} (not a JSON envelope)`);
-  assert.equal(body.success, false, where);
-  assert.equal(body.error.code, code, where);
-  assert.ok(body.error.message.length > 0, `${where} (empty message)`);
-  return body.error.message;
-}
-
-/** Asserts a success envelope with the given status and returns its data. */
-function expectOk<T>(response: ApiResponse<unknown>, status = 200, context = ''): T {
-  const body = response.json as Envelope<T> | undefined;
-  const where = `${context}${context ? ': ' : ''}got ${response.status} ${response.bytes.toString().slice(0, 300)}`;
-  assert.equal(response.status, status, where);
-  assert.ok(body && body.success === true, where);
-  assert.ok('data' in body, `${where} (no data)`);
-  return body.data as T;
-}
-
-let nameCounter = 0;
-const uniqueName = (prefix: string) => `${prefix}-${process.pid}-${++nameCounter}`;
-
-const credentialsOf = (inbox: InboxWithCredentialsJson): SmtpCredentials => ({
-  port: inbox.smtp.ports[0]!,
-  username: inbox.smtp.username,
-  password: inbox.smtp.password,
-});
-
 const put = <T = unknown>(api: ApiClient, path: string, body?: unknown) => api.request<T>('PUT', path, body === undefined ? {} : { body });
 
-async function createInbox(api: ApiClient): Promise<InboxWithCredentialsJson> {
-  return expectOk<InboxWithCredentialsJson>(await api.post('/v1/inboxes', { name: uniqueName('inbox') }), 201, 'create inbox');
-}
-
-/**
- * Sends one message per subject over one pooled SMTP connection and returns the stored ids in send order,
- * read from the 250 reply; the 250 means the message is stored, so no polling is needed afterwards.
- */
-async function sendSubjects(inbox: InboxWithCredentialsJson, subjects: string[]): Promise<string[]> {
-  const transport = smtpTransport(credentialsOf(inbox), { pool: true });
-  const ids: string[] = [];
-  try {
-    for (const subject of subjects) {
-      const info = await transport.sendMail({ from: 'app@example.com', to: 'user@example.com', subject, text: `body of ${subject}` });
-      const id = /\bmsg_[0-9a-z]+\b/.exec(String(info.response))?.[0];
-      assert.ok(id, `no message id in the SMTP reply '${info.response}'`);
-      ids.push(id);
-    }
-  } finally {
-    transport.close();
-  }
-  return ids;
+/** Sends one message per subject (see sendMails) and returns the stored ids in send order. */
+function sendSubjects(inbox: InboxWithCredentialsJson, subjects: string[]): Promise<string[]> {
+  return sendMails(credentialsOf(inbox), subjects.map((subject) => ({ from: 'app@example.com', to: 'user@example.com', subject, text: `body of ${subject}` })));
 }
 
 /** Like sendSubjects, for messages that need their own sender, body or attachments. */
-async function sendMails(inbox: InboxWithCredentialsJson, mails: Mail.Options[]): Promise<string[]> {
-  const transport = smtpTransport(credentialsOf(inbox), { pool: true });
-  const ids: string[] = [];
-  try {
-    for (const mail of mails) {
-      const info = await transport.sendMail({ to: 'user@example.com', ...mail });
-      const id = /\bmsg_[0-9a-z]+\b/.exec(String(info.response))?.[0];
-      assert.ok(id, `no message id in the SMTP reply '${info.response}'`);
-      ids.push(id);
-    }
-  } finally {
-    transport.close();
-  }
-  return ids;
-}
-
-async function detail(api: ApiClient, id: string): Promise<MessageDetailJson> {
-  return expectOk<MessageDetailJson>(await api.get(`/v1/messages/${encodeURIComponent(id)}`), 200, `detail of ${id}`);
-}
-
-/** Every message of the inbox (one page of 200 is plenty here), optionally filtered by a q expression. */
-async function listMessages(api: ApiClient, inboxId: string, q?: string): Promise<MessageSummaryJson[]> {
-  const query = new URLSearchParams({ limit: '200', ...(q === undefined ? {} : { q }) });
-  const response = await api.get<Envelope<MessageSummaryJson[]>>(`/v1/inboxes/${inboxId}/messages?${query}`);
-  const items = expectOk<MessageSummaryJson[]>(response, 200, `list ${inboxId} q=${q ?? ''}`);
-  assert.equal(response.json.next_cursor, undefined, 'more than one page; the helper assumes one');
-  return items;
+function sendMailsTo(inbox: InboxWithCredentialsJson, mails: Mail.Options[]): Promise<string[]> {
+  return sendMails(credentialsOf(inbox), mails.map((mail) => ({ to: 'user@example.com', ...mail })));
 }
 
 const idsOf = (messages: { id: string }[]) => messages.map((message) => message.id).sort();
@@ -192,7 +65,7 @@ async function assertMessageGone(api: ApiClient, inboxId: string, id: string): P
 /** A snapshot of read state and tags of the given messages, to prove that a refused request changed nothing. */
 async function snapshot(api: ApiClient, ids: string[]): Promise<{ id: string; read: boolean; tags: string[] }[]> {
   return Promise.all(ids.map(async (id) => {
-    const message = await detail(api, id);
+    const message = await detailOf(api, id);
     return { id, read: message.read, tags: message.tags };
   }));
 }
@@ -237,13 +110,13 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       const inbox = await createInbox(api);
       const [first, second] = (await sendSubjects(inbox, ['read one', 'read two'])) as [string, string];
       assert.deepEqual((await listMessages(api, inbox.id)).map((message) => message.read), [false, false], 'new messages must be unread');
-      assert.equal((await detail(api, first)).read, false);
+      assert.equal((await detailOf(api, first)).read, false);
       assert.deepEqual(idsOf(await listMessages(api, inbox.id, 'is:unread')), [first, second].sort());
       assert.deepEqual(await listMessages(api, inbox.id, 'is:read'), []);
 
       assert.deepEqual(expectOk(await put(api, `/v1/messages/${first}/read`)), { id: first, read: true });
-      assert.equal((await detail(api, first)).read, true);
-      assert.equal((await detail(api, second)).read, false, 'marking one message read touched another');
+      assert.equal((await detailOf(api, first)).read, true);
+      assert.equal((await detailOf(api, second)).read, false, 'marking one message read touched another');
       const listed = await listMessages(api, inbox.id);
       assert.equal(listed.find((message) => message.id === first)?.read, true);
       assert.equal(listed.find((message) => message.id === second)?.read, false);
@@ -257,7 +130,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       assert.deepEqual(expectOk(await put(api, `/v1/messages/${first}/read`)), { id: first, read: true });
 
       assert.deepEqual(expectOk(await api.delete(`/v1/messages/${first}/read`)), { id: first, read: false });
-      assert.equal((await detail(api, first)).read, false);
+      assert.equal((await detailOf(api, first)).read, false);
       assert.deepEqual(await listMessages(api, inbox.id, 'is:read'), []);
       assert.deepEqual(idsOf(await listMessages(api, inbox.id, 'is:unread')), [first, second].sort());
     });
@@ -265,15 +138,15 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
     it("another workspace's message answers 404 to PUT/DELETE /read and keeps its state; a read key gets 403", async () => {
       const [foreign] = (await sendSubjects(inboxB, ['foreign read'])) as [string];
       expectError(await put(api, `/v1/messages/${foreign}/read`), 404, 'not_found', 'mark B message read with A key');
-      assert.equal((await detail(apiB, foreign)).read, false, "A's key marked B's message read");
+      assert.equal((await detailOf(apiB, foreign)).read, false, "A's key marked B's message read");
       expectOk(await put(apiB, `/v1/messages/${foreign}/read`));
       expectError(await api.delete(`/v1/messages/${foreign}/read`), 404, 'not_found', 'mark B message unread with A key');
-      assert.equal((await detail(apiB, foreign)).read, true, "A's key marked B's message unread");
+      assert.equal((await detailOf(apiB, foreign)).read, true, "A's key marked B's message unread");
 
       const inbox = await createInbox(api);
       const [own] = (await sendSubjects(inbox, ['own read'])) as [string];
       expectError(await put(reader, `/v1/messages/${own}/read`), 403, 'read_only_key');
-      assert.equal((await detail(api, own)).read, false, 'a read key marked a message read');
+      assert.equal((await detailOf(api, own)).read, false, 'a read key marked a message read');
     });
   });
 
@@ -292,14 +165,14 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       expectError(await put(api, `/v1/messages/${doomed}/read`), 404, 'not_found', 'marking a deleted message read');
       assert.equal(await inboxCount(api, inbox.id), 1);
       assert.deepEqual(idsOf(await listMessages(api, inbox.id)), [kept]);
-      assert.equal((await detail(api, kept)).subject, 'keep me');
+      assert.equal((await detailOf(api, kept)).subject, 'keep me');
     });
 
     it("another workspace's message answers 404 and is untouched", async () => {
       const [foreign] = (await sendSubjects(inboxB, ['foreign delete'])) as [string];
       const countBefore = await inboxCount(apiB, inboxB.id);
       expectError(await api.delete(`/v1/messages/${foreign}`), 404, 'not_found', "A's key deleting B's message");
-      assert.equal((await detail(apiB, foreign)).subject, 'foreign delete');
+      assert.equal((await detailOf(apiB, foreign)).subject, 'foreign delete');
       assert.equal((await apiB.get(`/v1/messages/${foreign}/raw`)).status, 200, "the raw source of B's message went missing");
       assert.equal(await inboxCount(apiB, inboxB.id), countBefore);
     });
@@ -315,12 +188,12 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
 
     it('POST adds one tag folded to lower case and returns the stored name; adding it again keeps one', async () => {
       const [id] = (await sendSubjects(inbox, ['tag add'])) as [string];
-      assert.deepEqual((await detail(api, id)).tags, [], 'a new message has no tags');
+      assert.deepEqual((await detailOf(api, id)).tags, [], 'a new message has no tags');
       assert.deepEqual(expectOk(await api.post(`/v1/messages/${id}/tags`, { tag: 'Urgent' })), { tag: 'urgent' });
-      assert.deepEqual((await detail(api, id)).tags, ['urgent']);
+      assert.deepEqual((await detailOf(api, id)).tags, ['urgent']);
       assert.deepEqual(expectOk(await api.post(`/v1/messages/${id}/tags`, { tag: 'URGENT' })), { tag: 'urgent' });
       assert.deepEqual(expectOk(await api.post(`/v1/messages/${id}/tags`, { tag: 'later' })), { tag: 'later' });
-      assert.deepEqual((await detail(api, id)).tags, ['later', 'urgent'], 'tags are one per name, sorted');
+      assert.deepEqual((await detailOf(api, id)).tags, ['later', 'urgent'], 'tags are one per name, sorted');
       const summary = (await listMessages(api, inbox.id)).find((message) => message.id === id);
       assert.deepEqual(summary?.tags, ['later', 'urgent'], 'the list shows the same tags');
       assert.deepEqual(idsOf(await listMessages(api, inbox.id, 'tag:URGENT')), [id], 'tag: is case-insensitive');
@@ -330,10 +203,10 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       const [id] = (await sendSubjects(inbox, ['tag set'])) as [string];
       expectOk(await api.post(`/v1/messages/${id}/tags`, { tag: 'old' }));
       assert.deepEqual(await setTags(api, id, ['zeta', 'Beta', 'beta', 'ALPHA', 'zeta']), ['alpha', 'beta', 'zeta']);
-      assert.deepEqual((await detail(api, id)).tags, ['alpha', 'beta', 'zeta'], "the old tag survived a replace");
+      assert.deepEqual((await detailOf(api, id)).tags, ['alpha', 'beta', 'zeta'], "the old tag survived a replace");
       assert.deepEqual(idsOf(await listMessages(api, inbox.id, 'tag:old')), []);
       assert.deepEqual(await setTags(api, id, []), []);
-      assert.deepEqual((await detail(api, id)).tags, []);
+      assert.deepEqual((await detailOf(api, id)).tags, []);
       assert.ok(!idsOf(await listMessages(api, inbox.id, 'is:tagged')).includes(id), 'an untagged message matches is:tagged');
     });
 
@@ -342,21 +215,21 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       await setTags(api, id, ['needs review', 'team/backend', 'c++', '#hash', 'keep']);
       await setTags(api, other, ['only-here']);
       assert.deepEqual(expectOk(await api.delete(`/v1/messages/${id}/tags/needs%20review`)), { removed: 'needs review' });
-      assert.deepEqual((await detail(api, id)).tags, ['#hash', 'c++', 'keep', 'team/backend']);
+      assert.deepEqual((await detailOf(api, id)).tags, ['#hash', 'c++', 'keep', 'team/backend']);
       // An encoded slash, plus and hash are part of the name, not of the path or a fragment.
       for (const name of ['team/backend', 'c++', '#hash']) {
         assert.deepEqual(expectOk(await api.delete(`/v1/messages/${id}/tags/${encodeURIComponent(name)}`)), { removed: name }, name);
       }
       assert.deepEqual(expectOk(await api.delete(`/v1/messages/${id}/tags/KEEP`)), { removed: 'keep' }, 'names compare case-insensitively');
-      assert.deepEqual((await detail(api, id)).tags, []);
+      assert.deepEqual((await detailOf(api, id)).tags, []);
 
       // Not on this message (but on another one), already removed, never existed: 404, nothing changes.
       await setTags(api, id, ['stays']);
       expectError(await api.delete(`/v1/messages/${id}/tags/only-here`), 404, 'not_found', 'tag of another message');
       expectError(await api.delete(`/v1/messages/${id}/tags/keep`), 404, 'not_found', 'tag removed before');
       expectError(await api.delete(`/v1/messages/${id}/tags/never-used`), 404, 'not_found', 'unknown tag');
-      assert.deepEqual((await detail(api, id)).tags, ['stays']);
-      assert.deepEqual((await detail(api, other)).tags, ['only-here']);
+      assert.deepEqual((await detailOf(api, id)).tags, ['stays']);
+      assert.deepEqual((await detailOf(api, other)).tags, ['only-here']);
     });
 
     it('invalid tag names answer 400 invalid_request naming the field and change nothing', async () => {
@@ -386,7 +259,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
         assert.match(many, /\btags\b/, `PUT tags with ${label}: the message does not name the field: ${many}`);
       }
       // All or nothing: the valid 'fine' of the refused PUTs was not stored either.
-      assert.deepEqual((await detail(api, id)).tags, ['original']);
+      assert.deepEqual((await detailOf(api, id)).tags, ['original']);
     });
 
     it('accepts 64 characters and tags in any script (lower-cased, searchable, removable by their encoded name)', async () => {
@@ -398,13 +271,13 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
         assert.deepEqual(expectOk(await api.post(`/v1/messages/${id}/tags`, { tag: given })), { tag: stored }, given);
       }
       const expected = [longest, ...unicode.map(([, stored]) => stored)];
-      assert.deepEqual([...(await detail(api, id)).tags].sort(), [...expected].sort());
+      assert.deepEqual([...(await detailOf(api, id)).tags].sort(), [...expected].sort());
       assert.deepEqual(idsOf(await listMessages(api, inbox.id, 'tag:ΩΜΈΓΑ')), [id], 'tag: folds non-ASCII case');
       assert.deepEqual(idsOf(await listMessages(api, inbox.id, 'tag:"café:β/1"')), [id]);
       for (const [, stored] of unicode) {
         assert.deepEqual(expectOk(await api.delete(`/v1/messages/${id}/tags/${encodeURIComponent(stored)}`)), { removed: stored }, stored);
       }
-      assert.deepEqual((await detail(api, id)).tags, [longest]);
+      assert.deepEqual((await detailOf(api, id)).tags, [longest]);
     });
 
     it('the name the server returns for a tag whose lower case is longer (İ) addresses that tag again and stays within 64 characters', async () => {
@@ -433,7 +306,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       expectError(await api.post(`/v1/messages/${foreign}/tags`, { tag: 'mine' }), 404, 'not_found');
       expectError(await put(api, `/v1/messages/${foreign}/tags`, { tags: ['mine'] }), 404, 'not_found');
       expectError(await api.delete(`/v1/messages/${foreign}/tags/theirs`), 404, 'not_found');
-      assert.deepEqual((await detail(apiB, foreign)).tags, ['theirs']);
+      assert.deepEqual((await detailOf(apiB, foreign)).tags, ['theirs']);
       assert.ok(!(await listTags(api)).some((tag) => tag.name === 'theirs' || tag.name === 'mine'), "B's tag leaked into A's tag list");
     });
   });
@@ -499,7 +372,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       // A tag of another workspace is unknown here too.
       expectError(await api.delete('/v1/tags/known'), 404, 'not_found', "deleting another workspace's tag");
       assert.deepEqual((await listTags(ws)).map((tag) => tag.name), ['known']);
-      assert.deepEqual((await detail(ws, id)).tags, ['known']);
+      assert.deepEqual((await detailOf(ws, id)).tags, ['known']);
     });
 
     it('rename applies to every message that has the tag (detail, tag: query, list)', async () => {
@@ -515,9 +388,9 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       assert.equal(renamed.name, 'new name', 'the new name is stored in lower case');
       assert.equal(renamed.color, (await tagNamed(ws, 'new name'))?.color);
 
-      assert.deepEqual((await detail(ws, m1)).tags, ['new name', 'other']);
-      assert.deepEqual((await detail(ws, m2)).tags, ['new name']);
-      assert.deepEqual((await detail(ws, m3)).tags, ['other']);
+      assert.deepEqual((await detailOf(ws, m1)).tags, ['new name', 'other']);
+      assert.deepEqual((await detailOf(ws, m2)).tags, ['new name']);
+      assert.deepEqual((await detailOf(ws, m3)).tags, ['other']);
       assert.deepEqual(idsOf(await listMessages(ws, inbox.id, 'tag:"new name"')), [m1, m2].sort());
       assert.deepEqual(await listMessages(ws, inbox.id, 'tag:"old name"'), []);
       assert.deepEqual((await listTags(ws)).map(({ name, message_count }) => ({ name, message_count })), [
@@ -533,7 +406,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       // An invalid new name is refused and nothing is renamed.
       const message = expectError(await put(ws, '/v1/tags/new%20name', { name: 'bad,name' }), 400, 'invalid_request');
       assert.match(message, /\bname\b/, message);
-      assert.deepEqual((await detail(ws, m2)).tags, ['new name']);
+      assert.deepEqual((await detailOf(ws, m2)).tags, ['new name']);
     });
 
     it('renaming onto an existing tag merges: counts are the union, a message with both keeps one, the target colour wins', async () => {
@@ -551,10 +424,10 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
         { name: 'target', color: '#222222', custom_color: true, message_count: 3 },
         { name: 'z-extra', color: (await tagNamed(ws, 'z-extra'))!.color, custom_color: false, message_count: 1 },
       ]);
-      assert.deepEqual((await detail(ws, both)).tags, ['target'], 'a message with both tags must keep exactly one');
-      assert.deepEqual((await detail(ws, onlySource)).tags, ['target']);
-      assert.deepEqual((await detail(ws, onlyTarget)).tags, ['target', 'z-extra']);
-      assert.deepEqual((await detail(ws, neither)).tags, []);
+      assert.deepEqual((await detailOf(ws, both)).tags, ['target'], 'a message with both tags must keep exactly one');
+      assert.deepEqual((await detailOf(ws, onlySource)).tags, ['target']);
+      assert.deepEqual((await detailOf(ws, onlyTarget)).tags, ['target', 'z-extra']);
+      assert.deepEqual((await detailOf(ws, neither)).tags, []);
       assert.deepEqual(idsOf(await listMessages(ws, inbox.id, 'tag:target')), [both, onlySource, onlyTarget].sort());
     });
 
@@ -568,9 +441,9 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       expectOk(await put(ws, '/v1/tags/doomed', { color: 'rebeccapurple' }));
 
       assert.deepEqual(expectOk(await ws.delete('/v1/tags/DOOMED')), { deleted: 'doomed' });
-      assert.deepEqual((await detail(ws, m1)).tags, ['kept']);
-      assert.deepEqual((await detail(ws, m2)).tags, []);
-      assert.deepEqual((await detail(ws, m3)).tags, ['kept']);
+      assert.deepEqual((await detailOf(ws, m1)).tags, ['kept']);
+      assert.deepEqual((await detailOf(ws, m2)).tags, []);
+      assert.deepEqual((await detailOf(ws, m3)).tags, ['kept']);
       assert.equal(await inboxCount(ws, inbox.id), 3, 'deleting a tag deleted messages');
       assert.deepEqual(await listMessages(ws, inbox.id, 'tag:doomed'), []);
       assert.deepEqual((await listTags(ws)).map((tag) => tag.name), ['kept']);
@@ -592,7 +465,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       expectError(await reader.delete(`/v1/tags/${name}`), 403, 'read_only_key');
       expectError(await reader.post(`/v1/messages/${id}/tags`, { tag: 'by-reader' }), 403, 'read_only_key');
       assert.deepEqual(await tagNamed(api, name), before);
-      assert.deepEqual((await detail(api, id)).tags, [name]);
+      assert.deepEqual((await detailOf(api, id)).tags, [name]);
       // GET is allowed for a read key and shows the same list.
       assert.deepEqual(expectOk(await reader.get('/v1/tags')), await listTags(api));
     });
@@ -678,8 +551,8 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       const tagsIn = async (inboxId: string) => Object.fromEntries((await listMessages(ws, inboxId)).map((message) => [message.id, message.tags]));
       assert.deepEqual(await tagsIn(inbox1.id), { [invoice1]: ['billing', 'inbox-one'], [hello1]: ['inbox-one'] });
       assert.deepEqual(await tagsIn(inbox2.id), { [invoice2]: ['billing'], [hello2]: [] });
-      assert.deepEqual((await detail(ws, invoice1)).tags, ['billing', 'inbox-one']);
-      assert.deepEqual((await detail(ws, hello2)).tags, []);
+      assert.deepEqual((await detailOf(ws, invoice1)).tags, ['billing', 'inbox-one']);
+      assert.deepEqual((await detailOf(ws, hello2)).tags, []);
       assert.deepEqual(idsOf(await listMessages(ws, inbox2.id, 'tag:billing')), [invoice2]);
       assert.deepEqual((await listTags(ws)).map(({ name, message_count }) => ({ name, message_count })), [
         { name: 'billing', message_count: 2 },
@@ -692,20 +565,20 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       const inbox = await createInbox(ws);
       const [before] = (await sendSubjects(inbox, ['alert before'])) as [string];
       const rule = expectOk<TagRuleJson>(await ws.post('/v1/tag-rules', { query: 'subject:alert', tags: ['alerting'] }), 201);
-      assert.deepEqual((await detail(ws, before)).tags, [], 'a new rule tagged a message stored before it');
+      assert.deepEqual((await detailOf(ws, before)).tags, [], 'a new rule tagged a message stored before it');
 
       const [during] = (await sendSubjects(inbox, ['alert during'])) as [string];
-      assert.deepEqual((await detail(ws, during)).tags, ['alerting']);
+      assert.deepEqual((await detailOf(ws, during)).tags, ['alerting']);
 
       // Replacing the rule does not re-run it either.
       expectOk(await put(ws, `/v1/tag-rules/${rule.id}`, { query: 'subject:alert', tags: ['paging'] }));
-      assert.deepEqual((await detail(ws, during)).tags, ['alerting'], 'replacing a rule changed tags it gave earlier');
-      assert.deepEqual((await detail(ws, before)).tags, []);
+      assert.deepEqual((await detailOf(ws, during)).tags, ['alerting'], 'replacing a rule changed tags it gave earlier');
+      assert.deepEqual((await detailOf(ws, before)).tags, []);
 
       expectOk(await ws.delete(`/v1/tag-rules/${rule.id}`));
       const [after] = (await sendSubjects(inbox, ['alert after'])) as [string];
-      assert.deepEqual((await detail(ws, during)).tags, ['alerting'], 'deleting a rule removed the tags it gave');
-      assert.deepEqual((await detail(ws, after)).tags, [], 'a deleted rule still tags');
+      assert.deepEqual((await detailOf(ws, during)).tags, ['alerting'], 'deleting a rule removed the tags it gave');
+      assert.deepEqual((await detailOf(ws, after)).tags, [], 'a deleted rule still tags');
     });
 
     it('rules match on arrival exactly as the same q matches in the list (senders, body text, phrases, case folding, OR, negation, attachments, size)', async () => {
@@ -725,7 +598,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
         ['r-unread', 'is:unread -is:tagged'],
       ];
       for (const [tag, query] of rules) expectOk(await ws.post('/v1/tag-rules', { query, tags: [tag] }), 201, `rule ${query}`);
-      const [receipt, cpu, lunch, invoice] = (await sendMails(inbox, [
+      const [receipt, cpu, lunch, invoice] = (await sendMailsTo(inbox, [
         { from: 'billing@shop.example', subject: 'Your receipt', text: 'Thanks for the refund request.' },
         { from: 'alerts@monitor.example', subject: 'CPU high', text: "l'école server is overloaded", attachments: [{ filename: 'log.txt', content: 'x'.repeat(4096) }] },
         { from: 'friend@mail.example', subject: 'Lunch?', text: 'menu: https://example.com/menu', cc: 'someone-else@example.com' },
@@ -763,7 +636,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
         from: { email: 'app@example.com' }, to: [{ email: 'user@example.com' }], subject: 'Welcome', text: 'hi', tags: ['VIP'],
       }), 201).id;
       // Positive control for the rule path itself: the subject rule fires on the same message.
-      const tags = (await detail(ws, sent)).tags;
+      const tags = (await detailOf(ws, sent)).tags;
       assert.ok(tags.includes('onboarding') && tags.includes('vip'), `tags ${JSON.stringify(tags)}`);
       assert.deepEqual(tags, ['escalate', 'onboarding', 'vip'], 'the tag:vip rule did not see the tag given by the send request');
     });
@@ -804,11 +677,11 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       assert.equal(await batch(ws, { action: 'tag', query: 'subject:alpha', tags: ['a'] }), 0, 'every message already had the tag');
       assert.equal(await batch(ws, { action: 'tag', query: 'subject:alpha', tags: ['a', 'b'] }), 3, 'each gains b');
       assert.equal(await batch(ws, { action: 'tag', query: 'subject:alpha', tags: ['b', 'c'] }), 3, 'each gains c (already has b)');
-      assert.deepEqual((await detail(ws, alpha1)).tags, ['a', 'b', 'c']);
-      assert.deepEqual((await detail(ws, beta1)).tags, [], 'a non-matching message was tagged');
+      assert.deepEqual((await detailOf(ws, alpha1)).tags, ['a', 'b', 'c']);
+      assert.deepEqual((await detailOf(ws, beta1)).tags, [], 'a non-matching message was tagged');
 
       assert.equal(await batch(ws, { action: 'untag', query: 'subject:alpha', inbox_id: inbox1.id, tags: ['B'] }), 2, 'only inbox 1');
-      assert.deepEqual((await detail(ws, alpha3)).tags, ['a', 'b', 'c'], 'inbox_id did not narrow the query');
+      assert.deepEqual((await detailOf(ws, alpha3)).tags, ['a', 'b', 'c'], 'inbox_id did not narrow the query');
       assert.equal(await batch(ws, { action: 'untag', query: 'subject:alpha', inbox_id: inbox1.id, tags: ['b'] }), 0);
       assert.equal(await batch(ws, { action: 'untag', query: 'tag:a', tags: ['b', 'never-there'] }), 1, 'only alpha 3 still had b');
       assert.equal(await batch(ws, { action: 'untag', query: 'subject:beta', tags: ['a'] }), 0, 'untagging untagged messages');
@@ -823,14 +696,14 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
     it('ids and query together select only the listed ids that also match; ids with inbox_id only that inbox', async () => {
       const { ws, inbox1, alpha1, alpha2, alpha3, beta1, beta2 } = await batchFixture();
       assert.equal(await batch(ws, { action: 'tag', ids: [alpha1, beta1, beta2], query: 'subject:beta', tags: ['picked'] }), 2);
-      assert.deepEqual((await detail(ws, alpha1)).tags, [], 'a listed id that does not match the query was tagged');
-      assert.deepEqual((await detail(ws, alpha2)).tags, [], 'a matching message that was not listed was tagged');
+      assert.deepEqual((await detailOf(ws, alpha1)).tags, [], 'a listed id that does not match the query was tagged');
+      assert.deepEqual((await detailOf(ws, alpha2)).tags, [], 'a matching message that was not listed was tagged');
       assert.deepEqual(idsOf(await listMessages(ws, inbox1.id, 'tag:picked')), [beta1, beta2].sort());
 
       assert.equal(await batch(ws, { action: 'read', ids: [alpha1, alpha3], inbox_id: inbox1.id }), 1);
       assert.deepEqual(await readIds(ws, [alpha1, alpha3]), [alpha1]);
       assert.equal(await batch(ws, { action: 'read', ids: [alpha2], query: 'subject:beta' }), 0, 'empty intersection');
-      assert.equal((await detail(ws, alpha2)).read, false);
+      assert.equal((await detailOf(ws, alpha2)).read, false);
     });
 
     it('delete removes exactly the selected messages from list, detail and raw, and lowers message_count', async () => {
@@ -898,7 +771,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
       const [own] = (await sendSubjects(inbox, ['read key batch'])) as [string];
       expectError(await reader.post('/v1/messages/batch', { action: 'delete', ids: [own] }), 403, 'read_only_key', 'read key');
       expectError(await reader.post('/v1/messages/batch', { action: 'read', query: 'subject:"read key batch"' }), 403, 'read_only_key', 'read key by query');
-      assert.equal((await detail(api, own)).read, false);
+      assert.equal((await detailOf(api, own)).read, false);
       assert.deepEqual(await snapshot(ws, all), before, 'a refused batch changed messages');
       assert.equal(await inboxCount(ws, inbox1.id), 4);
     });
