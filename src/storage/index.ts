@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Backend } from './ports.js';
 import { openSqlite } from './embedded/sqlite-database.js';
 import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
-import { SqliteMessageIndex } from './embedded/sqlite-message-index.js';
+import { SqliteMessageIndex, type SqliteMessageIndexOptions } from './embedded/sqlite-message-index.js';
 import { FileBlobStore } from './embedded/file-blob-store.js';
 import { InProcessBus } from './embedded/in-process-bus.js';
 import { MemoryRateLimiter } from './embedded/memory-rate-limiter.js';
@@ -14,12 +14,17 @@ export function embeddedRoot(config: Pick<Config, 'dataDir' | 'namespace'>): str
   return config.namespace ? path.join(config.dataDir, config.namespace) : config.dataDir;
 }
 
-export async function openBackend(config: Config): Promise<Backend> {
+/** Knobs the contract tests turn to drive every query plan; production uses the defaults. */
+export interface BackendTuning {
+  embeddedSearch?: SqliteMessageIndexOptions;
+}
+
+export async function openBackend(config: Config, tuning: BackendTuning = {}): Promise<Backend> {
   const root = embeddedRoot(config);
   const db = openSqlite(root);
   return {
     metadata: new SqliteMetadataStore(db),
-    messages: new SqliteMessageIndex(db),
+    messages: new SqliteMessageIndex(db, tuning.embeddedSearch),
     blobs: new FileBlobStore(path.join(root, 'blobs')),
     bus: new InProcessBus(),
     rateLimiter: new MemoryRateLimiter(),

@@ -21,7 +21,21 @@ function ftsPhrase(fields: TextField[], needle: string): string {
   return fields.length === 4 ? phrase : `{${fields.map((field) => COLUMN[field]).join(' ')}} : ${phrase}`;
 }
 
-export function compileSql(node: QueryNode): SqlFilter {
+/**
+ * Index phrases of the text clauses every match must satisfy (children of the top-level AND, or the query
+ * itself): a page can be built from the rows of any one of them.
+ */
+export function requiredPhrases(node: QueryNode): string[] {
+  const clauses = node.kind === 'and' ? node.children : [node];
+  return clauses.flatMap((clause) => (clause.kind === 'text' && [...clause.needle].length >= TRIGRAM ? [ftsPhrase(clause.fields, clause.needle)] : []));
+}
+
+/**
+ * `trigramIndex: false` leaves text clauses to instr() alone: right when the rows are already few (a page
+ * walk that stops early, or rows driven by one index phrase), where materialising index hits would cost more.
+ */
+export function compileSql(node: QueryNode, options: { trigramIndex?: boolean } = {}): SqlFilter {
+  const trigramIndex = options.trigramIndex ?? true;
   const params: (string | number)[] = [];
   const walk = (n: QueryNode): string => {
     switch (n.kind) {
@@ -37,7 +51,7 @@ export function compileSql(node: QueryNode): SqlFilter {
           return `instr(m.${COLUMN[field]}, ?) > 0`;
         });
         const decide = `(${exact.join(' OR ')})`;
-        if ([...n.needle].length < TRIGRAM) return decide;
+        if (!trigramIndex || [...n.needle].length < TRIGRAM) return decide;
         params.push(ftsPhrase(n.fields, n.needle));
         // Parameters are consumed in text order, so the index clause's parameter must come after instr's: put it second.
         return `(${decide} AND m.seq IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?))`;

@@ -2,7 +2,7 @@
 import type { MessageRecord } from '../../domain/types.js';
 import type { ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
 import { guarded, type SqliteDatabase } from './sqlite-database.js';
-import { compileSql } from './compile-sql.js';
+import { compileSql, requiredPhrases } from './compile-sql.js';
 
 interface MessageRow {
   seq: number;
@@ -59,17 +59,27 @@ const toMessage = (row: MessageRow): MessageRecord => ({
   search: { subject: row.search_subject, sender: row.search_sender, recipients: row.search_recipients, body: row.search_body },
 });
 
-/** Every message read goes through this select so tags always come along. */
-const SELECT_MESSAGES = `SELECT m.*, (SELECT coalesce(json_group_array(t.tag), '[]') FROM (SELECT tag FROM message_tags WHERE message_seq = m.seq ORDER BY tag) t) AS tags
-  FROM messages m`;
+/** Every message read selects these, so tags always come along. */
+const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(t.tag), '[]') FROM (SELECT tag FROM message_tags WHERE message_seq = m.seq ORDER BY tag) t) AS tags`;
+const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
+
+export interface SqliteMessageIndexOptions {
+  /**
+   * A text clause every match needs, with fewer index hits than this, drives a page from its hits; otherwise
+   * the page walks the inbox newest first and stops once full. See list().
+   */
+  indexDrivenBelow?: number;
+}
 
 export class SqliteMessageIndex implements MessageIndex {
   private readonly insertRow;
   private readonly insertTag;
   private readonly chargeQuota;
   private readonly insertWithTags;
+  private readonly indexDrivenBelow: number;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase, options: SqliteMessageIndexOptions = {}) {
+    this.indexDrivenBelow = options.indexDrivenBelow ?? 2000;
     this.insertRow = db.prepare(`INSERT INTO messages (
         id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
         message_id, size, has_text, has_html, attachment_count, link_count, tls, parse_error, read, raw_key,
@@ -126,17 +136,38 @@ export class SqliteMessageIndex implements MessageIndex {
     });
   }
 
+  /**
+   * A page costs what it reads, so the plan depends on how common the searched text is. Rare text: start from
+   * the trigram hits of the rarest required phrase and sort those few rows. Common text (or none): walk the
+   * inbox newest first, checking each row with instr(), and stop when the page is full, which is soon.
+   */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]> {
-    return guarded(() => {
-      const filter = compileSql(options.filter);
+    return guarded(() => this.db.transaction(() => {
+      const filter = compileSql(options.filter, { trigramIndex: false });
       const after = options.after;
-      const position = after ? 'AND (m.received_at < ? OR (m.received_at = ? AND m.id < ?))' : '';
+      // Written as a range on received_at so the inbox index can start at the cursor.
+      const position = after ? 'AND m.received_at <= ? AND NOT (m.received_at = ? AND m.id >= ?)' : '';
       const positionParams = after ? [after.receivedAt.getTime(), after.receivedAt.getTime(), after.id] : [];
-      const rows = this.db.prepare(`${SELECT_MESSAGES} WHERE m.workspace_id = ? AND m.inbox_id = ? ${position} AND ${filter.where}
-          ORDER BY m.received_at DESC, m.id DESC LIMIT ?`)
-        .all(workspaceId, inboxId, ...positionParams, ...filter.params, options.limit);
+      const conditions = `m.workspace_id = ? AND m.inbox_id = ? ${position} AND ${filter.where} ORDER BY m.received_at DESC, m.id DESC LIMIT ?`;
+      const params = [workspaceId, inboxId, ...positionParams, ...filter.params, options.limit];
+      const driver = this.rarestPhrase(requiredPhrases(options.filter));
+      const rows = driver === null
+        ? this.db.prepare(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params)
+        : this.db.prepare(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)
+            SELECT ${MESSAGE_COLUMNS} FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions}`).all(driver, ...params);
       return (rows as MessageRow[]).map(toMessage);
-    });
+    })());
+  }
+
+  /** The phrase with the fewest index hits, if it has fewer than indexDrivenBelow; counting stops there. */
+  private rarestPhrase(phrases: string[]): string | null {
+    let rarest: { phrase: string; hits: number } | null = null;
+    const count = this.db.prepare('SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)').pluck();
+    for (const phrase of phrases) {
+      const hits = count.get(phrase, this.indexDrivenBelow) as number;
+      if (hits < this.indexDrivenBelow && (rarest === null || hits < rarest.hits)) rarest = { phrase, hits };
+    }
+    return rarest?.phrase ?? null;
   }
 
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>> {
