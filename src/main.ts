@@ -1,6 +1,7 @@
 // Composition root: reads configuration, builds the backend for the profile, wires SMTP and HTTP, and shuts down cleanly.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
@@ -24,6 +25,17 @@ import { messageHandlers } from './http/routes/messages.js';
 import { tagHandlers } from './http/routes/tags.js';
 import { sendHandlers } from './http/routes/send.js';
 import { fileHandlers } from './http/routes/files.js';
+
+/** Requests Node cannot parse never reach Koa; they still get the JSON envelope rather than a bare status line. */
+function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const problem = error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers exceed 64 KiB' : `the request is not valid HTTP (${error.code ?? 'parse error'})`;
+  const body = JSON.stringify({ success: false, error: { code: 'invalid_request', message: problem } });
+  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
 
 async function start(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
@@ -74,7 +86,9 @@ async function start(config: Config): Promise<void> {
     workspaces,
     log,
   });
-  const server = http.createServer(app.callback());
+  // Long q values percent-encode to far more than Node's default 16 KiB of request line and headers.
+  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app.callback());
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.httpPort, config.bind, () => resolve());

@@ -104,7 +104,8 @@ function compileOperations(openapi: OpenApiDocument): CompiledOperation[] {
 
 /** Query strings may repeat a name; a repeated parameter is a mistake we name rather than guess at. */
 function singleValuedQuery(ctx: Context): Record<string, unknown> {
-  const query: Record<string, unknown> = {};
+  // No prototype, so `?__proto__=x` is an ordinary unknown parameter and gets refused like any other.
+  const query: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(ctx.query)) {
     if (Array.isArray(value)) throw new AppError('invalid_request', `query parameter '${name}' is given more than once`);
     query[name] = value;
@@ -144,6 +145,15 @@ function writeReply(ctx: Context, reply: JsonReply | FileReply): void {
   ctx.body = { success: true, data: reply.data, ...(reply.nextCursor ? { next_cursor: reply.nextCursor } : {}) };
 }
 
+// A host name or an IP literal, with an optional port: what may become part of the absolute links we hand out.
+const HOST_HEADER = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The origin the client reached, from its Host header, which must be a well-formed host (RFC 9110). */
+function requestOrigin(ctx: Context): string {
+  if (!HOST_HEADER.test(ctx.host)) throw new AppError('invalid_request', `the Host header '${ctx.host.slice(0, 100)}' is not a valid host`);
+  return `${ctx.protocol}://${ctx.host}`;
+}
+
 /** Every operation must have exactly one handler, in the table its security calls for. */
 function checkHandlers(operations: CompiledOperation[], deps: HttpAppDeps): void {
   const problems: string[] = [];
@@ -179,7 +189,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
       }
       const body = operation.body ? await readJsonBody(ctx, bodyLimit) : undefined;
       const { params, query } = validateRequest(operation, ctx, body);
-      const request = { params, query, body, origin: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}` };
+      const request = { params, query, body, origin: deps.publicUrl ?? requestOrigin(ctx) };
       const reply = principal
         ? await deps.handlers[spec.operationId]!({ ...request, principal })
         : await deps.publicHandlers[spec.operationId]!(request);

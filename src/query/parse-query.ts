@@ -10,6 +10,9 @@ type Token =
 /** Longest accepted query, in characters; keeps the work per query bounded. */
 export const MAX_QUERY_LENGTH = 2000;
 
+/** Deepest nesting of groups and negations; the compiled SQL (and any sane query) stays far below it. */
+export const MAX_QUERY_DEPTH = 100;
+
 function invalid(position: number, message: string): AppError {
   return new AppError('invalid_query', `invalid query at position ${position}: ${message}`);
 }
@@ -69,7 +72,9 @@ export function parseQueryDate(value: string): Date | null {
   const parts = date ?? dateTime;
   if (!parts) return null;
   const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
-  const probe = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as they are.
+  const probe = new Date(0);
+  probe.setUTCFullYear(year, month - 1, day);
   if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
   if (date) return probe;
   const [hour, minute, second] = [Number(parts[4]), Number(parts[5]), Number(parts[6] ?? 0)];
@@ -142,6 +147,7 @@ function termNode(raw: string, position: number): QueryNode {
  */
 class Parser {
   private index = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: Token[], private readonly length: number) {}
 
@@ -174,6 +180,18 @@ class Parser {
   private unary(): QueryNode {
     const token = this.tokens[this.index++];
     if (!token) throw invalid(this.length + 1, 'the query ends where a term was expected');
+    if (token.type === 'not' || token.type === 'open') {
+      if (++this.depth > MAX_QUERY_DEPTH) throw invalid(token.position, `groups and negations nest more than ${MAX_QUERY_DEPTH} deep`);
+      try {
+        return this.nested(token);
+      } finally {
+        this.depth--;
+      }
+    }
+    return this.nested(token);
+  }
+
+  private nested(token: Token): QueryNode {
     switch (token.type) {
       case 'not': {
         const next = this.tokens[this.index];
@@ -198,7 +216,7 @@ class Parser {
 }
 
 export function parseQuery(query: string): QueryNode {
-  if (query.length > MAX_QUERY_LENGTH) throw new AppError('invalid_query', `invalid query: longer than ${MAX_QUERY_LENGTH} characters`);
+  if ([...query].length > MAX_QUERY_LENGTH) throw new AppError('invalid_query', `invalid query: longer than ${MAX_QUERY_LENGTH} characters`);
   return new Parser(tokenize(query), query.length).parse();
 }
 

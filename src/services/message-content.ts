@@ -139,7 +139,8 @@ export class MessageContentService {
     } catch (error) {
       throw new AppError('not_an_image', `attachment ${index} says ${attachment.contentType} but cannot be decoded as an image: ${(error as Error).message}`);
     }
-    await this.blobs.put(key, thumbnail);
+    // The cache only saves work; failing to keep the thumbnail must not fail the request that made it.
+    await this.blobs.put(key, thumbnail).catch(() => undefined);
     return { filename: `thumbnail-${index}.png`, contentType: 'image/png', content: thumbnail };
   }
 }

@@ -907,6 +907,40 @@ describe('HTTP API (e2e, shared server)', () => {
   });
 
   // -------------------------------------------------------------------------------------------------------
+  describe('oversized and malformed requests', () => {
+    it('a schema-valid q that percent-encodes to ~24 KB is answered normally', async () => {
+      const q = '€'.repeat(2000);
+      const response = await api.get(`/v1/inboxes/${inboxA.id}/messages?q=${encodeURIComponent(q)}`);
+      assert.equal(expectOk<unknown[]>(response).length, 0);
+    });
+
+    it('a request line over 64 KiB gets a 400 in the envelope, not a bare status line', async () => {
+      const response = await fetch(`${server.httpUrl}/v1/inboxes/${inboxA.id}/messages?q=${'a'.repeat(70_000)}`, { headers: { authorization: `Bearer ${server.defaultKey}` } });
+      assert.equal(response.status, 400);
+      const body = (await response.json()) as { success: boolean; error: { code: string; message: string } };
+      assert.deepEqual([body.success, body.error.code], [false, 'invalid_request']);
+      assert.match(body.error.message, /64 KiB/);
+    });
+
+    it('a malformed Host header gets 400 invalid_request instead of links built from it', async () => {
+      const status = await new Promise<{ code: number; body: string }>((resolve, reject) => {
+        const request = http.request(`${server.httpUrl}/v1/messages/${messageA}`, { headers: { host: 'x y', authorization: `Bearer ${server.defaultKey}` } }, (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+          response.on('end', () => resolve({ code: response.statusCode ?? 0, body }));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+      assert.equal(status.code, 400, status.body);
+      assert.equal((JSON.parse(status.body) as { error: { code: string } }).error.code, 'invalid_request');
+    });
+
+    it('refuses __proto__ as an unknown query parameter', async () => {
+      expectError(await api.get('/v1/workspace?__proto__=x'), 400, 'invalid_request');
+    });
+  });
+
   describe('garbage path ids', () => {
     const operationsWithIds = () => OPENAPI.operations.filter(hasPathParameters);
 

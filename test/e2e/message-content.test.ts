@@ -527,6 +527,14 @@ describe('message content (e2e, shared server)', function () {
       assertSameBytes(signed, first, 'signed thumbnail');
     });
 
+    it('serves one image to many simultaneous first requests, all 200 with identical bytes', async function () {
+      const large = await sharp({ create: { width: 900, height: 700, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
+      const id = await sendComposed(credentialsOf(inbox), { subject: 'racing thumbnails', text: 'x', attachments: [{ filename: 'big.png', content: large, contentType: 'image/png' }] });
+      const responses = await Promise.all(Array.from({ length: 8 }, () => api.get(`/v1/messages/${id}/attachments/0/thumb`)));
+      const thumbnails = responses.map((response, i) => expectFile(response, 'image/png', `simultaneous request ${i}`));
+      for (const thumbnail of thumbnails.slice(1)) assertSameBytes(thumbnail, thumbnails[0]!, 'simultaneous thumbnail');
+    });
+
     it('answers 400 not_an_image for a PDF and a text attachment', async function () {
       expectError(await api.get(`/v1/messages/${richId}/attachments/1/thumb`), 400, 'not_an_image', 'PDF');
       expectError(await api.get(`/v1/messages/${richId}/attachments/3/thumb`), 400, 'not_an_image', 'text');
@@ -612,6 +620,13 @@ describe('message content (e2e, shared server)', function () {
         { filename: 'picture.png', content_type: 'image/png', content: images.png.toString('base64') },
         { filename: 'default.dat', content: defaultTypeBytes.toString('base64') },
       ],
+    });
+
+    it('stores an attachment of several MiB (base64 checked without exhausting the regex stack)', async function () {
+      const bytes = randomBytes(5 * 1024 * 1024);
+      const request = { from: { email: 'sender@example.com' }, to: [{ email: 'ann@example.com' }], subject: 'big attachment', attachments: [{ filename: 'big.bin', content: bytes.toString('base64') }] };
+      const { id } = expectOk<{ id: string }>(await api.post(`/v1/inboxes/${inbox.id}/send`, request), 201, 'send 5 MiB');
+      assertSameBytes(expectFile(await api.get(`/v1/messages/${id}/attachments/0`), 'application/octet-stream', 'big attachment'), bytes, 'big attachment');
     });
 
     /** A minimal valid request, for the error cases: each changes one thing. */

@@ -109,6 +109,20 @@ describe('parseQuery', () => {
     invalidAt('""', 1, /nothing to search/);
   });
 
+  it('refuses nesting deeper than 100 groups or negations, and accepts 100', () => {
+    assert.doesNotThrow(() => parseQuery(`${'-'.repeat(100)}a`));
+    invalidAt(`${'-'.repeat(101)}a`, 101, /nest more than 100/);
+    invalidAt(`${'('.repeat(101)}a${')'.repeat(101)}`, 101, /nest more than 100/);
+  });
+
+  it('counts the length limit in characters, not UTF-16 units', () => {
+    assert.doesNotThrow(() => parseQuery('😀'.repeat(2000)));
+  });
+
+  it('keeps years before 100 as written', () => {
+    assert.deepEqual(parseQuery('after:0050-01-01'), { kind: 'received', op: 'gte', at: new Date('0050-01-01T00:00:00Z') });
+  });
+
   it('refuses queries over the length limit', () => {
     assert.throws(() => parseQuery('a'.repeat(2001)), (error: unknown) => error instanceof AppError && error.code === 'invalid_query');
   });

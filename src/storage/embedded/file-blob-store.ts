@@ -1,6 +1,7 @@
 // BlobStore on the local file system: one file per key under the data dir, fsynced before put resolves.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { BlobStore } from '../ports.js';
 
@@ -17,7 +18,8 @@ export class FileBlobStore implements BlobStore {
   async put(key: string, data: Buffer): Promise<void> {
     const target = this.pathFor(key);
     const dir = path.dirname(target);
-    const temp = `${target}.${process.pid}.tmp`;
+    // Unique per write: two writers of one key (two first requests for a thumbnail) must not share a temp file.
+    const temp = `${target}.${randomUUID()}.tmp`;
     try {
       await fs.mkdir(dir, { recursive: true });
       const file = await fs.open(temp, 'w');
