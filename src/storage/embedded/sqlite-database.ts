@@ -164,3 +164,24 @@ export function guarded<T>(operation: () => T): Promise<T> {
     return Promise.reject(translateSqliteError(error));
   }
 }
+
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Prepared statements by SQL text. Preparing costs as much as running a small query, so each text is prepared
+ * once; the bound keeps compiled search filters, whose text varies, from growing it without end.
+ */
+export function statementCache(db: SqliteDatabase): (sql: string) => Database.Statement {
+  const cache = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = cache.get(sql);
+    if (statement) {
+      cache.delete(sql);
+    } else {
+      statement = db.prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, statement);
+    return statement;
+  };
+}

@@ -1,7 +1,8 @@
 // MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags, written in one transaction.
+import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/types.js';
 import type { ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
-import { guarded, type SqliteDatabase } from './sqlite-database.js';
+import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { compileSql, requiredPhrases } from './compile-sql.js';
 
 interface MessageRow {
@@ -78,7 +79,10 @@ export class SqliteMessageIndex implements MessageIndex {
   private readonly insertWithTags;
   private readonly indexDrivenBelow: number;
 
+  private readonly sql: (sql: string) => Database.Statement;
+
   constructor(private readonly db: SqliteDatabase, options: SqliteMessageIndexOptions = {}) {
+    this.sql = statementCache(db);
     this.indexDrivenBelow = options.indexDrivenBelow ?? 2000;
     this.insertRow = db.prepare(`INSERT INTO messages (
         id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
@@ -131,7 +135,7 @@ export class SqliteMessageIndex implements MessageIndex {
 
   get(workspaceId: string, id: string): Promise<MessageRecord | null> {
     return guarded(() => {
-      const row = this.db.prepare(`${SELECT_MESSAGES} WHERE m.workspace_id = ? AND m.id = ?`).get(workspaceId, id) as MessageRow | undefined;
+      const row = this.sql(`${SELECT_MESSAGES} WHERE m.workspace_id = ? AND m.id = ?`).get(workspaceId, id) as MessageRow | undefined;
       return row ? toMessage(row) : null;
     });
   }
@@ -152,8 +156,8 @@ export class SqliteMessageIndex implements MessageIndex {
       const params = [workspaceId, inboxId, ...positionParams, ...filter.params, options.limit];
       const driver = this.rarestPhrase(requiredPhrases(options.filter));
       const rows = driver === null
-        ? this.db.prepare(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params)
-        : this.db.prepare(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)
+        ? this.sql(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params)
+        : this.sql(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)
             SELECT ${MESSAGE_COLUMNS} FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions}`).all(driver, ...params);
       return (rows as MessageRow[]).map(toMessage);
     })());
@@ -162,7 +166,7 @@ export class SqliteMessageIndex implements MessageIndex {
   /** The phrase with the fewest index hits, if it has fewer than indexDrivenBelow; counting stops there. */
   private rarestPhrase(phrases: string[]): string | null {
     let rarest: { phrase: string; hits: number } | null = null;
-    const count = this.db.prepare('SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)').pluck();
+    const count = this.sql('SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)').pluck();
     for (const phrase of phrases) {
       const hits = count.get(phrase, this.indexDrivenBelow) as number;
       if (hits < this.indexDrivenBelow && (rarest === null || hits < rarest.hits)) rarest = { phrase, hits };
@@ -173,7 +177,7 @@ export class SqliteMessageIndex implements MessageIndex {
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>> {
     return guarded(() => {
       const counts = new Map<string, number>(inboxIds.map((id) => [id, 0]));
-      const statement = this.db.prepare('SELECT count(*) AS n FROM messages WHERE workspace_id = ? AND inbox_id = ?');
+      const statement = this.sql('SELECT count(*) AS n FROM messages WHERE workspace_id = ? AND inbox_id = ?');
       for (const id of inboxIds) counts.set(id, (statement.get(workspaceId, id) as { n: number }).n);
       return counts;
     });
@@ -181,7 +185,7 @@ export class SqliteMessageIndex implements MessageIndex {
 
   deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]> {
     return guarded(() => this.db.transaction(() => {
-      return this.db.prepare('DELETE FROM messages WHERE workspace_id = ? AND inbox_id = ? RETURNING id').pluck().all(workspaceId, inboxId) as string[];
+      return this.sql('DELETE FROM messages WHERE workspace_id = ? AND inbox_id = ? RETURNING id').pluck().all(workspaceId, inboxId) as string[];
     }).immediate());
   }
 
@@ -191,41 +195,41 @@ export class SqliteMessageIndex implements MessageIndex {
       if (seqs.length === 0) return { affected: 0, deletedIds: [] };
       // Selected rows go through a temporary table so any number of them fits one statement.
       this.db.exec('CREATE TEMP TABLE IF NOT EXISTS selected_seqs (seq INTEGER PRIMARY KEY); DELETE FROM temp.selected_seqs;');
-      const remember = this.db.prepare('INSERT INTO temp.selected_seqs (seq) VALUES (?)');
+      const remember = this.sql('INSERT INTO temp.selected_seqs (seq) VALUES (?)');
       for (const seq of seqs) remember.run(seq);
       const tagList = (tags: string[]) => JSON.stringify([...new Set(tags)]);
       switch (change.kind) {
         case 'read': {
-          const { changes } = this.db.prepare('UPDATE messages SET read = ? WHERE seq IN (SELECT seq FROM temp.selected_seqs) AND read <> ?')
+          const { changes } = this.sql('UPDATE messages SET read = ? WHERE seq IN (SELECT seq FROM temp.selected_seqs) AND read <> ?')
             .run(change.value ? 1 : 0, change.value ? 1 : 0);
           return { affected: changes, deletedIds: [] };
         }
         case 'delete': {
-          const ids = this.db.prepare('DELETE FROM messages WHERE seq IN (SELECT seq FROM temp.selected_seqs) RETURNING id').pluck().all() as string[];
+          const ids = this.sql('DELETE FROM messages WHERE seq IN (SELECT seq FROM temp.selected_seqs) RETURNING id').pluck().all() as string[];
           return { affected: ids.length, deletedIds: ids };
         }
         case 'add_tags': {
-          const gaining = this.db.prepare(`SELECT count(*) AS n FROM temp.selected_seqs s WHERE EXISTS (
+          const gaining = this.sql(`SELECT count(*) AS n FROM temp.selected_seqs s WHERE EXISTS (
               SELECT 1 FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM message_tags t WHERE t.message_seq = s.seq AND t.tag = j.value))`)
             .get(tagList(change.tags)) as { n: number };
-          this.db.prepare(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
+          this.sql(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
               SELECT s.seq, ?, j.value FROM temp.selected_seqs s, json_each(?) j`).run(selection.workspaceId, tagList(change.tags));
           return { affected: gaining.n, deletedIds: [] };
         }
         case 'remove_tags': {
-          const losing = this.db.prepare(`SELECT count(DISTINCT message_seq) AS n FROM message_tags
+          const losing = this.sql(`SELECT count(DISTINCT message_seq) AS n FROM message_tags
               WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag IN (SELECT value FROM json_each(?))`).get(tagList(change.tags)) as { n: number };
-          this.db.prepare('DELETE FROM message_tags WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag IN (SELECT value FROM json_each(?))')
+          this.sql('DELETE FROM message_tags WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag IN (SELECT value FROM json_each(?))')
             .run(tagList(change.tags));
           return { affected: losing.n, deletedIds: [] };
         }
         case 'set_tags': {
           const wanted = tagList(change.tags);
-          const differing = this.db.prepare(`SELECT count(*) AS n FROM temp.selected_seqs s WHERE
+          const differing = this.sql(`SELECT count(*) AS n FROM temp.selected_seqs s WHERE
               (SELECT coalesce(json_group_array(tag), '[]') FROM (SELECT tag FROM message_tags WHERE message_seq = s.seq ORDER BY tag))
               <> (SELECT coalesce(json_group_array(value), '[]') FROM (SELECT value FROM json_each(?) ORDER BY value))`).get(wanted) as { n: number };
-          this.db.prepare('DELETE FROM message_tags WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag NOT IN (SELECT value FROM json_each(?))').run(wanted);
-          this.db.prepare(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
+          this.sql('DELETE FROM message_tags WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag NOT IN (SELECT value FROM json_each(?))').run(wanted);
+          this.sql(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
               SELECT s.seq, ?, j.value FROM temp.selected_seqs s, json_each(?) j`).run(selection.workspaceId, wanted);
           return { affected: differing.n, deletedIds: [] };
         }
@@ -249,12 +253,12 @@ export class SqliteMessageIndex implements MessageIndex {
       clauses.push(filter.where);
       params.push(...filter.params);
     }
-    return (this.db.prepare(`SELECT m.seq FROM messages m WHERE ${clauses.join(' AND ')}`).pluck().all(...params)) as number[];
+    return (this.sql(`SELECT m.seq FROM messages m WHERE ${clauses.join(' AND ')}`).pluck().all(...params)) as number[];
   }
 
   tagCounts(workspaceId: string): Promise<Map<string, number>> {
     return guarded(() => {
-      const rows = this.db.prepare('SELECT tag, count(*) AS n FROM message_tags WHERE workspace_id = ? GROUP BY tag').all(workspaceId) as { tag: string; n: number }[];
+      const rows = this.sql('SELECT tag, count(*) AS n FROM message_tags WHERE workspace_id = ? GROUP BY tag').all(workspaceId) as { tag: string; n: number }[];
       return new Map(rows.map((row) => [row.tag, row.n]));
     });
   }
@@ -262,9 +266,9 @@ export class SqliteMessageIndex implements MessageIndex {
   renameTag(workspaceId: string, from: string, to: string): Promise<number> {
     if (from === to) return this.tagCounts(workspaceId).then((counts) => counts.get(from) ?? 0);
     return guarded(() => this.db.transaction(() => {
-      const { changes } = this.db.prepare(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
+      const { changes } = this.sql(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
           SELECT message_seq, workspace_id, ? FROM message_tags WHERE workspace_id = ? AND tag = ?`).run(to, workspaceId, from);
-      const removed = this.db.prepare('DELETE FROM message_tags WHERE workspace_id = ? AND tag = ?').run(workspaceId, from).changes;
+      const removed = this.sql('DELETE FROM message_tags WHERE workspace_id = ? AND tag = ?').run(workspaceId, from).changes;
       return Math.max(changes, removed);
     }).immediate());
   }

@@ -1,8 +1,9 @@
 // MetadataStore on SQLite: workspaces, members, API keys, inboxes and quota counters.
+import type Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
 import type { Access, ApiKeyRecord, Inbox, Member, MemberRole, TagRule, Workspace } from '../../domain/types.js';
 import type { MetadataStore } from '../ports.js';
-import { guarded, type SqliteDatabase } from './sqlite-database.js';
+import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 
 interface WorkspaceRow { id: string; name: string; plan: string; created_at: number }
 interface ApiKeyRow { id: string; workspace_id: string; access: string; key_hash: string; created_at: number; revoked_at: number | null }
@@ -40,37 +41,41 @@ const toTagRule = (row: TagRuleRow): TagRule => ({
 export const inboxNameKey = (name: string): string => name.toUpperCase().toLowerCase();
 
 export class SqliteMetadataStore implements MetadataStore {
-  constructor(private readonly db: SqliteDatabase) {}
+  private readonly sql: (sql: string) => Database.Statement;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.sql = statementCache(db);
+  }
 
   createWorkspace(workspace: Workspace): Promise<void> {
     return guarded(() => {
-      this.db.prepare('INSERT INTO workspaces (id, name, plan, created_at) VALUES (?, ?, ?, ?)')
+      this.sql('INSERT INTO workspaces (id, name, plan, created_at) VALUES (?, ?, ?, ?)')
         .run(workspace.id, workspace.name, workspace.planName, workspace.createdAt.getTime());
     });
   }
 
   getWorkspace(id: string): Promise<Workspace | null> {
     return guarded(() => {
-      const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+      const row = this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
       return row ? toWorkspace(row) : null;
     });
   }
 
   listWorkspaces(): Promise<Workspace[]> {
-    return guarded(() => (this.db.prepare('SELECT * FROM workspaces ORDER BY created_at, id').all() as WorkspaceRow[]).map(toWorkspace));
+    return guarded(() => (this.sql('SELECT * FROM workspaces ORDER BY created_at, id').all() as WorkspaceRow[]).map(toWorkspace));
   }
 
   setWorkspacePlan(id: string, planName: string): Promise<boolean> {
-    return guarded(() => this.db.prepare('UPDATE workspaces SET plan = ? WHERE id = ?').run(planName, id).changes === 1);
+    return guarded(() => this.sql('UPDATE workspaces SET plan = ? WHERE id = ?').run(planName, id).changes === 1);
   }
 
   addMember(member: Member, memberLimit: number | null): Promise<void> {
     return guarded(() => this.db.transaction(() => {
-      const exists = this.db.prepare('SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(member.workspaceId, member.email);
+      const exists = this.sql('SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(member.workspaceId, member.email);
       if (exists) throw new AppError('already_exists', `${member.email} is already a member of workspace ${member.workspaceId}`);
       const count = this.countMembersSync(member.workspaceId);
       if (memberLimit !== null && count >= memberLimit) throw new AppError('limit_reached', `the plan allows ${memberLimit} member(s)`);
-      this.db.prepare('INSERT INTO members (workspace_id, email, role, created_at) VALUES (?, ?, ?, ?)')
+      this.sql('INSERT INTO members (workspace_id, email, role, created_at) VALUES (?, ?, ?, ?)')
         .run(member.workspaceId, member.email, member.role satisfies MemberRole, member.createdAt.getTime());
     }).immediate());
   }
@@ -80,34 +85,34 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   private countMembersSync(workspaceId: string): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM members WHERE workspace_id = ?').get(workspaceId) as { n: number }).n;
+    return (this.sql('SELECT count(*) AS n FROM members WHERE workspace_id = ?').get(workspaceId) as { n: number }).n;
   }
 
   createApiKey(key: ApiKeyRecord): Promise<void> {
     return guarded(() => {
-      this.db.prepare('INSERT INTO api_keys (id, workspace_id, access, key_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)')
+      this.sql('INSERT INTO api_keys (id, workspace_id, access, key_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(key.id, key.workspaceId, key.access, key.keyHash, key.createdAt.getTime(), key.revokedAt?.getTime() ?? null);
     });
   }
 
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return guarded(() => {
-      const row = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
+      const row = this.sql('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as ApiKeyRow | undefined;
       return row ? toApiKey(row) : null;
     });
   }
 
   revokeApiKey(id: string, at: Date): Promise<boolean> {
-    return guarded(() => this.db.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at.getTime(), id).changes === 1);
+    return guarded(() => this.sql('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at.getTime(), id).changes === 1);
   }
 
   createInbox(inbox: Inbox, inboxLimit: number | null): Promise<void> {
     return guarded(() => this.db.transaction(() => {
-      const taken = this.db.prepare('SELECT 1 FROM inboxes WHERE workspace_id = ? AND name_key = ?').get(inbox.workspaceId, inboxNameKey(inbox.name));
+      const taken = this.sql('SELECT 1 FROM inboxes WHERE workspace_id = ? AND name_key = ?').get(inbox.workspaceId, inboxNameKey(inbox.name));
       if (taken) throw new AppError('already_exists', `an inbox named '${inbox.name}' already exists in this workspace`);
       const count = this.countInboxesSync(inbox.workspaceId);
       if (inboxLimit !== null && count >= inboxLimit) throw new AppError('limit_reached', `the plan allows ${inboxLimit} inbox(es); delete one or change plan`);
-      this.db.prepare(`INSERT INTO inboxes (id, workspace_id, name, name_key, smtp_username, smtp_password_hash, created_at)
+      this.sql(`INSERT INTO inboxes (id, workspace_id, name, name_key, smtp_username, smtp_password_hash, created_at)
                        VALUES (?, ?, ?, ?, ?, ?, ?)`)
         .run(inbox.id, inbox.workspaceId, inbox.name, inboxNameKey(inbox.name), inbox.smtpUsername, inbox.smtpPasswordHash, inbox.createdAt.getTime());
     }).immediate());
@@ -115,20 +120,20 @@ export class SqliteMetadataStore implements MetadataStore {
 
   getInbox(workspaceId: string, id: string): Promise<Inbox | null> {
     return guarded(() => {
-      const row = this.db.prepare('SELECT * FROM inboxes WHERE workspace_id = ? AND id = ?').get(workspaceId, id) as InboxRow | undefined;
+      const row = this.sql('SELECT * FROM inboxes WHERE workspace_id = ? AND id = ?').get(workspaceId, id) as InboxRow | undefined;
       return row ? toInbox(row) : null;
     });
   }
 
   findInboxBySmtpUsername(username: string): Promise<Inbox | null> {
     return guarded(() => {
-      const row = this.db.prepare('SELECT * FROM inboxes WHERE smtp_username = ?').get(username) as InboxRow | undefined;
+      const row = this.sql('SELECT * FROM inboxes WHERE smtp_username = ?').get(username) as InboxRow | undefined;
       return row ? toInbox(row) : null;
     });
   }
 
   listInboxes(workspaceId: string): Promise<Inbox[]> {
-    return guarded(() => (this.db.prepare('SELECT * FROM inboxes WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId) as InboxRow[]).map(toInbox));
+    return guarded(() => (this.sql('SELECT * FROM inboxes WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId) as InboxRow[]).map(toInbox));
   }
 
   countInboxes(workspaceId: string): Promise<number> {
@@ -136,19 +141,19 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   private countInboxesSync(workspaceId: string): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM inboxes WHERE workspace_id = ?').get(workspaceId) as { n: number }).n;
+    return (this.sql('SELECT count(*) AS n FROM inboxes WHERE workspace_id = ?').get(workspaceId) as { n: number }).n;
   }
 
   deleteInbox(workspaceId: string, id: string): Promise<boolean> {
     return guarded(() => this.db.transaction(() => {
-      this.db.prepare('DELETE FROM tag_rules WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, id);
-      return this.db.prepare('DELETE FROM inboxes WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
+      this.sql('DELETE FROM tag_rules WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, id);
+      return this.sql('DELETE FROM inboxes WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
     }).immediate());
   }
 
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null> {
     return guarded(() => {
-      const row = this.db.prepare('UPDATE inboxes SET smtp_password_hash = ? WHERE workspace_id = ? AND id = ? RETURNING *')
+      const row = this.sql('UPDATE inboxes SET smtp_password_hash = ? WHERE workspace_id = ? AND id = ? RETURNING *')
         .get(passwordHash, workspaceId, id) as InboxRow | undefined;
       return row ? toInbox(row) : null;
     });
@@ -156,70 +161,70 @@ export class SqliteMetadataStore implements MetadataStore {
 
   getQuotaUsed(workspaceId: string, period: string): Promise<number> {
     return guarded(() => {
-      const row = this.db.prepare('SELECT used FROM quota_usage WHERE workspace_id = ? AND period = ?').get(workspaceId, period) as { used: number } | undefined;
+      const row = this.sql('SELECT used FROM quota_usage WHERE workspace_id = ? AND period = ?').get(workspaceId, period) as { used: number } | undefined;
       return row?.used ?? 0;
     });
   }
 
   listTagColors(workspaceId: string): Promise<Map<string, string>> {
     return guarded(() => {
-      const rows = this.db.prepare('SELECT tag, color FROM tag_colors WHERE workspace_id = ?').all(workspaceId) as { tag: string; color: string }[];
+      const rows = this.sql('SELECT tag, color FROM tag_colors WHERE workspace_id = ?').all(workspaceId) as { tag: string; color: string }[];
       return new Map(rows.map((row) => [row.tag, row.color]));
     });
   }
 
   setTagColor(workspaceId: string, tag: string, color: string | null): Promise<void> {
     return guarded(() => {
-      if (color === null) this.db.prepare('DELETE FROM tag_colors WHERE workspace_id = ? AND tag = ?').run(workspaceId, tag);
-      else this.db.prepare('INSERT INTO tag_colors (workspace_id, tag, color) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET color = excluded.color').run(workspaceId, tag, color);
+      if (color === null) this.sql('DELETE FROM tag_colors WHERE workspace_id = ? AND tag = ?').run(workspaceId, tag);
+      else this.sql('INSERT INTO tag_colors (workspace_id, tag, color) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET color = excluded.color').run(workspaceId, tag, color);
     });
   }
 
   renameTagColor(workspaceId: string, from: string, to: string): Promise<void> {
     if (from === to) return Promise.resolve();
     return guarded(() => this.db.transaction(() => {
-      this.db.prepare(`INSERT OR IGNORE INTO tag_colors (workspace_id, tag, color)
+      this.sql(`INSERT OR IGNORE INTO tag_colors (workspace_id, tag, color)
           SELECT workspace_id, ?, color FROM tag_colors WHERE workspace_id = ? AND tag = ?`).run(to, workspaceId, from);
-      this.db.prepare('DELETE FROM tag_colors WHERE workspace_id = ? AND tag = ?').run(workspaceId, from);
+      this.sql('DELETE FROM tag_colors WHERE workspace_id = ? AND tag = ?').run(workspaceId, from);
     }).immediate());
   }
 
   listTagRules(workspaceId: string, inboxId?: string): Promise<TagRule[]> {
     return guarded(() => {
       const rows = inboxId === undefined
-        ? this.db.prepare('SELECT * FROM tag_rules WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId)
-        : this.db.prepare('SELECT * FROM tag_rules WHERE workspace_id = ? AND inbox_id = ? ORDER BY created_at, id').all(workspaceId, inboxId);
+        ? this.sql('SELECT * FROM tag_rules WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId)
+        : this.sql('SELECT * FROM tag_rules WHERE workspace_id = ? AND inbox_id = ? ORDER BY created_at, id').all(workspaceId, inboxId);
       return (rows as TagRuleRow[]).map(toTagRule);
     });
   }
 
   getTagRule(workspaceId: string, id: string): Promise<TagRule | null> {
     return guarded(() => {
-      const row = this.db.prepare('SELECT * FROM tag_rules WHERE workspace_id = ? AND id = ?').get(workspaceId, id) as TagRuleRow | undefined;
+      const row = this.sql('SELECT * FROM tag_rules WHERE workspace_id = ? AND id = ?').get(workspaceId, id) as TagRuleRow | undefined;
       return row ? toTagRule(row) : null;
     });
   }
 
   createTagRule(rule: TagRule): Promise<void> {
     return guarded(() => {
-      this.db.prepare('INSERT INTO tag_rules (id, workspace_id, inbox_id, query, tags, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      this.sql('INSERT INTO tag_rules (id, workspace_id, inbox_id, query, tags, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(rule.id, rule.workspaceId, rule.inboxId, rule.query, JSON.stringify(rule.tags), rule.createdAt.getTime());
     });
   }
 
   replaceTagRule(rule: TagRule): Promise<boolean> {
-    return guarded(() => this.db.prepare('UPDATE tag_rules SET inbox_id = ?, query = ?, tags = ? WHERE workspace_id = ? AND id = ?')
+    return guarded(() => this.sql('UPDATE tag_rules SET inbox_id = ?, query = ?, tags = ? WHERE workspace_id = ? AND id = ?')
       .run(rule.inboxId, rule.query, JSON.stringify(rule.tags), rule.workspaceId, rule.id).changes === 1);
   }
 
   deleteTagRule(workspaceId: string, id: string): Promise<boolean> {
-    return guarded(() => this.db.prepare('DELETE FROM tag_rules WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
+    return guarded(() => this.sql('DELETE FROM tag_rules WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
   }
 
   secret(name: string, generate: () => string): Promise<string> {
     return guarded(() => {
-      this.db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(name, generate());
-      return (this.db.prepare('SELECT value FROM secrets WHERE name = ?').get(name) as { value: string }).value;
+      this.sql('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(name, generate());
+      return (this.sql('SELECT value FROM secrets WHERE name = ?').get(name) as { value: string }).value;
     });
   }
 }
