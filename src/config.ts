@@ -96,11 +96,13 @@ function readPlans(env: Env): Record<string, Plan> {
       if (!(limitFields as readonly string[]).includes(key)) throw new ConfigError('SANDBOX_PLANS', `plan '${name}' has unknown field '${key}' (allowed: ${limitFields.join(', ')})`);
       const v = fields[key];
       const nullable = key !== 'retention_days';
-      if (!((v === null && nullable) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0))) {
-        throw new ConfigError('SANDBOX_PLANS', `plan '${name}' field '${key}' must be a whole number >= 0${nullable ? ' or null for unlimited' : ''}`);
+      // A rate of 0 would refuse every request forever; "no requests" is not a plan.
+      const minimum = key === 'requests_per_second' ? 1 : 0;
+      if (!((v === null && nullable) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= minimum))) {
+        throw new ConfigError('SANDBOX_PLANS', `plan '${name}' field '${key}' must be a whole number >= ${minimum}${nullable ? ' or null for unlimited' : ''}`);
       }
     }
-    const base = plans[name] ?? DEFAULT_PLANS.unlimited!;
+    const base = Object.hasOwn(plans, name) ? plans[name]! : DEFAULT_PLANS.unlimited!;
     const pick = (key: (typeof limitFields)[number], current: number | null) => (key in fields ? (fields[key] as number | null) : current);
     plans[name] = {
       name,
@@ -157,7 +159,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     plans: Object.freeze(readPlans(env)),
     defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',
   };
-  if (!config.plans[config.defaultPlan]) {
+  if (!Object.hasOwn(config.plans, config.defaultPlan)) {
     throw new ConfigError('SANDBOX_DEFAULT_PLAN', `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);
   }
   return Object.freeze(config);

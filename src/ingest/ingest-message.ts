@@ -108,7 +108,15 @@ export class IngestPipeline {
       record.tags = [...new Set([...record.tags, ...(await this.tagRules.tagsFor(record))])];
       await blobs.put(rawKey, incoming.raw);
       blobWritten = true;
-      if (!(await messages.insert(record, charge))) throw quotaReached(monthlyLimit ?? 0);
+      // Stamped at commit, so a large message parsed slowly never lands behind messages a `since` reader has seen.
+      record.receivedAt = this.now();
+      if (!(await messages.insert(record, { ...charge, period: quotaPeriod(record.receivedAt) }))) throw quotaReached(monthlyLimit ?? 0);
+      // Inbox deletion removes the inbox before sweeping its messages, so either that sweep saw this row or this
+      // check sees the inbox gone; a message never outlives its inbox.
+      if (!(await metadata.getInbox(inbox.workspaceId, inbox.id))) {
+        await messages.change({ workspaceId: workspace.id, ids: [id] }, { kind: 'delete' });
+        throw new AppError('not_found', `inbox ${inbox.id} was deleted while the message arrived`);
+      }
       this.publish(record);
       return record;
     } catch (error) {

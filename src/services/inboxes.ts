@@ -33,9 +33,13 @@ export class InboxService {
     return { inbox: { ...inbox, messageCount: 0 }, password };
   }
 
+  find(workspaceId: string, id: string): Promise<Inbox | null> {
+    return this.metadata.getInbox(workspaceId, id);
+  }
+
   /** Another workspace's inbox is reported exactly like a missing one. */
   async require(workspaceId: string, id: string): Promise<Inbox> {
-    const inbox = await this.metadata.getInbox(workspaceId, id);
+    const inbox = await this.find(workspaceId, id);
     if (!inbox) throw new AppError('not_found', `no inbox with id '${id}'`);
     return inbox;
   }

@@ -26,7 +26,7 @@ export function decodeCursor(inboxId: string, filterKey: string, cursor: string)
   } catch {
     throw new AppError('invalid_cursor', 'cursor is not one this server issued; pass next_cursor unchanged');
   }
-  if (payload?.v !== 1 || typeof payload.t !== 'number' || !Number.isFinite(payload.t) || typeof payload.id !== 'string' || typeof payload.inbox !== 'string') {
+  if (payload?.v !== 1 || typeof payload.t !== 'number' || !Number.isSafeInteger(payload.t) || Number.isNaN(new Date(payload.t).getTime()) || typeof payload.id !== 'string' || typeof payload.inbox !== 'string') {
     throw new AppError('invalid_cursor', 'cursor is not one this server issued; pass next_cursor unchanged');
   }
   if (payload.inbox !== inboxId) throw new AppError('invalid_cursor', 'cursor belongs to a different inbox');

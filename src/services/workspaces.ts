@@ -34,11 +34,11 @@ export class WorkspaceService {
   planFor(workspace: Workspace): Plan {
     // A plan removed from configuration after assignment falls back to the most restrictive default
     // rather than to unlimited.
-    return this.plans[workspace.planName] ?? this.plans.free ?? Object.values(this.plans)[0]!;
+    return Object.hasOwn(this.plans, workspace.planName) ? this.plans[workspace.planName]! : this.plans.free!;
   }
 
   private requirePlan(planName: string): Plan {
-    const plan = this.plans[planName];
+    const plan = Object.hasOwn(this.plans, planName) ? this.plans[planName] : undefined;
     if (!plan) throw new AppError('invalid_request', `unknown plan '${planName}' (known: ${Object.keys(this.plans).join(', ')})`);
     return plan;
   }

@@ -183,7 +183,8 @@ export class SmtpCaptureServer {
   private async checkSession(session: SMTPServerSession): Promise<void> {
     const user = session.user as SessionUser | undefined;
     if (!user) throw new AppError('auth_required', 'Authentication required');
-    const current = await this.inboxes.require(user.inbox.workspaceId, user.inbox.id).catch(() => null);
+    // A missing inbox means deleted; a storage failure must surface as 451 (retry), not as a credential refusal.
+    const current = await this.inboxes.find(user.inbox.workspaceId, user.inbox.id);
     if (!current || current.smtpPasswordHash !== user.inbox.smtpPasswordHash) {
       throw new AppError('auth_failed', 'Credentials changed since login; reconnect with the current password');
     }

@@ -38,6 +38,8 @@ describe('loadConfig', () => {
     ['SANDBOX_PLANS', '{"free":{"monthly_limit":-1}}'],
     ['SANDBOX_PLANS', '{"free":{"colour":1}}'],
     ['SANDBOX_DEFAULT_PLAN', 'platinum'],
+    ['SANDBOX_DEFAULT_PLAN', 'toString'],
+    ['SANDBOX_PLANS', '{"slow":{"requests_per_second":0}}'],
     ['SANDBOX_LOG_LEVEL', 'loud'],
     ['SANDBOX_TLS_CERT', '/tmp/cert.pem'],
   ];

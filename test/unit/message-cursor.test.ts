@@ -20,7 +20,7 @@ describe('message cursor', () => {
     assert.throws(() => decodeCursor('inb_1', 'q2', encodeCursor('inb_1', 'q1', position)), isInvalidCursor);
   });
 
-  for (const garbage of ['x', '!!!', Buffer.from('{"v":2}').toString('base64url'), Buffer.from('[]').toString('base64url'), Buffer.from('{"v":1,"inbox":"inb_1","t":"soon","id":"m"}').toString('base64url')]) {
+  for (const garbage of ['x', '!!!', Buffer.from('{"v":2}').toString('base64url'), Buffer.from('[]').toString('base64url'), Buffer.from('{"v":1,"inbox":"inb_1","t":"soon","id":"m"}').toString('base64url'), Buffer.from('{"v":1,"inbox":"inb_1","t":1e300,"id":"m"}').toString('base64url')]) {
     it(`refuses '${garbage}'`, () => {
       assert.throws(() => decodeCursor('inb_1', 'q', garbage), isInvalidCursor);
     });

@@ -34,15 +34,25 @@ export function requiredPhrases(node: QueryNode): string[] {
  * `trigramIndex: false` leaves text clauses to instr() alone: right when the rows are already few (a page
  * walk that stops early, or rows driven by one index phrase), where materialising index hits would cost more.
  */
+/**
+ * SQLite parses `a AND b AND c …` as a left-deep tree and refuses depths over 1000; halving keeps a query of a
+ * thousand terms about ten levels deep.
+ */
+function balanced(clauses: string[], operator: 'AND' | 'OR'): string {
+  if (clauses.length === 1) return clauses[0]!;
+  const middle = Math.ceil(clauses.length / 2);
+  return `(${balanced(clauses.slice(0, middle), operator)} ${operator} ${balanced(clauses.slice(middle), operator)})`;
+}
+
 export function compileSql(node: QueryNode, options: { trigramIndex?: boolean } = {}): SqlFilter {
   const trigramIndex = options.trigramIndex ?? true;
   const params: (string | number)[] = [];
   const walk = (n: QueryNode): string => {
     switch (n.kind) {
       case 'and':
-        return n.children.length === 0 ? '1' : `(${n.children.map(walk).join(' AND ')})`;
+        return n.children.length === 0 ? '1' : balanced(n.children.map(walk), 'AND');
       case 'or':
-        return n.children.length === 0 ? '0' : `(${n.children.map(walk).join(' OR ')})`;
+        return n.children.length === 0 ? '0' : balanced(n.children.map(walk), 'OR');
       case 'not':
         return `NOT ${walk(n.child)}`;
       case 'text': {

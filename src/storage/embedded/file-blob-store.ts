@@ -7,6 +7,15 @@ import type { BlobStore } from '../ports.js';
 
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
+async function syncDirectory(folder: string): Promise<void> {
+  const handle = await fs.open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export class FileBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
@@ -21,7 +30,7 @@ export class FileBlobStore implements BlobStore {
     // Unique per write: two writers of one key (two first requests for a thumbnail) must not share a temp file.
     const temp = `${target}.${randomUUID()}.tmp`;
     try {
-      await fs.mkdir(dir, { recursive: true });
+      const firstCreated = await fs.mkdir(dir, { recursive: true });
       const file = await fs.open(temp, 'w');
       try {
         await file.writeFile(data);
@@ -29,15 +38,12 @@ export class FileBlobStore implements BlobStore {
       } finally {
         await file.close();
       }
-      // Write-then-rename keeps a half-written file from ever carrying the final name; the directory
-      // fsync makes the rename itself durable.
+      // Write-then-rename keeps a half-written file from ever carrying the final name. The rename is an entry of
+      // dir, and each folder mkdir just made is an entry of its parent: syncing those folders makes all of it durable.
       await fs.rename(temp, target);
-      const dirHandle = await fs.open(dir, 'r');
-      try {
-        await dirHandle.sync();
-      } finally {
-        await dirHandle.close();
-      }
+      const synced = [dir];
+      if (firstCreated) for (let folder = path.dirname(dir); folder.length >= path.dirname(firstCreated).length; folder = path.dirname(folder)) synced.push(folder);
+      for (const folder of synced) await syncDirectory(folder);
     } catch (error) {
       await fs.rm(temp, { force: true }).catch(() => undefined);
       throw new AppError('storage_unavailable', `cannot write blob: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });

@@ -61,7 +61,7 @@ const toMessage = (row: MessageRow): MessageRecord => ({
 });
 
 /** Every message read selects these, so tags always come along. */
-const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(t.tag), '[]') FROM (SELECT tag FROM message_tags WHERE message_seq = m.seq ORDER BY tag) t) AS tags`;
+const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(tag ORDER BY tag), '[]') FROM message_tags WHERE message_seq = m.seq) AS tags`;
 const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
 
 export interface SqliteMessageIndexOptions {
@@ -226,8 +226,8 @@ export class SqliteMessageIndex implements MessageIndex {
         case 'set_tags': {
           const wanted = tagList(change.tags);
           const differing = this.sql(`SELECT count(*) AS n FROM temp.selected_seqs s WHERE
-              (SELECT coalesce(json_group_array(tag), '[]') FROM (SELECT tag FROM message_tags WHERE message_seq = s.seq ORDER BY tag))
-              <> (SELECT coalesce(json_group_array(value), '[]') FROM (SELECT value FROM json_each(?) ORDER BY value))`).get(wanted) as { n: number };
+              (SELECT coalesce(json_group_array(tag ORDER BY tag), '[]') FROM message_tags WHERE message_seq = s.seq)
+              <> (SELECT coalesce(json_group_array(value ORDER BY value), '[]') FROM json_each(?))`).get(wanted) as { n: number };
           this.sql('DELETE FROM message_tags WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag NOT IN (SELECT value FROM json_each(?))').run(wanted);
           this.sql(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
               SELECT s.seq, ?, j.value FROM temp.selected_seqs s, json_each(?) j`).run(selection.workspaceId, wanted);
