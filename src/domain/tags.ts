@@ -25,6 +25,10 @@ export function normalizeTag(name: string, field = 'tag'): string {
   return identity;
 }
 
+/** Normalises a list of tag names (reporting `field[i]` on error) and drops duplicates, keeping first-seen order. */
+export const normalizeTags = (names: string[], field = 'tags'): string[] =>
+  [...new Set(names.map((name, i) => normalizeTag(name, `${field}[${i}]`)))];
+
 export const isCssColor = (value: string): boolean => colorString.get(value) !== null;
 
 /** A stable colour from the name, so a tag keeps its colour everywhere without anyone choosing one. */

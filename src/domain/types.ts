@@ -88,8 +88,3 @@ export interface TagRule {
   tags: string[];
   createdAt: Date;
 }
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}

@@ -9,7 +9,11 @@ export async function readJsonBody(ctx: Context, limit: number = JSON_BODY_LIMIT
   const declaredLength = ctx.request.length;
   const hasBody = ctx.request.get('transfer-encoding') !== '' || (declaredLength !== undefined && declaredLength > 0);
   if (!hasBody) return undefined;
-  if (declaredLength !== undefined && declaredLength > limit) throw tooLarge(limit);
+  if (declaredLength !== undefined && declaredLength > limit) {
+    // Otherwise Node would read and discard the whole declared body to keep the connection.
+    ctx.set('Connection', 'close');
+    throw tooLarge(limit);
+  }
   if (!ctx.is('application/json', '+json')) {
     throw new AppError('unsupported_media_type', `the body must be JSON sent with Content-Type: application/json (got '${ctx.get('content-type') || 'none'}')`);
   }

@@ -59,10 +59,14 @@ function htmlBodyText(html: string): string {
   });
 }
 
+/** mailparser as this service uses it: bodies as sent, no text or HTML made up from the other. */
+export const parseMime = (raw: Buffer): Promise<ParsedMail> =>
+  simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+
 export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   let parsed: ParsedMail;
   try {
-    parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+    parsed = await parseMime(raw);
   } catch (error) {
     return {
       from: '', to: '', cc: '', subject: '', messageId: '', hasText: false, hasHtml: false, attachmentCount: 0,

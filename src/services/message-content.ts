@@ -1,11 +1,12 @@
 // What is read from a message's raw source on demand: bodies, headers, links, attachments and thumbnails.
-import { simpleParser, type Attachment, type ParsedMail } from 'mailparser';
+import type { Attachment, ParsedMail } from 'mailparser';
 import libmime from 'libmime';
 import sharp from 'sharp';
 import { AppError } from '../errors.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { BlobStore } from '../storage/ports.js';
 import { extractLinks } from '../ingest/extract-links.js';
+import { parseMime } from '../ingest/parse-email.js';
 import { parseListUnsubscribe, type ListUnsubscribe } from '../ingest/list-unsubscribe.js';
 import { thumbnailBlobKey } from '../domain/blob-keys.js';
 import type { MessageService } from './messages.js';
@@ -63,7 +64,7 @@ export class MessageContentService {
     const record = await this.messages.require(workspaceId, id);
     const raw = await this.messages.raw(workspaceId, id);
     // Broken MIME was stored anyway; whatever mailparser cannot read is simply absent.
-    const parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true }).catch(() => null);
+    const parsed = await parseMime(raw).catch(() => null);
     return { record, parsed };
   }
 

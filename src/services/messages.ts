@@ -1,6 +1,6 @@
 // Captured messages in the index: pages of summaries, read state, deletion, per-message tags and batch changes.
 import { AppError } from '../errors.js';
-import { normalizeTag } from '../domain/tags.js';
+import { normalizeTag, normalizeTags } from '../domain/tags.js';
 import { messageBlobFolder } from '../domain/blob-keys.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { QueryNode } from '../query/ast.js';
@@ -57,6 +57,8 @@ export class MessageService {
   private async changeOne(workspaceId: string, id: string, change: MessageChange): Promise<void> {
     await this.require(workspaceId, id);
     const result = await this.index.change({ workspaceId, ids: [id] }, change);
+    // A concurrent delete between the lookup and the change: this request's delete did not happen.
+    if (change.kind === 'delete' && result.affected === 0) throw new AppError('not_found', `no message with id '${id}'`);
     await this.removeBlobs(workspaceId, result.deletedIds);
   }
 
@@ -81,7 +83,7 @@ export class MessageService {
   }
 
   async setTags(workspaceId: string, id: string, tags: string[]): Promise<string[]> {
-    const names = [...new Set(tags.map((tag, i) => normalizeTag(tag, `tags[${i}]`)))].sort();
+    const names = normalizeTags(tags).sort();
     await this.changeOne(workspaceId, id, { kind: 'set_tags', tags: names });
     return names;
   }
@@ -114,7 +116,7 @@ export class MessageService {
       ...(request.ids === undefined ? {} : { ids: request.ids }),
       ...(request.query === undefined ? {} : { filter: parseQuery(request.query) }),
     };
-    const tags = (request.tags ?? []).map((tag, i) => normalizeTag(tag, `tags[${i}]`));
+    const tags = normalizeTags(request.tags ?? []);
     const change: MessageChange = request.action === 'read' ? { kind: 'read', value: true }
       : request.action === 'unread' ? { kind: 'read', value: false }
         : request.action === 'delete' ? { kind: 'delete' }

@@ -2,7 +2,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { AppError } from '../errors.js';
-import { normalizeTag } from '../domain/tags.js';
+import { normalizeTags } from '../domain/tags.js';
 import type { Workspace } from '../domain/types.js';
 import type { IngestPipeline } from '../ingest/ingest-message.js';
 import type { InboxService } from './inboxes.js';
@@ -56,7 +56,7 @@ export class SendService {
   /** Stores the composed message as if it arrived over SMTP; nothing is delivered. */
   async send(workspace: Workspace, inboxId: string, request: SendRequest): Promise<string> {
     const inbox = await this.inboxes.require(workspace.id, inboxId);
-    const tags = [...new Set((request.tags ?? []).map((tag, i) => normalizeTag(tag, `tags[${i}]`)))];
+    const tags = normalizeTags(request.tags ?? []);
     const composer = new MailComposer({
       from: toAddress(request.from),
       to: request.to.map(toAddress),

@@ -1,7 +1,7 @@
 // Tag rules: stored q expressions that tag a message as it arrives, before anyone can see it.
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
-import { normalizeTag } from '../domain/tags.js';
+import { normalizeTags } from '../domain/tags.js';
 import type { MessageRecord, TagRule } from '../domain/types.js';
 import { parseQuery } from '../query/parse-query.js';
 import { matches } from '../query/match.js';
@@ -30,7 +30,7 @@ export class TagRuleService {
     parseQuery(input.query);
     const inboxId = input.inbox_id ?? null;
     if (inboxId !== null) await this.inboxes.require(workspaceId, inboxId);
-    const tags = [...new Set(input.tags.map((tag, i) => normalizeTag(tag, `tags[${i}]`)))];
+    const tags = normalizeTags(input.tags);
     return { id, workspaceId, inboxId, query: input.query, tags, createdAt };
   }
 
