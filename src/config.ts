@@ -21,6 +21,8 @@ export interface Config {
   /** Base of absolute URLs the API returns; null: the origin of each request. */
   publicUrl: string | null;
   fileUrlTtlSeconds: number;
+  /** How often expired messages are deleted (plan retention_days). */
+  retentionSweepSeconds: number;
   logLevel: string;
   /** Plan given to workspaces created without an explicit one. */
   defaultPlan: string;
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),
     publicUrl: readPublicUrl(env),
     fileUrlTtlSeconds: readPositiveInt(env, 'SANDBOX_FILE_URL_TTL_SECONDS', 3600),
+    retentionSweepSeconds: readPositiveInt(env, 'SANDBOX_RETENTION_SWEEP_SECONDS', 3600),
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     plans: Object.freeze(readPlans(env)),
     defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',

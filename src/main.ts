@@ -15,6 +15,7 @@ import { TagRuleService } from './services/tag-rules.js';
 import { SendService } from './services/send-message.js';
 import { FileUrlSigner } from './services/signed-urls.js';
 import { IngestPipeline } from './ingest/ingest-message.js';
+import { RetentionWorker } from './workers/retention.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
 import { loadTlsMaterial } from './smtp/tls-material.js';
 import { createHttpApp } from './http/app.js';
@@ -103,6 +104,9 @@ async function start(config: Config): Promise<void> {
     smtps_port: smtpPorts.smtpsPort,
   }, `mail-sandbox listening: HTTP ${httpPort}, SMTP ${smtpPorts.smtpPort} (STARTTLS), SMTPS ${smtpPorts.smtpsPort}`);
 
+  const retention = new RetentionWorker(backend, workspaces, log);
+  retention.start(config.retentionSweepSeconds * 1000);
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -121,6 +125,7 @@ async function start(config: Config): Promise<void> {
     await smtp.close();
     await httpClosed;
     await pipeline.drain();
+    await retention.stop();
     await backend.close();
     log.info('stopped');
     process.exit(0);

@@ -1,0 +1,76 @@
+// Retention on a real embedded backend: messages past their workspace's retention_days go, with their blobs.
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../../../src/config.js';
+import { openBackend } from '../../../src/storage/index.js';
+import type { Backend } from '../../../src/storage/ports.js';
+import { WorkspaceService } from '../../../src/services/workspaces.js';
+import { RetentionWorker } from '../../../src/workers/retention.js';
+import { rawBlobKey } from '../../../src/domain/blob-keys.js';
+import type { Workspace } from '../../../src/domain/types.js';
+import { aMessage, UNLIMITED } from '../../contract/fixtures.js';
+
+const NOW = new Date('2026-11-21T12:00:00Z');
+const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 3600 * 1000);
+
+describe('RetentionWorker', () => {
+  let dataDir: string;
+  let backend: Backend;
+  let workspaces: WorkspaceService;
+  let weekly: Workspace;
+  let yearly: Workspace;
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-sandbox-retention-'));
+    const config = loadConfig({ SANDBOX_DATA_DIR: dataDir });
+    backend = await openBackend(config);
+    workspaces = new WorkspaceService(backend.metadata, config.plans, () => NOW);
+    weekly = (await workspaces.createWorkspace('weekly', 'free')).workspace;
+    yearly = (await workspaces.createWorkspace('yearly', 'unlimited')).workspace;
+  });
+  after(async () => {
+    await backend.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function store(workspace: Workspace, receivedAt: Date): Promise<string> {
+    const message = aMessage(workspace.id, 'inb_r', { receivedAt });
+    const withKey = { ...message, rawKey: rawBlobKey(workspace.id, message.id) };
+    await backend.blobs.put(withKey.rawKey, Buffer.from(`raw ${message.id}`));
+    await backend.messages.insert(withKey, UNLIMITED);
+    return message.id;
+  }
+
+  it('deletes exactly the messages older than each plan keeps, blobs included, and nothing on the next pass', async () => {
+    const weeklyOld = await store(weekly, daysAgo(8));
+    const weeklyEdge = await store(weekly, daysAgo(7));
+    const weeklyNew = await store(weekly, daysAgo(6));
+    const yearlyMonth = await store(yearly, daysAgo(30));
+    const yearlyAncient = await store(yearly, daysAgo(400));
+
+    const worker = new RetentionWorker(backend, workspaces, pino({ level: 'silent' }), () => NOW);
+    assert.equal(await worker.sweep(), 2);
+
+    const exists = async (workspace: Workspace, id: string) => (await backend.messages.get(workspace.id, id)) !== null;
+    assert.equal(await exists(weekly, weeklyOld), false, 'free plan keeps 7 days: 8 days old goes');
+    assert.equal(await exists(weekly, weeklyEdge), true, 'exactly 7 days old is still within retention');
+    assert.equal(await exists(weekly, weeklyNew), true);
+    assert.equal(await exists(yearly, yearlyMonth), true, 'the unlimited plan keeps a year');
+    assert.equal(await exists(yearly, yearlyAncient), false);
+    assert.equal(await backend.blobs.get(rawBlobKey(weekly.id, weeklyOld)), null, 'the raw blob went with it');
+    assert.ok(await backend.blobs.get(rawBlobKey(weekly.id, weeklyNew)), 'kept messages keep their blobs');
+
+    assert.equal(await worker.sweep(), 0);
+  });
+
+  it('runs one pass at a time when asked twice at once', async () => {
+    await store(weekly, daysAgo(20));
+    const worker = new RetentionWorker(backend, workspaces, pino({ level: 'silent' }), () => NOW);
+    const [first, second] = await Promise.all([worker.sweep(), worker.sweep()]);
+    assert.equal(first, 1);
+    assert.equal(second, 1, 'the second caller shares the pass under way rather than starting another');
+  });
+});
