@@ -16,6 +16,7 @@ import { SendService } from './services/send-message.js';
 import { FileUrlSigner } from './services/signed-urls.js';
 import { IngestPipeline } from './ingest/ingest-message.js';
 import { RetentionWorker } from './workers/retention.js';
+import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
 import { loadTlsMaterial } from './smtp/tls-material.js';
 import { createHttpApp } from './http/app.js';
@@ -106,6 +107,12 @@ async function start(config: Config): Promise<void> {
 
   const retention = new RetentionWorker(backend, workspaces, log);
   retention.start(config.retentionSweepSeconds * 1000);
+  const orphanSweep = sweepOrphanBlobs(backend).then(
+    (removed) => {
+      if (removed > 0) log.warn({ removed }, 'removed message blob folders an interrupted capture left behind');
+    },
+    (error: unknown) => log.error({ err: error }, 'sweeping orphaned blob folders failed'),
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -126,6 +133,7 @@ async function start(config: Config): Promise<void> {
     await httpClosed;
     await pipeline.drain();
     await retention.stop();
+    await orphanSweep;
     await backend.close();
     log.info('stopped');
     process.exit(0);

@@ -109,6 +109,8 @@ export interface MessageIndex {
   deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]>;
   /** Applies one change to every selected message, atomically. Tag names arrive normalised (lower case). */
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult>;
+  /** The ones among `ids` that exist in the workspace. */
+  existingIds(workspaceId: string, ids: string[]): Promise<Set<string>>;
   /** Number of messages carrying each tag in the workspace. */
   tagCounts(workspaceId: string): Promise<Map<string, number>>;
   /** Renames a tag on every message, merging into the new name where a message has both; returns messages touched. */
@@ -121,6 +123,8 @@ export interface BlobStore {
   get(key: string): Promise<Buffer | null>;
   /** Deletes every blob under each folder (a key prefix ending in '/'). */
   deleteFolders(folders: string[]): Promise<void>;
+  /** Names of the folders directly under a folder (a key prefix ending in '/'), without the trailing '/'. */
+  listFolders(folder: string): Promise<string[]>;
 }
 
 export interface MessageReceivedEvent {

@@ -27,6 +27,16 @@ for (const factory of backendFactories) {
       assert.equal((await blobs.get('messages/ws_1/msg_2/raw.eml'))!.toString(), 'other', 'a sibling folder stays');
     });
 
+    it('lists the folders directly under a folder', async () => {
+      const { blobs } = under.backend;
+      await blobs.put('messages/ws_l/msg_a/raw.eml', Buffer.from('a'));
+      await blobs.put('messages/ws_l/msg_b/thumbnail-0.png', Buffer.from('b'));
+      await blobs.put('messages/ws_l2/msg_c/raw.eml', Buffer.from('c'));
+      assert.deepEqual((await blobs.listFolders('messages/ws_l/')).sort(), ['msg_a', 'msg_b']);
+      assert.ok((await blobs.listFolders('messages/')).includes('ws_l2'));
+      assert.deepEqual(await blobs.listFolders('messages/ws_none/'), []);
+    });
+
     it('refuses keys that could escape its root', async () => {
       await assert.rejects(under.backend.blobs.put('../escape', Buffer.from('x')));
       await assert.rejects(under.backend.blobs.get('raw/../../etc/passwd'));

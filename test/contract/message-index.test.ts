@@ -50,6 +50,14 @@ for (const factory of backendFactories) {
       assert.deepEqual(await index.deleteByInbox('ws_other', 'inb_2'), [], 'another workspace deletes nothing');
     });
 
+    it('tells which of some ids exist in a workspace', async () => {
+      const message = aMessage('ws_e', 'inb_e');
+      await index.insert(message, UNLIMITED);
+      assert.deepEqual([...await index.existingIds('ws_e', [message.id, 'msg_absent'])], [message.id]);
+      assert.equal((await index.existingIds('ws_other', [message.id])).size, 0);
+      assert.equal((await index.existingIds('ws_e', [])).size, 0);
+    });
+
     it('changes read state and counts only messages that changed', async () => {
       const [a, b, c] = [aMessage('ws_r', 'inb_r'), aMessage('ws_r', 'inb_r', { read: true }), aMessage('ws_r', 'inb_other')];
       for (const message of [a, b, c]) await index.insert(message, UNLIMITED);

@@ -59,6 +59,17 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
+  async listFolders(folder: string): Promise<string[]> {
+    if (!folder.endsWith('/')) throw new AppError('internal_error', `blob folder '${folder}' must end with '/'`, { expose: false });
+    try {
+      const entries = await fs.readdir(this.pathFor(folder.slice(0, -1)), { withFileTypes: true });
+      return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new AppError('storage_unavailable', `cannot list blob folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    }
+  }
+
   async deleteFolders(folders: string[]): Promise<void> {
     try {
       await Promise.all(folders.map((folder) => {

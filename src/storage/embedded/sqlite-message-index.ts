@@ -256,6 +256,11 @@ export class SqliteMessageIndex implements MessageIndex {
     return (this.sql(`SELECT m.seq FROM messages m WHERE ${clauses.join(' AND ')}`).pluck().all(...params)) as number[];
   }
 
+  existingIds(workspaceId: string, ids: string[]): Promise<Set<string>> {
+    return guarded(() => new Set(this.sql('SELECT id FROM messages WHERE workspace_id = ? AND id IN (SELECT value FROM json_each(?))')
+      .pluck().all(workspaceId, JSON.stringify(ids)) as string[]));
+  }
+
   tagCounts(workspaceId: string): Promise<Map<string, number>> {
     return guarded(() => {
       const rows = this.sql('SELECT tag, count(*) AS n FROM message_tags WHERE workspace_id = ? GROUP BY tag').all(workspaceId) as { tag: string; n: number }[];
