@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { AppError, toAppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { quotaPeriod } from '../domain/quota-period.js';
-import type { Inbox, MessageRecord } from '../domain/types.js';
+import type { Inbox, MessageRecord, Workspace } from '../domain/types.js';
 import type { Backend } from '../storage/ports.js';
 import type { WorkspaceService } from '../services/workspaces.js';
 import type { TagRuleService } from '../services/tag-rules.js';
@@ -35,11 +35,17 @@ export class IngestPipeline {
 
   /** Early refusal (at MAIL FROM) when the workspace's monthly allowance is already used up. */
   async assertQuotaLeft(workspaceId: string): Promise<void> {
-    const workspace = await this.workspaces.requireWorkspace(workspaceId);
+    await this.allowanceLeft(await this.workspaces.requireWorkspace(workspaceId));
+  }
+
+  /**
+   * A cheap look, so a workspace over its allowance costs no parse or blob write; the insert decides for real.
+   * Resolves to the plan's monthly limit.
+   */
+  private async allowanceLeft(workspace: Workspace): Promise<number | null> {
     const limit = this.workspaces.planFor(workspace).monthlyLimit;
-    if (limit === null) return;
-    const used = await this.backend.metadata.getQuotaUsed(workspaceId, quotaPeriod(this.now()));
-    if (used >= limit) throw quotaReached(limit);
+    if (limit !== null && (await this.backend.metadata.getQuotaUsed(workspace.id, quotaPeriod(this.now()))) >= limit) throw quotaReached(limit);
+    return limit;
   }
 
   /**
@@ -65,14 +71,9 @@ export class IngestPipeline {
   private async store(incoming: IncomingMessage): Promise<MessageRecord> {
     const { metadata, messages, blobs } = this.backend;
     const { inbox } = incoming;
-    // The inbox may have been deleted since the sender logged in.
-    if (!(await metadata.getInbox(inbox.workspaceId, inbox.id))) throw new AppError('not_found', `inbox ${inbox.id} no longer exists`);
     const workspace = await this.workspaces.requireWorkspace(inbox.workspaceId);
-    const monthlyLimit = this.workspaces.planFor(workspace).monthlyLimit;
+    const monthlyLimit = await this.allowanceLeft(workspace);
     const receivedAt = this.now();
-    const charge = { period: quotaPeriod(receivedAt), monthlyLimit };
-    // A cheap look first, so a workspace over its allowance costs no blob write; the insert decides for real.
-    if (monthlyLimit !== null && (await metadata.getQuotaUsed(workspace.id, charge.period)) >= monthlyLimit) throw quotaReached(monthlyLimit);
 
     const id = newId('msg', receivedAt.getTime());
     const rawKey = rawBlobKey(workspace.id, id);
@@ -110,9 +111,10 @@ export class IngestPipeline {
       blobWritten = true;
       // Stamped at commit, so a large message parsed slowly never lands behind messages a `since` reader has seen.
       record.receivedAt = this.now();
-      if (!(await messages.insert(record, { ...charge, period: quotaPeriod(record.receivedAt) }))) throw quotaReached(monthlyLimit ?? 0);
-      // Inbox deletion removes the inbox before sweeping its messages, so either that sweep saw this row or this
-      // check sees the inbox gone; a message never outlives its inbox.
+      if (!(await messages.insert(record, { period: quotaPeriod(record.receivedAt), monthlyLimit }))) throw quotaReached(monthlyLimit ?? 0);
+      // The inbox may have been deleted since the sender logged in. Inbox deletion removes the inbox before sweeping
+      // its messages, so either that sweep saw this row or this check sees the inbox gone: a message never outlives
+      // its inbox, and no check before the insert could promise that.
       if (!(await metadata.getInbox(inbox.workspaceId, inbox.id))) {
         await messages.change({ workspaceId: workspace.id, ids: [id] }, { kind: 'delete' });
         throw new AppError('not_found', `inbox ${inbox.id} was deleted while the message arrived`);

@@ -44,24 +44,26 @@ export class InboxService {
     return inbox;
   }
 
+  private async withCounts(workspaceId: string, inboxes: Inbox[]): Promise<InboxView[]> {
+    const counts = await this.messages.countByInbox(workspaceId, inboxes.map((inbox) => inbox.id));
+    return inboxes.map((inbox) => ({ ...inbox, messageCount: counts.get(inbox.id) ?? 0 }));
+  }
+
   async get(workspaceId: string, id: string): Promise<InboxView> {
-    const inbox = await this.require(workspaceId, id);
-    const counts = await this.messages.countByInbox(workspaceId, [inbox.id]);
-    return { ...inbox, messageCount: counts.get(inbox.id) ?? 0 };
+    const [view] = await this.withCounts(workspaceId, [await this.require(workspaceId, id)]);
+    return view!;
   }
 
   async list(workspaceId: string): Promise<InboxView[]> {
-    const inboxes = await this.metadata.listInboxes(workspaceId);
-    const counts = await this.messages.countByInbox(workspaceId, inboxes.map((inbox) => inbox.id));
-    return inboxes.map((inbox) => ({ ...inbox, messageCount: counts.get(inbox.id) ?? 0 }));
+    return this.withCounts(workspaceId, await this.metadata.listInboxes(workspaceId));
   }
 
   async rotatePassword(workspaceId: string, id: string): Promise<{ inbox: InboxView; password: string }> {
     const password = newSmtpPassword();
     const inbox = await this.metadata.setInboxPassword(workspaceId, id, hashSecret(password));
     if (!inbox) throw new AppError('not_found', `no inbox with id '${id}'`);
-    const counts = await this.messages.countByInbox(workspaceId, [id]);
-    return { inbox: { ...inbox, messageCount: counts.get(id) ?? 0 }, password };
+    const [view] = await this.withCounts(workspaceId, [inbox]);
+    return { inbox: view!, password };
   }
 
   /** Deletes every message of the inbox (index first, then blobs) and keeps the inbox. */

@@ -62,10 +62,18 @@ export class MessageContentService {
 
   private async parse(workspaceId: string, id: string): Promise<{ record: MessageRecord; parsed: ParsedMail | null }> {
     const record = await this.messages.require(workspaceId, id);
-    const raw = await this.messages.raw(workspaceId, id);
+    return { record, parsed: await this.parseRecord(record) };
+  }
+
+  private async parseRecord(record: MessageRecord): Promise<ParsedMail | null> {
     // Broken MIME was stored anyway; whatever mailparser cannot read is simply absent.
-    const parsed = await parseMime(raw).catch(() => null);
-    return { record, parsed };
+    return parseMime(await this.messages.rawOf(record)).catch(() => null);
+  }
+
+  private static attachmentOf(parsed: ParsedMail | null, id: string, index: number): FileContent {
+    const attachment = parsed?.attachments[index];
+    if (!attachment) throw new AppError('not_found', `message ${id} has no attachment ${index} (it has ${parsed?.attachments.length ?? 0})`);
+    return { filename: filenameOf(attachment, index), contentType: attachment.contentType, content: attachment.content };
   }
 
   /** The raw source is the truth; bodies, headers and attachments are read from it on demand. */
@@ -115,9 +123,7 @@ export class MessageContentService {
 
   async attachment(workspaceId: string, id: string, index: number): Promise<FileContent> {
     const { parsed } = await this.parse(workspaceId, id);
-    const attachment = parsed?.attachments[index];
-    if (!attachment) throw new AppError('not_found', `message ${id} has no attachment ${index} (it has ${parsed?.attachments.length ?? 0})`);
-    return { filename: filenameOf(attachment, index), contentType: attachment.contentType, content: attachment.content };
+    return MessageContentService.attachmentOf(parsed, id, index);
   }
 
   /** A PNG no larger than THUMB_EDGE on either side, made once and kept beside the raw message. */
@@ -126,7 +132,7 @@ export class MessageContentService {
     const key = thumbnailBlobKey(record.workspaceId, record.id, index);
     const cached = await this.blobs.get(key);
     if (cached) return { filename: `thumbnail-${index}.png`, contentType: 'image/png', content: cached };
-    const attachment = await this.attachment(workspaceId, id, index);
+    const attachment = MessageContentService.attachmentOf(await this.parseRecord(record), id, index);
     if (!THUMBNAILABLE.test(attachment.contentType)) {
       throw new AppError('not_an_image', `attachment ${index} is ${attachment.contentType}, not an image; only images have thumbnails`);
     }

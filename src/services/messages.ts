@@ -48,9 +48,13 @@ export class MessageService {
   }
 
   async raw(workspaceId: string, id: string): Promise<Buffer> {
-    const record = await this.require(workspaceId, id);
+    return this.rawOf(await this.require(workspaceId, id));
+  }
+
+  /** The raw source of a message already looked up. */
+  async rawOf(record: MessageRecord): Promise<Buffer> {
     const raw = await this.blobs.get(record.rawKey);
-    if (!raw) throw new AppError('storage_unavailable', `the raw source of message ${id} is missing from blob storage`);
+    if (!raw) throw new AppError('storage_unavailable', `the raw source of message ${record.id} is missing from blob storage`);
     return raw;
   }
 
