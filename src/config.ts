@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Plan } from './domain/types.js';
 
-export type Profile = 'embedded';
+export type Profile = 'embedded' | 'cluster';
 
 export interface Config {
   profile: Profile;
@@ -27,6 +27,13 @@ export interface Config {
   /** Plan given to workspaces created without an explicit one. */
   defaultPlan: string;
   plans: Readonly<Record<string, Plan>>;
+  /** Cluster profile only; the defaults are where scripts/services/up runs them. */
+  elasticsearchUrl: string;
+  redisUrl: string;
+  s3Url: string;
+  s3AccessKey: string;
+  s3SecretKey: string;
+  s3Region: string;
 }
 
 export class ConfigError extends Error {
@@ -119,6 +126,19 @@ function readPlans(env: Env): Record<string, Plan> {
   return plans;
 }
 
+function readServiceUrl(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `expected a URL such as ${fallback}, got '${raw}'`);
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(name, `expected a ${protocols.map((p) => p.slice(0, -1)).join(' or ')} URL, got '${raw}'`);
+  return raw;
+}
+
 function readPublicUrl(env: Env): string | null {
   const raw = env.SANDBOX_PUBLIC_URL;
   if (raw === undefined || raw === '') return null;
@@ -134,7 +154,8 @@ function readPublicUrl(env: Env): string | null {
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const namespace = env.SANDBOX_NAMESPACE ?? '';
-  if (!/^[a-z0-9_-]{0,40}$/.test(namespace)) throw new ConfigError('SANDBOX_NAMESPACE', `expected 0-40 of a-z, 0-9, _ and -, got '${namespace}'`);
+  // Index, bucket and Redis key names all accept these characters (S3 bucket names refuse '_').
+  if (!/^[a-z0-9-]{0,40}$/.test(namespace)) throw new ConfigError('SANDBOX_NAMESPACE', `expected 0-40 of a-z, 0-9 and -, got '${namespace}'`);
   const bind = env.SANDBOX_BIND || '127.0.0.1';
   const tlsCertPath = env.SANDBOX_TLS_CERT || null;
   const tlsKeyPath = env.SANDBOX_TLS_KEY || null;
@@ -142,7 +163,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     throw new ConfigError(tlsCertPath ? 'SANDBOX_TLS_KEY' : 'SANDBOX_TLS_CERT', 'SANDBOX_TLS_CERT and SANDBOX_TLS_KEY must be given together');
   }
   const config: Config = {
-    profile: readEnum(env, 'SANDBOX_PROFILE', ['embedded'] as const, 'embedded'),
+    profile: readEnum(env, 'SANDBOX_PROFILE', ['embedded', 'cluster'] as const, 'embedded'),
     dataDir: path.resolve(env.SANDBOX_DATA_DIR || './data'),
     namespace,
     bind,
@@ -161,6 +182,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     plans: Object.freeze(readPlans(env)),
     defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',
+    elasticsearchUrl: readServiceUrl(env, 'SANDBOX_ELASTICSEARCH_URL', 'http://127.0.0.1:9200', ['http:', 'https:']),
+    redisUrl: readServiceUrl(env, 'SANDBOX_REDIS_URL', 'redis://127.0.0.1:6380', ['redis:', 'rediss:']),
+    s3Url: readServiceUrl(env, 'SANDBOX_S3_URL', 'http://127.0.0.1:9000', ['http:', 'https:']),
+    s3AccessKey: env.SANDBOX_S3_ACCESS_KEY || 'sandbox',
+    s3SecretKey: env.SANDBOX_S3_SECRET_KEY || 'sandbox-secret-key',
+    s3Region: env.SANDBOX_S3_REGION || 'us-east-1',
   };
   if (!Object.hasOwn(config.plans, config.defaultPlan)) {
     throw new ConfigError('SANDBOX_DEFAULT_PLAN', `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);

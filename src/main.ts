@@ -41,7 +41,7 @@ function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex):
 
 async function start(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
-  const backend = await openBackend(config);
+  const backend = await openBackend(config, { onError: (error, context) => log.warn({ err: error }, `${context} failed`) });
   const workspaces = new WorkspaceService(backend.metadata, config.plans);
   const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs);
   const messages = new MessageService(backend.messages, backend.blobs, inboxes);
@@ -108,8 +108,9 @@ async function start(config: Config): Promise<void> {
   const retention = new RetentionWorker(backend, workspaces, log);
   retention.start(config.retentionSweepSeconds * 1000);
   const orphanSweep = sweepOrphanBlobs(backend).then(
-    (removed) => {
+    ({ removed, indexMissing }) => {
       if (removed > 0) log.warn({ removed }, 'removed message blob folders an interrupted capture left behind');
+      if (indexMissing.length > 0) log.error({ workspaces: indexMissing }, 'the index knows none of these workspaces\' stored messages; run scripts/reindex to rebuild it');
     },
     (error: unknown) => log.error({ err: error }, 'sweeping orphaned blob folders failed'),
   );

@@ -6,3 +6,6 @@ export const rawBlobKey = (workspaceId: string, messageId: string): string => `$
 
 export const thumbnailBlobKey = (workspaceId: string, messageId: string, index: number): string =>
   `${messageBlobFolder(workspaceId, messageId)}thumbnail-${index}.png`;
+
+/** What the SMTP or HTTP transaction said about the message (not in its bytes), kept beside it so the index can be rebuilt. */
+export const envelopeBlobKey = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}envelope.json`;

@@ -8,8 +8,8 @@ import type { Backend } from '../storage/ports.js';
 import type { WorkspaceService } from '../services/workspaces.js';
 import type { TagRuleService } from '../services/tag-rules.js';
 import { parseEmail } from './parse-email.js';
-import { searchFields } from '../domain/search-text.js';
-import { messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
+import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
+import { encodeEnvelope, messageRecord } from './capture-envelope.js';
 
 export interface IncomingMessage {
   inbox: Inbox;
@@ -77,38 +77,36 @@ export class IngestPipeline {
 
     const id = newId('msg', receivedAt.getTime());
     const rawKey = rawBlobKey(workspace.id, id);
-    let blobWritten = false;
+    let blobsMayExist = false;
     try {
       const parsed = await parseEmail(incoming.raw);
-      const record: MessageRecord = {
+      const record = messageRecord({
         id,
         workspaceId: workspace.id,
         inboxId: inbox.id,
         receivedAt,
         envelopeFrom: incoming.envelopeFrom,
         recipients: incoming.recipients,
-        from: parsed.from,
-        to: parsed.to,
-        cc: parsed.cc,
-        subject: parsed.subject,
-        messageId: parsed.messageId,
-        size: incoming.raw.length,
-        hasText: parsed.hasText,
-        hasHtml: parsed.hasHtml,
-        attachmentCount: parsed.attachmentCount,
-        linkCount: parsed.links.length,
         tls: incoming.tls,
-        parseError: parsed.parseError,
+        rawKey,
+        size: incoming.raw.length,
         read: false,
         tags: incoming.tags ?? [],
-        rawKey,
-        search: searchFields({ ...parsed, envelopeFrom: incoming.envelopeFrom, recipients: incoming.recipients }, parsed.textBody, parsed.htmlText),
-      };
+      }, parsed);
       // Rules run before the message is indexed, so nobody ever sees it without its tags; they see the
       // sender's tags, so `tag:` rules can build on them.
       record.tags = [...new Set([...record.tags, ...(await this.tagRules.tagsFor(record))])];
-      await blobs.put(rawKey, incoming.raw);
-      blobWritten = true;
+      const envelope = encodeEnvelope({
+        version: 1,
+        inbox_id: inbox.id,
+        envelope_from: incoming.envelopeFrom,
+        recipients: incoming.recipients,
+        tls: incoming.tls,
+        sender_tags: incoming.tags ?? [],
+        received_at: receivedAt.toISOString(),
+      });
+      blobsMayExist = true;
+      await Promise.all([blobs.put(rawKey, incoming.raw), blobs.put(envelopeBlobKey(workspace.id, id), envelope)]);
       // Stamped at commit, so a large message parsed slowly never lands behind messages a `since` reader has seen.
       record.receivedAt = this.now();
       if (!(await messages.insert(record, { period: quotaPeriod(record.receivedAt), monthlyLimit }))) throw quotaReached(monthlyLimit ?? 0);
@@ -123,7 +121,7 @@ export class IngestPipeline {
       return record;
     } catch (error) {
       // A blob without its index document would be an orphan.
-      if (blobWritten) await blobs.deleteFolders([messageBlobFolder(workspace.id, id)]).catch((deleteError) => this.log.error({ err: deleteError, rawKey }, 'orphan blob removal failed'));
+      if (blobsMayExist) await blobs.deleteFolders([messageBlobFolder(workspace.id, id)]).catch((deleteError) => this.log.error({ err: deleteError, rawKey }, 'orphan blob removal failed'));
       throw toAppError(error);
     }
   }

@@ -1,4 +1,5 @@
 // Workspace administration: workspaces, plans, members and API keys (the dashboard's job, reached via the admin CLI).
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { hashSecret, newApiKey } from '../domain/secrets.js';
@@ -65,6 +66,9 @@ export class WorkspaceService {
   /** Creates the "default" workspace on first start; returns its key, or null when workspaces already exist. */
   async ensureDefaultWorkspace(): Promise<{ workspace: Workspace; key: IssuedKey } | null> {
     if ((await this.metadata.listWorkspaces()).length > 0) return null;
+    // Several cluster nodes may start at once on empty storage: the shared secret elects exactly one creator.
+    const claim = randomUUID();
+    if ((await this.metadata.secret('default-workspace-creator', () => claim)) !== claim) return null;
     return this.createWorkspace(DEFAULT_WORKSPACE_NAME, 'unlimited');
   }
 

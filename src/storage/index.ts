@@ -8,6 +8,7 @@ import { SqliteMessageIndex, type SqliteMessageIndexOptions } from './embedded/s
 import { FileBlobStore } from './embedded/file-blob-store.js';
 import { InProcessBus } from './embedded/in-process-bus.js';
 import { MemoryRateLimiter } from './embedded/memory-rate-limiter.js';
+import { openClusterBackend } from './cluster/open-cluster-backend.js';
 
 /** The embedded profile keeps everything under one folder; a namespace gets its own subfolder. */
 export function embeddedRoot(config: Pick<Config, 'dataDir' | 'namespace'>): string {
@@ -19,7 +20,12 @@ export interface BackendTuning {
   embeddedSearch?: SqliteMessageIndexOptions;
 }
 
-export async function openBackend(config: Config, tuning: BackendTuning = {}): Promise<Backend> {
+/** Failures of background work inside a backend (reconnects, reconciliation), for the caller to log. */
+export type BackendErrorHandler = (error: unknown, context: string) => void;
+
+export async function openBackend(config: Config, options: { tuning?: BackendTuning; onError?: BackendErrorHandler } = {}): Promise<Backend> {
+  if (config.profile === 'cluster') return openClusterBackend(config, options.onError ?? (() => undefined));
+  const tuning = options.tuning ?? {};
   const root = embeddedRoot(config);
   const db = openSqlite(root);
   return {

@@ -101,6 +101,11 @@ export interface MessageIndex {
    * already used up.
    */
   insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean>;
+  /**
+   * Writes a document rebuilt from its raw blob (scripts/reindex): inserts it, or replaces the one with the same
+   * id, counting nothing against any allowance.
+   */
+  restore(message: MessageRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<MessageRecord | null>;
   /** Messages of one inbox that the filter selects, newest first. */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]>;

@@ -114,5 +114,20 @@ for (const factory of backendFactories) {
       await index.deleteByInbox('ws_quota', 'inb_quota');
       assert.equal(await under.backend.metadata.getQuotaUsed('ws_quota', '2026-11'), 5, 'deleting does not give the allowance back');
     });
+
+    it('restores rebuilt documents in place, charging nothing', async () => {
+      const charge = { period: '2026-11', monthlyLimit: 1 };
+      const original = aMessage('ws_restore', 'inb_restore');
+      assert.equal(await index.insert(original, charge), true);
+      const rebuilt = { ...original, read: true, tags: ['kept'], subject: 'rebuilt', search: { ...original.search, subject: 'rebuilt' } };
+      await index.restore(rebuilt);
+      assert.deepEqual(await index.get('ws_restore', original.id), rebuilt);
+      const missing = aMessage('ws_restore', 'inb_restore');
+      await index.restore(missing);
+      assert.deepEqual(await index.get('ws_restore', missing.id), missing, 'a document the index lost comes back although the allowance is used up');
+      const found = await index.list('ws_restore', 'inb_restore', { filter: { kind: 'text', fields: ['subject'], needle: 'rebuilt' }, limit: 10, after: null });
+      assert.deepEqual(found.map((m) => m.id), [original.id], 'search sees the rebuilt text, once');
+      assert.equal(await under.backend.metadata.getQuotaUsed('ws_restore', '2026-11'), 1);
+    });
   });
 }

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/project-root.js';
+import { profileEnv } from './profile.js';
 
 export interface CliResult {
   status: number | null;
@@ -12,7 +13,7 @@ export interface CliResult {
 export function runAdmin(dataDir: string, args: string[], env: Record<string, string> = {}): CliResult {
   const result = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/src/cli/admin.js'), ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, SANDBOX_DATA_DIR: dataDir, ...env },
+    env: { ...process.env, SANDBOX_DATA_DIR: dataDir, ...profileEnv(dataDir), ...env },
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };

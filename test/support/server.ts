@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { PROJECT_ROOT } from '../../src/project-root.js';
+import { profileEnv } from './profile.js';
 
 export interface StartedServer {
   process: ChildProcess;
@@ -35,6 +36,7 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
       SANDBOX_SMTPS_PORT: '0',
       SANDBOX_BIND: '127.0.0.1',
       SANDBOX_SHUTDOWN_GRACE_MS: '3000',
+      ...profileEnv(dataDir),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

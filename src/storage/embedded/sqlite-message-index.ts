@@ -98,39 +98,52 @@ export class SqliteMessageIndex implements MessageIndex {
       // The counter and the message commit together, so a crash can neither count an unstored message nor lose a count.
       if (charge.monthlyLimit !== null && charge.monthlyLimit < 1) return false;
       if (this.chargeQuota.run({ workspace: m.workspaceId, period: charge.period, limit: charge.monthlyLimit }).changes !== 1) return false;
-      const { lastInsertRowid } = this.insertRow.run({
-        id: m.id,
-        workspace_id: m.workspaceId,
-        inbox_id: m.inboxId,
-        received_at: m.receivedAt.getTime(),
-        envelope_from: m.envelopeFrom,
-        recipients: JSON.stringify(m.recipients),
-        from_header: m.from,
-        to_header: m.to,
-        cc_header: m.cc,
-        subject: m.subject,
-        message_id: m.messageId,
-        size: m.size,
-        has_text: m.hasText ? 1 : 0,
-        has_html: m.hasHtml ? 1 : 0,
-        attachment_count: m.attachmentCount,
-        link_count: m.linkCount,
-        tls: m.tls ? 1 : 0,
-        parse_error: m.parseError,
-        read: m.read ? 1 : 0,
-        raw_key: m.rawKey,
-        search_subject: m.search.subject,
-        search_sender: m.search.sender,
-        search_recipients: m.search.recipients,
-        search_body: m.search.body,
-      });
-      for (const tag of m.tags) this.insertTag.run(lastInsertRowid, m.workspaceId, tag);
+      this.writeMessage(m);
       return true;
     });
   }
 
+  /** Inserts the row and its tags; callers hold the transaction. */
+  private writeMessage(m: MessageRecord): void {
+    const { lastInsertRowid } = this.insertRow.run({
+      id: m.id,
+      workspace_id: m.workspaceId,
+      inbox_id: m.inboxId,
+      received_at: m.receivedAt.getTime(),
+      envelope_from: m.envelopeFrom,
+      recipients: JSON.stringify(m.recipients),
+      from_header: m.from,
+      to_header: m.to,
+      cc_header: m.cc,
+      subject: m.subject,
+      message_id: m.messageId,
+      size: m.size,
+      has_text: m.hasText ? 1 : 0,
+      has_html: m.hasHtml ? 1 : 0,
+      attachment_count: m.attachmentCount,
+      link_count: m.linkCount,
+      tls: m.tls ? 1 : 0,
+      parse_error: m.parseError,
+      read: m.read ? 1 : 0,
+      raw_key: m.rawKey,
+      search_subject: m.search.subject,
+      search_sender: m.search.sender,
+      search_recipients: m.search.recipients,
+      search_body: m.search.body,
+    });
+    for (const tag of m.tags) this.insertTag.run(lastInsertRowid, m.workspaceId, tag);
+  }
+
   insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean> {
     return guarded(() => this.insertWithTags.immediate(message, charge));
+  }
+
+  restore(message: MessageRecord): Promise<void> {
+    return guarded(() => this.db.transaction(() => {
+      // Tags go with the old row (ON DELETE CASCADE) and the triggers drop its trigram entry.
+      this.sql('DELETE FROM messages WHERE workspace_id = ? AND id = ?').run(message.workspaceId, message.id);
+      this.writeMessage(message);
+    }).immediate());
   }
 
   get(workspaceId: string, id: string): Promise<MessageRecord | null> {

@@ -33,9 +33,18 @@ describe('sweepOrphanBlobs', () => {
     const young = newId('msg', now.getTime() - 60_000);
     for (const id of [indexed.id, orphan, young, 'not-a-message-id']) await backend.blobs.put(rawBlobKey('ws_o', id), Buffer.from(id));
 
-    assert.equal(await sweepOrphanBlobs(backend, () => now), 1);
+    assert.deepEqual(await sweepOrphanBlobs(backend, () => now), { removed: 1, indexMissing: [] });
     assert.equal(await backend.blobs.get(rawBlobKey('ws_o', orphan)), null, 'the orphan went');
     for (const kept of [indexed.id, young, 'not-a-message-id']) assert.ok(await backend.blobs.get(rawBlobKey('ws_o', kept)), `${kept} stays`);
-    assert.equal(await sweepOrphanBlobs(backend, () => now), 0);
+    assert.deepEqual(await sweepOrphanBlobs(backend, () => now), { removed: 0, indexMissing: [] });
+  });
+
+  it('leaves a workspace alone when the index knows none of its old folders (a lost index, for scripts/reindex)', async () => {
+    // Ids are monotonic ULIDs, so these must lie after every id made so far: "now" is two hours ahead.
+    const now = new Date(Date.now() + 7200_000);
+    const unknown = [newId('msg', now.getTime() - 7200_000), newId('msg', now.getTime() - 3600_000)];
+    for (const id of unknown) await backend.blobs.put(rawBlobKey('ws_lost', id), Buffer.from(id));
+    assert.deepEqual((await sweepOrphanBlobs(backend, () => now)).indexMissing, ['ws_lost']);
+    for (const id of unknown) assert.ok(await backend.blobs.get(rawBlobKey('ws_lost', id)), `${id} stays`);
   });
 });

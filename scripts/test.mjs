@@ -1,0 +1,43 @@
+// `npm test`: typecheck, lint and unit tests once, then the contract and end-to-end suites on both profiles.
+// The cluster profile needs Elasticsearch, MinIO and Redis: this starts them with scripts/services/up (installing
+// them the first time) and fails when they cannot start. SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const failures = [];
+
+function run(title, command, args, env = {}) {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) failures.push(title);
+}
+
+/** package.json's test:suites: the contract and end-to-end suites, for the profile SANDBOX_TEST_PROFILE names. */
+const suites = ['run', '--silent', 'test:suites'];
+
+run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+run('lint', 'npx', ['eslint', '.']);
+run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
+run('contract and end-to-end tests, embedded profile', 'npm', suites, { SANDBOX_TEST_PROFILE: 'embedded' });
+
+if (process.env.SANDBOX_TEST_SKIP_CLUSTER === '1') {
+  console.log('\n=== cluster profile SKIPPED (SANDBOX_TEST_SKIP_CLUSTER=1): its contract and end-to-end suites did not run ===');
+} else {
+  console.log('\n=== starting Elasticsearch, MinIO and Redis (scripts/services/up) ===');
+  const up = spawnSync(path.join(root, 'scripts/services/up'), [], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (up.status !== 0) {
+    console.error('\nFAILED: the cluster profile\'s services did not start (see above). Set SANDBOX_TEST_SKIP_CLUSTER=1 to run the embedded profile only.');
+    failures.push('services for the cluster profile');
+  } else {
+    const services = Object.fromEntries([...up.stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
+    run('contract and end-to-end tests, cluster profile', 'npm', suites, { ...services, SANDBOX_TEST_PROFILE: 'cluster' });
+  }
+}
+
+if (failures.length > 0) {
+  console.error(`\nFAILED: ${failures.join('; ')}`);
+  process.exit(1);
+}
+console.log('\nall test stages passed');

@@ -1,0 +1,23 @@
+// `scripts/reindex`: rebuilds the message index from the raw blobs, for whichever profile SANDBOX_* selects.
+import { ConfigError, loadConfig } from '../config.js';
+import { openBackend } from '../storage/index.js';
+import { InboxService } from '../services/inboxes.js';
+import { TagRuleService } from '../services/tag-rules.js';
+import { reindexMessages } from '../services/reindex.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const backend = await openBackend(config, { onError: (error, context) => console.error(`${context}: ${(error as Error).message}`) });
+  try {
+    const tagRules = new TagRuleService(backend.metadata, new InboxService(backend.metadata, backend.messages, backend.blobs));
+    const report = await reindexMessages(backend, tagRules, (progress) => console.error(`reindex: ${progress.rebuilt} documents rebuilt so far`));
+    console.log(JSON.stringify({ profile: config.profile, namespace: config.namespace, ...report }, null, 2));
+  } finally {
+    await backend.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : `reindex failed: ${(error as Error).message}`);
+  process.exit(1);
+});

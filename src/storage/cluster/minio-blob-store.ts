@@ -1,0 +1,121 @@
+// BlobStore on MinIO (or any S3): one object per key in the namespace's bucket, created on start.
+import http from 'node:http';
+import https from 'node:https';
+import * as Minio from 'minio';
+import { AppError } from '../../errors.js';
+import type { BlobStore } from '../ports.js';
+
+export interface S3Settings {
+  url: string;
+  accessKey: string;
+  secretKey: string;
+  region: string;
+}
+
+/** Longest a single S3 call may take before the caller is told storage is unavailable (a 25 MB put included). */
+const REQUEST_TIMEOUT_MS = 30_000;
+const REMOVE_BATCH = 1000;
+
+const unavailable = (action: string, error: unknown): AppError => {
+  if (error instanceof AppError) return error;
+  const detail = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new AppError('storage_unavailable', `S3 storage is unavailable: cannot ${action} (${detail})`, { cause: error });
+};
+
+/** Resolves what `operation` resolves, or fails with storage_unavailable once the timeout passes (a stalled server must not hang a capture). */
+async function bounded<T>(action: string, operation: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError('storage_unavailable', `S3 storage is unavailable: cannot ${action} (no answer in ${REQUEST_TIMEOUT_MS / 1000} s)`)), REQUEST_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([operation(), timeout]);
+  } catch (error) {
+    throw unavailable(action, error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of stream) items.push(item);
+  return items;
+}
+
+export class MinioBlobStore implements BlobStore {
+  private constructor(private readonly client: Minio.Client, private readonly bucket: string) {}
+
+  /** Connects and creates the bucket when it is missing; a concurrent creator on another node is fine. */
+  static async open(settings: S3Settings, bucket: string): Promise<MinioBlobStore> {
+    const url = new URL(settings.url);
+    const useSSL = url.protocol === 'https:';
+    const client = new Minio.Client({
+      endPoint: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port ? Number(url.port) : useSSL ? 443 : 80,
+      useSSL,
+      accessKey: settings.accessKey,
+      secretKey: settings.secretKey,
+      region: settings.region,
+      pathStyle: true,
+      transportAgent: useSSL ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true }),
+    });
+    const store = new MinioBlobStore(client, bucket);
+    await bounded(`create bucket ${bucket}`, async () => {
+      if (await client.bucketExists(bucket)) return;
+      try {
+        await client.makeBucket(bucket, settings.region);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw error;
+      }
+    });
+    return store;
+  }
+
+  /** Deletes every object and then the bucket itself (namespace clean-up). */
+  async removeBucket(): Promise<void> {
+    await this.removeAllUnder('');
+    await bounded(`remove bucket ${this.bucket}`, () => this.client.removeBucket(this.bucket));
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    // MinIO answers a PUT only after the object is written to its drives, so a resolved put is durable.
+    await bounded(`write ${key}`, () => this.client.putObject(this.bucket, key, data, data.length));
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    return bounded(`read ${key}`, async () => {
+      try {
+        const chunks = await collect<Buffer>(await this.client.getObject(this.bucket, key));
+        return Buffer.concat(chunks);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'NoSuchKey') return null;
+        throw error;
+      }
+    });
+  }
+
+  async listFolders(folder: string): Promise<string[]> {
+    if (!folder.endsWith('/')) throw new AppError('internal_error', `blob folder '${folder}' must end with '/'`, { expose: false });
+    const items = await bounded(`list ${folder}`, () => collect(this.client.listObjectsV2(this.bucket, folder, false)));
+    return items.flatMap((item) => (item.prefix ? [item.prefix.slice(folder.length, -1)] : []));
+  }
+
+  async deleteFolders(folders: string[]): Promise<void> {
+    for (const folder of folders) {
+      if (!folder.endsWith('/')) throw new AppError('internal_error', `blob folder '${folder}' must end with '/'`, { expose: false });
+      await this.removeAllUnder(folder);
+    }
+  }
+
+  private async removeAllUnder(folder: string): Promise<void> {
+    const items = await bounded(`list ${folder}`, () => collect(this.client.listObjectsV2(this.bucket, folder, true)));
+    const names = items.flatMap((item) => (item.name ? [item.name] : []));
+    for (let start = 0; start < names.length; start += REMOVE_BATCH) {
+      const results = await bounded(`delete under ${folder}`, () => this.client.removeObjects(this.bucket, names.slice(start, start + REMOVE_BATCH)));
+      const failed = results.find((result) => result?.Error);
+      if (failed) throw new AppError('storage_unavailable', `S3 storage is unavailable: cannot delete ${failed.Error!.Key ?? folder} (${failed.Error!.Code ?? 'error'})`);
+    }
+  }
+}

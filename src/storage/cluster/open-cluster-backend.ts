@@ -1,0 +1,55 @@
+// Builds the cluster backend: messages in Elasticsearch, blobs in MinIO/S3, metadata, counters and events in Redis.
+import type { Config } from '../../config.js';
+import type { Backend } from '../ports.js';
+import { clusterNames } from './names.js';
+import { createElasticsearchClient, ensureMessageIndex } from './elasticsearch-setup.js';
+import { ElasticsearchMessageIndex } from './elasticsearch-message-index.js';
+import { MinioBlobStore } from './minio-blob-store.js';
+import { createRedis, waitUntilReady } from './redis-connection.js';
+import { RedisMetadataStore } from './redis-metadata-store.js';
+import { RedisQuotaLedger } from './redis-quota-ledger.js';
+import { RedisEventBus } from './redis-event-bus.js';
+import { RedisRateLimiter } from './redis-rate-limiter.js';
+
+/** A reservation this old belongs to a node that died mid-insert (a live insert settles within its request timeouts). */
+const STALE_RESERVATION_MS = 10 * 60_000;
+const RECONCILE_EVERY_MS = 60_000;
+
+export async function openClusterBackend(config: Config, onError: (error: unknown, context: string) => void): Promise<Backend> {
+  const names = clusterNames(config.namespace);
+  const redis = createRedis(config.redisUrl, 'commands', (error) => onError(error, 'redis commands connection'));
+  const subscriber = createRedis(config.redisUrl, 'events', (error) => onError(error, 'redis events connection'));
+  const elasticsearch = createElasticsearchClient(config.elasticsearchUrl);
+  const closeConnections = async () => {
+    redis.disconnect();
+    subscriber.disconnect();
+    await elasticsearch.close();
+  };
+  try {
+    await Promise.all([waitUntilReady(redis, config.redisUrl), waitUntilReady(subscriber, config.redisUrl)]);
+    await ensureMessageIndex(elasticsearch, names);
+    const blobs = await MinioBlobStore.open({ url: config.s3Url, accessKey: config.s3AccessKey, secretKey: config.s3SecretKey, region: config.s3Region }, names.bucket);
+    const quota = new RedisQuotaLedger(redis, names.redisPrefix);
+    const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota);
+    const reconcile = () =>
+      quota.reconcile(STALE_RESERVATION_MS, async (workspaceId, messageId) => (await messages.get(workspaceId, messageId)) !== null)
+        .catch((error: unknown) => onError(error, 'quota reconciliation'));
+    void reconcile();
+    const reconciler = setInterval(() => void reconcile(), RECONCILE_EVERY_MS);
+    reconciler.unref();
+    return {
+      metadata: new RedisMetadataStore(redis, names.redisPrefix, quota),
+      messages,
+      blobs,
+      bus: new RedisEventBus(redis, subscriber, names.redisPrefix, (error) => onError(error, 'event handler')),
+      rateLimiter: new RedisRateLimiter(redis, names.redisPrefix),
+      close: async () => {
+        clearInterval(reconciler);
+        await closeConnections();
+      },
+    };
+  } catch (error) {
+    await closeConnections().catch(() => undefined);
+    throw error;
+  }
+}

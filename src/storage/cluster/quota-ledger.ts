@@ -1,0 +1,24 @@
+// The monthly allowance counter the cluster profile keeps in Redis beside the message index in Elasticsearch.
+import type { QuotaCharge } from '../ports.js';
+
+/**
+ * Redis and Elasticsearch share no transaction, so a message is counted in two steps: reserve (atomically
+ * check the limit and count it, remembering the message as pending), then settle once the index write is
+ * known to have succeeded or failed. A node that dies between the two leaves the reservation pending;
+ * `reconcile` later keeps it if the message reached the index and gives it back if it did not, so the count
+ * ends equal to what is stored, as in the embedded profile.
+ */
+export interface QuotaLedger {
+  /** Counts the message against the allowance; false, counting nothing, when the allowance is used up. */
+  reserve(workspaceId: string, messageId: string, charge: QuotaCharge): Promise<boolean>;
+  /** The message is stored: the reservation becomes a plain count. */
+  confirm(workspaceId: string, messageId: string): Promise<void>;
+  /** The message was not stored: the count is given back. */
+  release(workspaceId: string, messageId: string): Promise<void>;
+  used(workspaceId: string, period: string): Promise<number>;
+  /**
+   * Settles reservations pending for longer than `olderThanMs`: `isStored(workspaceId, messageId)` decides
+   * between confirm and release. Returns how many were settled.
+   */
+  reconcile(olderThanMs: number, isStored: (workspaceId: string, messageId: string) => Promise<boolean>): Promise<number>;
+}

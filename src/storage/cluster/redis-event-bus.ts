@@ -1,0 +1,84 @@
+// EventBus over Redis pub/sub: an event published on any node reaches the handlers on every node of the namespace.
+import type { Redis } from 'ioredis';
+import type { BusEvent, EventBus } from '../ports.js';
+import { guardedRedis } from './redis-connection.js';
+
+/**
+ * Pub/sub delivers to whoever is subscribed at that moment and keeps nothing: events published while a node is
+ * disconnected are lost to it (ioredis subscribes again on reconnect). Listeners use events as wake-ups and read
+ * the messages themselves from the index, so a lost wake-up delays them rather than losing data.
+ */
+export class RedisEventBus implements EventBus {
+  private readonly channel: string;
+  private readonly handlers = new Set<{ handler: (event: BusEvent) => void }>();
+  private subscribed: Promise<void> | null = null;
+
+  /**
+   * `subscriber` is given over to this bus: a subscribed connection can run nothing else.
+   * `onHandlerError` hears about a handler that threw, which would otherwise go unnoticed on Redis's read loop.
+   */
+  constructor(
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
+    prefix: string,
+    private readonly onHandlerError: (error: unknown) => void = () => {},
+  ) {
+    this.channel = `${prefix}events`;
+    this.subscriber.on('message', (channel: string, payload: string) => {
+      if (channel === this.channel) this.deliver(payload);
+    });
+  }
+
+  publish(event: BusEvent): Promise<void> {
+    return guardedRedis(async () => {
+      await this.publisher.publish(this.channel, JSON.stringify(event));
+    });
+  }
+
+  async subscribe(handler: (event: BusEvent) => void): Promise<() => Promise<void>> {
+    await this.ensureSubscribed();
+    // One entry per call, so the same function subscribed twice is called twice and unsubscribed once each.
+    const entry = { handler };
+    this.handlers.add(entry);
+    return async () => {
+      this.handlers.delete(entry);
+    };
+  }
+
+  /** SUBSCRIBEs once for all handlers; a failed attempt is retried by the next subscribe. */
+  private ensureSubscribed(): Promise<void> {
+    this.subscribed ??= guardedRedis(async () => {
+      await this.subscriber.subscribe(this.channel);
+    }).catch((error: unknown) => {
+      this.subscribed = null;
+      throw error;
+    });
+    return this.subscribed;
+  }
+
+  private deliver(payload: string): void {
+    const event = parseEvent(payload);
+    if (event === null) return;
+    for (const { handler } of [...this.handlers]) {
+      try {
+        handler(event);
+      } catch (error) {
+        this.onHandlerError(error);
+      }
+    }
+  }
+}
+
+/** Another writer on the channel (or a newer node) may send what this node does not understand: ignore it. */
+function parseEvent(payload: string): BusEvent | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { type, workspaceId, inboxId, messageId } = value as Record<string, unknown>;
+  if (type !== 'message.received' || typeof workspaceId !== 'string' || typeof inboxId !== 'string' || typeof messageId !== 'string') return null;
+  return { type, workspaceId, inboxId, messageId };
+}

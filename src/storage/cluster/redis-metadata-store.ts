@@ -1,0 +1,427 @@
+// MetadataStore on Redis: workspaces, members, API keys, inboxes, tag colours, tag rules and secrets shared by every node.
+import type { Redis } from 'ioredis';
+import { AppError } from '../../errors.js';
+import type { Access, ApiKeyRecord, Inbox, Member, TagRule, Workspace } from '../../domain/types.js';
+import type { MetadataStore } from '../ports.js';
+import { inboxNameKey } from '../embedded/sqlite-metadata-store.js';
+import { guardedRedis, LuaScript } from './redis-connection.js';
+
+/*
+ * Records are hashes (dates as epoch milliseconds), so a script can change one field without decoding JSON.
+ * Lists are sorted sets scored by creation time: equal scores order by member, which gives the embedded
+ * store's (created_at, id) order. Every write that checks something before writing is one Lua script, which
+ * Redis runs without interleaving any other command, so checks hold for concurrent requests from all nodes.
+ * Scripts build some key names from a prefix passed in ARGV; that is sound on the single Redis the profile uses.
+ */
+
+/** Inserts a record and adds it to its list unless the id is taken. KEYS: record, list. ARGV: id, score, field/value pairs. */
+const INSERT_LISTED = new LuaScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+return 1
+`);
+
+/**
+ * Sets fields of a record only if it exists and belongs to the given owner; returns the updated record (or nil).
+ * KEYS: record. ARGV: owner field, owner value, field/value pairs.
+ */
+const UPDATE_OWNED = new LuaScript(`
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return false end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+return redis.call('HGETALL', KEYS[1])
+`);
+
+/** Reads the record an index entry points at, in one step so the two cannot disagree. KEYS: index. ARGV: record key prefix. */
+const GET_INDEXED = new LuaScript(`
+local id = redis.call('GET', KEYS[1])
+if not id then return false end
+return redis.call('HGETALL', ARGV[1] .. id)
+`);
+
+/** Every record of a list in list order, as one consistent snapshot. KEYS: list. ARGV: record key prefix. */
+const LIST_RECORDS = new LuaScript(`
+local records = {}
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local record = redis.call('HGETALL', ARGV[1] .. id)
+  if #record > 0 then table.insert(records, record) end
+end
+return records
+`);
+
+/** Adds a member unless the email is a member already or the limit is met. KEYS: members. ARGV: email, record, limit ('' = none). */
+const ADD_MEMBER = new LuaScript(`
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 'exists' end
+local limit = tonumber(ARGV[3])
+if limit and redis.call('HLEN', KEYS[1]) >= limit then return 'limit' end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 'ok'
+`);
+
+/** Stores a key unless its id or hash is taken. KEYS: key record, hash index. ARGV: id, field/value pairs. */
+const CREATE_API_KEY = new LuaScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('SET', KEYS[2], ARGV[1])
+return 1
+`);
+
+/** Stamps the first revocation time only, so revoking twice keeps the original time. KEYS: key record. ARGV: ms. */
+const REVOKE_API_KEY = new LuaScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSETNX', KEYS[1], 'revokedAt', ARGV[1])
+return 1
+`);
+
+/**
+ * Creates an inbox with the embedded store's checks in its order: name taken (case-insensitively) in the
+ * workspace, then the inbox limit, then a taken id or SMTP username.
+ * KEYS: inbox, workspace inbox list, workspace name index, SMTP username index.
+ * ARGV: id, name key, score, limit ('' = none), field/value pairs.
+ */
+const CREATE_INBOX = new LuaScript(`
+if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then return 'name_taken' end
+local limit = tonumber(ARGV[4])
+if limit and redis.call('ZCARD', KEYS[2]) >= limit then return 'limit' end
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[4]) == 1 then return 'conflict' end
+redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[1])
+redis.call('SET', KEYS[4], ARGV[1])
+return 'ok'
+`);
+
+/**
+ * Deletes the tag rules scoped to the inbox (even when the inbox itself is gone, as the embedded store does),
+ * then the inbox and its index entries; 1 when the inbox existed in the workspace.
+ * KEYS: inbox, workspace inbox list, workspace name index, inbox's rule list, workspace rule list.
+ * ARGV: workspace id, inbox id, rule key prefix, SMTP username index key prefix.
+ */
+const DELETE_INBOX = new LuaScript(`
+for _, rule in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
+  redis.call('DEL', ARGV[3] .. rule)
+  redis.call('ZREM', KEYS[5], rule)
+end
+redis.call('DEL', KEYS[4])
+local inbox = redis.call('HMGET', KEYS[1], 'workspaceId', 'nameKey', 'smtpUsername')
+if inbox[1] ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1], ARGV[4] .. inbox[3])
+redis.call('ZREM', KEYS[2], ARGV[2])
+redis.call('HDEL', KEYS[3], inbox[2])
+return 1
+`);
+
+/** Moves a colour to a new name unless that name has one already. KEYS: colours. ARGV: from, to. */
+const RENAME_TAG_COLOR = new LuaScript(`
+local color = redis.call('HGET', KEYS[1], ARGV[1])
+if color then
+  redis.call('HSETNX', KEYS[1], ARGV[2], color)
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 1
+`);
+
+/**
+ * Stores a rule unless the id is taken, listing it for the workspace and, when scoped, for its inbox.
+ * KEYS: rule, workspace rule list, [inbox rule list]. ARGV: id, score, field/value pairs.
+ */
+const CREATE_TAG_RULE = new LuaScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+if KEYS[3] then redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1]) end
+return 1
+`);
+
+/**
+ * Replaces inbox, query and tags of a rule of the workspace, moving it between inbox rule lists.
+ * KEYS: rule. ARGV: workspace id, rule id, inbox rule list key prefix, '1' if scoped, inbox id, query, tags.
+ */
+const REPLACE_TAG_RULE = new LuaScript(`
+local rule = redis.call('HMGET', KEYS[1], 'workspaceId', 'inboxId', 'createdAt')
+if rule[1] ~= ARGV[1] then return 0 end
+if rule[2] then redis.call('ZREM', ARGV[3] .. rule[2], ARGV[2]) end
+if ARGV[4] == '1' then
+  redis.call('ZADD', ARGV[3] .. ARGV[5], rule[3], ARGV[2])
+  redis.call('HSET', KEYS[1], 'inboxId', ARGV[5])
+else
+  redis.call('HDEL', KEYS[1], 'inboxId')
+end
+redis.call('HSET', KEYS[1], 'query', ARGV[6], 'tags', ARGV[7])
+return 1
+`);
+
+/** Deletes a rule of the workspace from its record and lists. KEYS: rule, workspace rule list. ARGV: workspace id, rule id, inbox rule list key prefix. */
+const DELETE_TAG_RULE = new LuaScript(`
+local rule = redis.call('HMGET', KEYS[1], 'workspaceId', 'inboxId')
+if rule[1] ~= ARGV[1] then return 0 end
+if rule[2] then redis.call('ZREM', ARGV[3] .. rule[2], ARGV[2]) end
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[2])
+return 1
+`);
+
+/** The first value written wins on every node. KEYS: secret. ARGV: candidate value. */
+const SECRET = new LuaScript(`
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
+`);
+
+type Fields = Record<string, string>;
+
+/** Counts messages against the allowance; the quota ledger owns the counters. */
+export interface QuotaCounter {
+  used(workspaceId: string, period: string): Promise<number>;
+}
+
+export class RedisMetadataStore implements MetadataStore {
+  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly quota: QuotaCounter) {}
+
+  createWorkspace(workspace: Workspace): Promise<void> {
+    return guardedRedis(async () => {
+      const created = await INSERT_LISTED.run(this.redis, [this.key('workspace', workspace.id), this.key('workspaces')], [
+        workspace.id, workspace.createdAt.getTime(),
+        ...pairs({ id: workspace.id, name: workspace.name, plan: workspace.planName, createdAt: workspace.createdAt.getTime() }),
+      ]);
+      if (created !== 1) throw new AppError('already_exists', `workspace ${workspace.id} already exists`);
+    });
+  }
+
+  getWorkspace(id: string): Promise<Workspace | null> {
+    return guardedRedis(async () => toWorkspace(await this.redis.hgetall(this.key('workspace', id))));
+  }
+
+  listWorkspaces(): Promise<Workspace[]> {
+    return guardedRedis(async () => (await this.listRecords(this.key('workspaces'), this.key('workspace', ''))).map((fields) => toWorkspace(fields)!));
+  }
+
+  setWorkspacePlan(id: string, planName: string): Promise<boolean> {
+    return guardedRedis(async () => (await UPDATE_OWNED.run(this.redis, [this.key('workspace', id)], ['id', id, 'plan', planName])) !== null);
+  }
+
+  addMember(member: Member, memberLimit: number | null): Promise<void> {
+    return guardedRedis(async () => {
+      const record = JSON.stringify({ role: member.role, createdAt: member.createdAt.getTime() });
+      const outcome = await ADD_MEMBER.run(this.redis, [this.key('members', member.workspaceId)], [member.email, record, memberLimit ?? '']);
+      if (outcome === 'exists') throw new AppError('already_exists', `${member.email} is already a member of workspace ${member.workspaceId}`);
+      if (outcome === 'limit') throw new AppError('limit_reached', `the plan allows ${memberLimit} member(s)`);
+    });
+  }
+
+  countMembers(workspaceId: string): Promise<number> {
+    return guardedRedis(() => this.redis.hlen(this.key('members', workspaceId)));
+  }
+
+  createApiKey(key: ApiKeyRecord): Promise<void> {
+    return guardedRedis(async () => {
+      const fields: Record<string, string | number> = {
+        id: key.id, workspaceId: key.workspaceId, access: key.access, keyHash: key.keyHash, createdAt: key.createdAt.getTime(),
+      };
+      if (key.revokedAt !== null) fields.revokedAt = key.revokedAt.getTime();
+      const created = await CREATE_API_KEY.run(this.redis, [this.key('api-key', key.id), this.key('api-key-hash', key.keyHash)], [key.id, ...pairs(fields)]);
+      if (created !== 1) throw new AppError('already_exists', `API key ${key.id} or its hash already exists`);
+    });
+  }
+
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return guardedRedis(async () => toApiKey(await this.getIndexed(this.key('api-key-hash', keyHash), this.key('api-key', ''))));
+  }
+
+  revokeApiKey(id: string, at: Date): Promise<boolean> {
+    return guardedRedis(async () => (await REVOKE_API_KEY.run(this.redis, [this.key('api-key', id)], [at.getTime()])) === 1);
+  }
+
+  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<void> {
+    return guardedRedis(async () => {
+      const nameKey = inboxNameKey(inbox.name);
+      const fields = {
+        id: inbox.id, workspaceId: inbox.workspaceId, name: inbox.name, nameKey, smtpUsername: inbox.smtpUsername,
+        smtpPasswordHash: inbox.smtpPasswordHash, createdAt: inbox.createdAt.getTime(),
+      };
+      const keys = [
+        this.key('inbox', inbox.id), this.key('inboxes', inbox.workspaceId), this.key('inbox-names', inbox.workspaceId), this.key('smtp-username', inbox.smtpUsername),
+      ];
+      const outcome = await CREATE_INBOX.run(this.redis, keys, [inbox.id, nameKey, inbox.createdAt.getTime(), inboxLimit ?? '', ...pairs(fields)]);
+      if (outcome === 'name_taken') throw new AppError('already_exists', `an inbox named '${inbox.name}' already exists in this workspace`);
+      if (outcome === 'limit') throw new AppError('limit_reached', `the plan allows ${inboxLimit} inbox(es); delete one or change plan`);
+      if (outcome === 'conflict') throw new AppError('already_exists', `inbox ${inbox.id} or SMTP username ${inbox.smtpUsername} already exists`);
+    });
+  }
+
+  getInbox(workspaceId: string, id: string): Promise<Inbox | null> {
+    return guardedRedis(async () => {
+      const inbox = toInbox(await this.redis.hgetall(this.key('inbox', id)));
+      return inbox?.workspaceId === workspaceId ? inbox : null;
+    });
+  }
+
+  findInboxBySmtpUsername(username: string): Promise<Inbox | null> {
+    return guardedRedis(async () => toInbox(await this.getIndexed(this.key('smtp-username', username), this.key('inbox', ''))));
+  }
+
+  listInboxes(workspaceId: string): Promise<Inbox[]> {
+    return guardedRedis(async () => (await this.listRecords(this.key('inboxes', workspaceId), this.key('inbox', ''))).map((fields) => toInbox(fields)!));
+  }
+
+  countInboxes(workspaceId: string): Promise<number> {
+    return guardedRedis(() => this.redis.zcard(this.key('inboxes', workspaceId)));
+  }
+
+  deleteInbox(workspaceId: string, id: string): Promise<boolean> {
+    return guardedRedis(async () => {
+      const keys = [
+        this.key('inbox', id), this.key('inboxes', workspaceId), this.key('inbox-names', workspaceId),
+        this.inboxRulesKey(workspaceId, id), this.key('tag-rules', workspaceId),
+      ];
+      return (await DELETE_INBOX.run(this.redis, keys, [workspaceId, id, this.key('tag-rule', ''), this.key('smtp-username', '')])) === 1;
+    });
+  }
+
+  setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null> {
+    return guardedRedis(async () => {
+      const updated = await UPDATE_OWNED.run(this.redis, [this.key('inbox', id)], ['workspaceId', workspaceId, 'smtpPasswordHash', passwordHash]);
+      return updated === null ? null : toInbox(fieldsOf(updated as string[]));
+    });
+  }
+
+  getQuotaUsed(workspaceId: string, period: string): Promise<number> {
+    return this.quota.used(workspaceId, period);
+  }
+
+  listTagColors(workspaceId: string): Promise<Map<string, string>> {
+    return guardedRedis(async () => new Map(Object.entries(await this.redis.hgetall(this.key('tag-colors', workspaceId)))));
+  }
+
+  setTagColor(workspaceId: string, tag: string, color: string | null): Promise<void> {
+    return guardedRedis(async () => {
+      if (color === null) await this.redis.hdel(this.key('tag-colors', workspaceId), tag);
+      else await this.redis.hset(this.key('tag-colors', workspaceId), tag, color);
+    });
+  }
+
+  renameTagColor(workspaceId: string, from: string, to: string): Promise<void> {
+    if (from === to) return Promise.resolve();
+    return guardedRedis(async () => {
+      await RENAME_TAG_COLOR.run(this.redis, [this.key('tag-colors', workspaceId)], [from, to]);
+    });
+  }
+
+  listTagRules(workspaceId: string, inboxId?: string): Promise<TagRule[]> {
+    return guardedRedis(async () => {
+      const list = inboxId === undefined ? this.key('tag-rules', workspaceId) : this.inboxRulesKey(workspaceId, inboxId);
+      return (await this.listRecords(list, this.key('tag-rule', ''))).map((fields) => toTagRule(fields)!);
+    });
+  }
+
+  getTagRule(workspaceId: string, id: string): Promise<TagRule | null> {
+    return guardedRedis(async () => {
+      const rule = toTagRule(await this.redis.hgetall(this.key('tag-rule', id)));
+      return rule?.workspaceId === workspaceId ? rule : null;
+    });
+  }
+
+  createTagRule(rule: TagRule): Promise<void> {
+    return guardedRedis(async () => {
+      const fields: Record<string, string | number> = {
+        id: rule.id, workspaceId: rule.workspaceId, query: rule.query, tags: JSON.stringify(rule.tags), createdAt: rule.createdAt.getTime(),
+      };
+      const keys = [this.key('tag-rule', rule.id), this.key('tag-rules', rule.workspaceId)];
+      if (rule.inboxId !== null) {
+        fields.inboxId = rule.inboxId;
+        keys.push(this.inboxRulesKey(rule.workspaceId, rule.inboxId));
+      }
+      const created = await CREATE_TAG_RULE.run(this.redis, keys, [rule.id, rule.createdAt.getTime(), ...pairs(fields)]);
+      if (created !== 1) throw new AppError('already_exists', `tag rule ${rule.id} already exists`);
+    });
+  }
+
+  replaceTagRule(rule: TagRule): Promise<boolean> {
+    return guardedRedis(async () => {
+      const scoped = rule.inboxId === null ? ['0', ''] : ['1', rule.inboxId];
+      const args = [rule.workspaceId, rule.id, this.inboxRulesKey(rule.workspaceId, ''), ...scoped, rule.query, JSON.stringify(rule.tags)];
+      return (await REPLACE_TAG_RULE.run(this.redis, [this.key('tag-rule', rule.id)], args)) === 1;
+    });
+  }
+
+  deleteTagRule(workspaceId: string, id: string): Promise<boolean> {
+    return guardedRedis(async () => {
+      const keys = [this.key('tag-rule', id), this.key('tag-rules', workspaceId)];
+      return (await DELETE_TAG_RULE.run(this.redis, keys, [workspaceId, id, this.inboxRulesKey(workspaceId, '')])) === 1;
+    });
+  }
+
+  secret(name: string, generate: () => string): Promise<string> {
+    return guardedRedis(async () => (await SECRET.run(this.redis, [this.key('secret', name)], [generate()])) as string);
+  }
+
+  /** `key('inbox', id)` is `<prefix>inbox:<id>`; `key('inbox', '')` is the prefix scripts append ids to. */
+  private key(kind: string, id?: string): string {
+    return id === undefined ? `${this.prefix}${kind}` : `${this.prefix}${kind}:${id}`;
+  }
+
+  private inboxRulesKey(workspaceId: string, inboxId: string): string {
+    return this.key('inbox-tag-rules', `${workspaceId}:${inboxId}`);
+  }
+
+  private async listRecords(list: string, recordPrefix: string): Promise<Fields[]> {
+    return ((await LIST_RECORDS.run(this.redis, [list], [recordPrefix])) as string[][]).map(fieldsOf);
+  }
+
+  private async getIndexed(index: string, recordPrefix: string): Promise<Fields> {
+    const flat = await GET_INDEXED.run(this.redis, [index], [recordPrefix]);
+    return flat === null ? {} : fieldsOf(flat as string[]);
+  }
+}
+
+const pairs = (fields: Record<string, string | number>): (string | number)[] => Object.entries(fields).flat();
+
+function fieldsOf(flat: string[]): Fields {
+  const fields: Fields = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
+  return fields;
+}
+
+// A missing hash reads as no fields at all.
+const exists = (fields: Fields): boolean => fields.id !== undefined;
+const date = (ms: string): Date => new Date(Number(ms));
+
+function toWorkspace(fields: Fields): Workspace | null {
+  if (!exists(fields)) return null;
+  return { id: fields.id!, name: fields.name!, planName: fields.plan!, createdAt: date(fields.createdAt!) };
+}
+
+function toApiKey(fields: Fields): ApiKeyRecord | null {
+  if (!exists(fields)) return null;
+  return {
+    id: fields.id!,
+    workspaceId: fields.workspaceId!,
+    access: fields.access as Access,
+    keyHash: fields.keyHash!,
+    createdAt: date(fields.createdAt!),
+    revokedAt: fields.revokedAt === undefined ? null : date(fields.revokedAt),
+  };
+}
+
+function toInbox(fields: Fields): Inbox | null {
+  if (!exists(fields)) return null;
+  return {
+    id: fields.id!,
+    workspaceId: fields.workspaceId!,
+    name: fields.name!,
+    smtpUsername: fields.smtpUsername!,
+    smtpPasswordHash: fields.smtpPasswordHash!,
+    createdAt: date(fields.createdAt!),
+  };
+}
+
+function toTagRule(fields: Fields): TagRule | null {
+  if (!exists(fields)) return null;
+  return {
+    id: fields.id!,
+    workspaceId: fields.workspaceId!,
+    inboxId: fields.inboxId ?? null,
+    query: fields.query!,
+    tags: JSON.parse(fields.tags!) as string[],
+    createdAt: date(fields.createdAt!),
+  };
+}

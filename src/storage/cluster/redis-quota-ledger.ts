@@ -1,0 +1,118 @@
+// QuotaLedger on Redis: the monthly message counters every node shares, with reservations pending until settled.
+import type { Redis } from 'ioredis';
+import type { QuotaCharge } from '../ports.js';
+import type { QuotaLedger } from './quota-ledger.js';
+import { guardedRedis, LuaScript } from './redis-connection.js';
+
+/**
+ * Checks the limit and counts the message in one step, so concurrent reserves on any number of nodes never
+ * exceed the limit; the reservation is remembered as pending with the Redis clock's time. A message already
+ * pending (a retried reserve) is not counted twice.
+ * KEYS: counter, pending (hash member → period), pending-since (zset member → ms). ARGV: limit ('' = none), member, period.
+ */
+const RESERVE = new LuaScript(`
+if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 1 end
+local limit = tonumber(ARGV[1])
+if limit and tonumber(redis.call('GET', KEYS[1]) or '0') >= limit then return 0 end
+redis.call('INCR', KEYS[1])
+local now = redis.call('TIME')
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[3], tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000), ARGV[2])
+return 1
+`);
+
+/**
+ * Forgets a reservation, keeping its count; 1 when it was pending.
+ * KEYS: pending, pending-since. ARGV: member.
+ */
+const CONFIRM = new LuaScript(`
+redis.call('ZREM', KEYS[2], ARGV[1])
+return redis.call('HDEL', KEYS[1], ARGV[1])
+`);
+
+/**
+ * Gives a pending reservation's count back to the period it was taken from and forgets it, in one step, so
+ * a release racing a confirm or another release counts it back at most once; 1 when it was pending.
+ * KEYS: pending, pending-since. ARGV: member, counter key without its period.
+ */
+const RELEASE = new LuaScript(`
+local period = redis.call('HGET', KEYS[1], ARGV[1])
+if not period then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+local counter = ARGV[2] .. period
+if tonumber(redis.call('GET', counter) or '0') > 0 then redis.call('DECR', counter) end
+return 1
+`);
+
+/** Reservations settled per round trip by reconcile. */
+const RECONCILE_BATCH = 100;
+
+export class RedisQuotaLedger implements QuotaLedger {
+  private readonly pendingKey: string;
+  private readonly pendingSinceKey: string;
+
+  constructor(private readonly redis: Redis, private readonly prefix: string) {
+    this.pendingKey = `${prefix}quota-pending`;
+    this.pendingSinceKey = `${prefix}quota-pending-since`;
+  }
+
+  reserve(workspaceId: string, messageId: string, charge: QuotaCharge): Promise<boolean> {
+    return guardedRedis(async () => {
+      const limit = charge.monthlyLimit === null ? '' : charge.monthlyLimit;
+      const keys = [this.counterKey(workspaceId, charge.period), this.pendingKey, this.pendingSinceKey];
+      return (await RESERVE.run(this.redis, keys, [limit, member(workspaceId, messageId), charge.period])) === 1;
+    });
+  }
+
+  confirm(workspaceId: string, messageId: string): Promise<void> {
+    return guardedRedis(async () => {
+      await CONFIRM.run(this.redis, [this.pendingKey, this.pendingSinceKey], [member(workspaceId, messageId)]);
+    });
+  }
+
+  release(workspaceId: string, messageId: string): Promise<void> {
+    return guardedRedis(async () => {
+      await this.releaseMember(member(workspaceId, messageId), workspaceId);
+    });
+  }
+
+  used(workspaceId: string, period: string): Promise<number> {
+    return guardedRedis(async () => Number((await this.redis.get(this.counterKey(workspaceId, period))) ?? 0));
+  }
+
+  async reconcile(olderThanMs: number, isStored: (workspaceId: string, messageId: string) => Promise<boolean>): Promise<number> {
+    // The cut-off comes from the Redis clock, the one reservations are stamped with, not this node's.
+    const [seconds, micros] = await guardedRedis(() => this.redis.time());
+    const cutoff = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - olderThanMs;
+    let settled = 0;
+    for (;;) {
+      // Every entry read is removed below (by this node or a concurrent reconciler), so each round starts at 0.
+      const batch = await guardedRedis(() => this.redis.zrangebyscore(this.pendingSinceKey, '-inf', cutoff, 'LIMIT', 0, RECONCILE_BATCH));
+      for (const entry of batch) {
+        const [workspaceId, messageId] = splitMember(entry);
+        const acted = (await isStored(workspaceId, messageId))
+          ? await guardedRedis(() => CONFIRM.run(this.redis, [this.pendingKey, this.pendingSinceKey], [entry]))
+          : await guardedRedis(() => this.releaseMember(entry, workspaceId));
+        if (acted === 1) settled++;
+      }
+      if (batch.length < RECONCILE_BATCH) return settled;
+    }
+  }
+
+  private releaseMember(entry: string, workspaceId: string): Promise<unknown> {
+    return RELEASE.run(this.redis, [this.pendingKey, this.pendingSinceKey], [entry, `${this.prefix}quota:${workspaceId}:`]);
+  }
+
+  private counterKey(workspaceId: string, period: string): string {
+    return `${this.prefix}quota:${workspaceId}:${period}`;
+  }
+}
+
+// Workspace ids never contain '/', so the first one separates the two parts.
+const member = (workspaceId: string, messageId: string): string => `${workspaceId}/${messageId}`;
+
+function splitMember(entry: string): [string, string] {
+  const slash = entry.indexOf('/');
+  return [entry.slice(0, slash), entry.slice(slash + 1)];
+}

@@ -1,0 +1,101 @@
+// RedisEventBus against a real Redis: events cross nodes of one namespace and never reach another namespace.
+import { strict as assert } from 'node:assert';
+import type { BusEvent } from '../../src/storage/ports.js';
+import { RedisEventBus } from '../../src/storage/cluster/redis-event-bus.js';
+import { RedisNamespace } from './redis-namespace.js';
+
+const DELIVERY_TIMEOUT_MS = 5000;
+
+const anEvent = (messageId: string): BusEvent => ({ type: 'message.received', workspaceId: 'ws_bus', inboxId: 'inb_bus', messageId });
+
+/** Collects what a handler receives and lets a test wait for a given event. */
+class Received {
+  readonly events: BusEvent[] = [];
+  private waiting: { messageId: string; resolve: () => void } | null = null;
+
+  readonly handler = (event: BusEvent): void => {
+    this.events.push(event);
+    if (this.waiting?.messageId === event.messageId) this.waiting.resolve();
+  };
+
+  ids(): string[] {
+    return this.events.map((event) => event.messageId);
+  }
+
+  waitFor(messageId: string): Promise<void> {
+    if (this.ids().includes(messageId)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out after ${DELIVERY_TIMEOUT_MS} ms waiting for event ${messageId}`)), DELIVERY_TIMEOUT_MS);
+      this.waiting = { messageId, resolve: () => { clearTimeout(timer); resolve(); } };
+    });
+  }
+}
+
+describe('RedisEventBus (real Redis)', () => {
+  let namespace: RedisNamespace;
+  let other: RedisNamespace;
+  let nodeA: RedisEventBus;
+  let nodeB: RedisEventBus;
+  let otherNamespaceNode: RedisEventBus;
+
+  // Each bus gets its own publish and subscribe connections, as separate service processes would.
+  const openNode = async (where: RedisNamespace, name: string) =>
+    new RedisEventBus(await where.connect(`${name}-pub`), await where.connect(`${name}-sub`), where.prefix);
+
+  before(async () => {
+    namespace = new RedisNamespace();
+    other = new RedisNamespace();
+    nodeA = await openNode(namespace, 'a');
+    nodeB = await openNode(namespace, 'b');
+    otherNamespaceNode = await openNode(other, 'other');
+  });
+  after(() => Promise.all([namespace.dispose(), other.dispose()]));
+
+  it('delivers an event published on one node to handlers on another, and not to another namespace', async () => {
+    const onB = new Received();
+    const onA = new Received();
+    const elsewhere = new Received();
+    await nodeB.subscribe(onB.handler);
+    await nodeA.subscribe(onA.handler);
+    await otherNamespaceNode.subscribe(elsewhere.handler);
+
+    await nodeA.publish(anEvent('msg_cross'));
+    await onB.waitFor('msg_cross');
+    await onA.waitFor('msg_cross');
+    assert.deepEqual(onB.events, [anEvent('msg_cross')]);
+
+    // Redis sends a subscriber its messages in publish order, so once the later marker has arrived,
+    // anything of the first namespace would have arrived before it.
+    await otherNamespaceNode.publish(anEvent('msg_marker'));
+    await elsewhere.waitFor('msg_marker');
+    assert.deepEqual(elsewhere.ids(), ['msg_marker']);
+  });
+
+  it('stops delivering to an unsubscribed handler and keeps delivering to the rest', async () => {
+    const leaving = new Received();
+    const staying = new Received();
+    const unsubscribe = await nodeB.subscribe(leaving.handler);
+    await nodeB.subscribe(staying.handler);
+    await nodeA.publish(anEvent('msg_before'));
+    await leaving.waitFor('msg_before');
+    await unsubscribe();
+    await nodeA.publish(anEvent('msg_after'));
+    // Both handlers are called for the same delivery, so the staying one seeing it means the other was skipped.
+    await staying.waitFor('msg_after');
+    assert.deepEqual(leaving.ids(), ['msg_before']);
+    assert.deepEqual(staying.ids(), ['msg_before', 'msg_after']);
+  });
+
+  it('ignores malformed payloads on the channel', async () => {
+    const received = new Received();
+    await nodeB.subscribe(received.handler);
+    const raw = await namespace.connect('raw-publisher');
+    const channel = `${namespace.prefix}events`;
+    for (const payload of ['not json', 'null', '{"type":"message.deleted","workspaceId":"w","inboxId":"i","messageId":"m"}', '{"type":"message.received"}']) {
+      await raw.publish(channel, payload);
+    }
+    await raw.publish(channel, JSON.stringify({ ...anEvent('msg_valid'), extra: 'dropped' }));
+    await received.waitFor('msg_valid');
+    assert.deepEqual(received.events, [anEvent('msg_valid')]);
+  });
+});

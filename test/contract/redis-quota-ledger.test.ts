@@ -1,0 +1,94 @@
+// RedisQuotaLedger against a real Redis: the limit holds across nodes, and every reservation settles to what was stored.
+import { strict as assert } from 'node:assert';
+import { RedisQuotaLedger } from '../../src/storage/cluster/redis-quota-ledger.js';
+import { RedisNamespace } from './redis-namespace.js';
+
+const PERIOD = '2026-11';
+const limited = (monthlyLimit: number | null) => ({ period: PERIOD, monthlyLimit });
+
+describe('RedisQuotaLedger (real Redis)', () => {
+  let namespace: RedisNamespace;
+  let ledger: RedisQuotaLedger;
+  let otherNode: RedisQuotaLedger;
+
+  before(async () => {
+    namespace = new RedisNamespace();
+    ledger = new RedisQuotaLedger(await namespace.connect('ledger-a'), namespace.prefix);
+    otherNode = new RedisQuotaLedger(await namespace.connect('ledger-b'), namespace.prefix);
+  });
+  after(() => namespace.dispose());
+
+  it('reserves up to the limit, per workspace and period', async () => {
+    const outcomes = [];
+    for (const id of ['m1', 'm2', 'm3', 'm4']) outcomes.push(await ledger.reserve('ws_limit', id, limited(3)));
+    assert.deepEqual(outcomes, [true, true, true, false]);
+    assert.equal(await ledger.used('ws_limit', PERIOD), 3);
+    assert.equal(await ledger.reserve('ws_limit', 'm5', { period: '2026-12', monthlyLimit: 3 }), true, 'a new period starts from zero');
+    assert.equal(await ledger.reserve('ws_limit_other', 'm1', limited(3)), true, 'another workspace has its own count');
+    assert.equal(await ledger.used('ws_never', PERIOD), 0);
+  });
+
+  it('counts without limit when unlimited, and refuses everything at a limit below one', async () => {
+    for (let i = 0; i < 5; i++) assert.equal(await ledger.reserve('ws_unlimited', `m${i}`, limited(null)), true);
+    assert.equal(await ledger.used('ws_unlimited', PERIOD), 5);
+    assert.equal(await ledger.reserve('ws_zero', 'm1', limited(0)), false);
+    assert.equal(await ledger.used('ws_zero', PERIOD), 0);
+  });
+
+  it('does not count a message twice when its reservation is repeated', async () => {
+    assert.equal(await ledger.reserve('ws_retry', 'm1', limited(5)), true);
+    assert.equal(await otherNode.reserve('ws_retry', 'm1', limited(5)), true);
+    assert.equal(await ledger.used('ws_retry', PERIOD), 1);
+  });
+
+  it('never exceeds the limit under concurrent reserves from two nodes', async () => {
+    const reserves = Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? ledger : otherNode).reserve('ws_race', `m${i}`, limited(25)));
+    const outcomes = await Promise.all(reserves);
+    assert.equal(outcomes.filter(Boolean).length, 25);
+    assert.equal(await otherNode.used('ws_race', PERIOD), 25);
+  });
+
+  it('gives a released reservation back once and keeps a confirmed one', async () => {
+    await ledger.reserve('ws_settle', 'kept', limited(2));
+    await ledger.reserve('ws_settle', 'failed', limited(2));
+    assert.equal(await ledger.reserve('ws_settle', 'third', limited(2)), false);
+    await ledger.confirm('ws_settle', 'kept');
+    await otherNode.release('ws_settle', 'failed');
+    assert.equal(await ledger.used('ws_settle', PERIOD), 1);
+    await ledger.release('ws_settle', 'failed');
+    await ledger.release('ws_settle', 'kept');
+    await ledger.release('ws_settle', 'never-reserved');
+    assert.equal(await ledger.used('ws_settle', PERIOD), 1, 'releasing what is not pending changes nothing');
+    assert.equal(await ledger.reserve('ws_settle', 'third', limited(2)), true, 'the released count is available again');
+  });
+
+  it('releases into the period the reservation was counted in', async () => {
+    await ledger.reserve('ws_period', 'm1', { period: '2026-10', monthlyLimit: null });
+    await ledger.release('ws_period', 'm1');
+    assert.equal(await ledger.used('ws_period', '2026-10'), 0);
+  });
+
+  it('reconciles stale reservations: keeps the stored, gives back the lost', async () => {
+    const fresh = new RedisNamespace();
+    try {
+      const node = new RedisQuotaLedger(await fresh.connect('reconcile'), fresh.prefix);
+      for (const id of ['stored', 'lost', 'confirmed']) await node.reserve('ws_r', id, limited(null));
+      await node.confirm('ws_r', 'confirmed');
+      const asked: string[] = [];
+      const isStored = async (workspaceId: string, messageId: string) => {
+        asked.push(`${workspaceId}/${messageId}`);
+        return messageId === 'stored';
+      };
+      assert.equal(await node.reconcile(60 * 60_000, isStored), 0, 'nothing is an hour old yet');
+      assert.deepEqual(asked, []);
+      assert.equal(await node.reconcile(0, isStored), 2);
+      assert.deepEqual(asked.sort(), ['ws_r/lost', 'ws_r/stored']);
+      assert.equal(await node.used('ws_r', PERIOD), 2, 'stored and confirmed stay counted');
+      assert.equal(await node.reconcile(0, isStored), 0, 'settled reservations are gone');
+      await node.release('ws_r', 'stored');
+      assert.equal(await node.used('ws_r', PERIOD), 2, 'a reconciled reservation is no longer pending');
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});

@@ -1,0 +1,160 @@
+// Outages of the cluster profile's services (cluster profile only): while Redis or Elasticsearch is gone SMTP
+// answers 451 and the API 503 `storage_unavailable`, promptly; when it returns, service resumes by itself and
+// nothing stored before is lost. Redis is a private redis-server this suite kills and restarts; Elasticsearch is
+// the shared one, reached through a TCP relay this suite cuts (it must not stop the server other suites use).
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ApiClient } from '../support/api-client.js';
+import { expectError, expectOk } from '../support/envelope.js';
+import { createInbox } from '../support/inboxes.js';
+import { listMessages } from '../support/messages.js';
+import { pollUntil } from '../support/poll.js';
+import { testProfile } from '../support/profile.js';
+import { startServer, type StartedServer } from '../support/server.js';
+import { credentialsOf, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
+import type { InboxWithCredentialsJson } from '../support/api-json.js';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A redis-server of this suite's own, persisted like the real one, so a kill and restart keeps its data. */
+class PrivateRedis {
+  private child: ChildProcess | null = null;
+  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-sandbox-outage-redis-'));
+  constructor(readonly port: number) {}
+
+  async start(): Promise<void> {
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], { stdio: 'ignore' });
+    this.child = child;
+    await pollUntil(() => new Promise((resolve) => {
+      const socket = net.connect(this.port, '127.0.0.1', () => socket.write('PING\r\n'));
+      socket.once('data', (data) => { socket.destroy(); resolve(data.toString().startsWith('+PONG')); });
+      socket.once('error', () => resolve(false));
+    }), 10_000, `redis-server on ${this.port}`);
+  }
+
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** Forwards a local port to Elasticsearch; `cut()` closes every connection and refuses new ones, as a dead server would. */
+class Relay {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  constructor(readonly port: number, private readonly target: URL) {}
+
+  async open(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(Number(this.target.port || 80), this.target.hostname);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** Sends one message and returns the SMTP reply code and text, whether it was accepted or refused. */
+async function trySend(credentials: SmtpCredentials, subject: string): Promise<{ code: number; text: string; ms: number }> {
+  const started = Date.now();
+  try {
+    const info = await sendRaw(credentials, `Subject: ${subject}\r\n\r\noutage test\r\n`, { from: 'o@outage.test', to: ['p@outage.test'] });
+    return { code: 250, text: String(info.response), ms: Date.now() - started };
+  } catch (error) {
+    const { responseCode, response, message } = error as { responseCode?: number; response?: string; message: string };
+    return { code: responseCode ?? 0, text: response ?? message, ms: Date.now() - started };
+  }
+}
+
+if (testProfile() === 'cluster') {
+  describe('cluster service outages', function () {
+    this.timeout(180_000);
+    let redis: PrivateRedis;
+    let relay: Relay;
+    let server: StartedServer;
+    let api: ApiClient;
+    let inbox: InboxWithCredentialsJson;
+    let smtp: SmtpCredentials;
+    const storedBefore: string[] = [];
+
+    before(async () => {
+      redis = new PrivateRedis(await freePort());
+      await redis.start();
+      relay = new Relay(await freePort(), new URL(process.env.SANDBOX_ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200'));
+      await relay.open();
+      server = await startServer({ env: { SANDBOX_REDIS_URL: `redis://127.0.0.1:${redis.port}`, SANDBOX_ELASTICSEARCH_URL: `http://127.0.0.1:${relay.port}` } });
+      api = new ApiClient(server.httpUrl, server.defaultKey);
+      inbox = await createInbox(api);
+      smtp = credentialsOf(inbox);
+      const sent = await trySend(smtp, 'before any outage');
+      assert.equal(sent.code, 250, sent.text);
+      storedBefore.push(storedId(sent.text));
+    });
+    after(async () => {
+      await server?.stop();
+      await redis?.kill();
+      await relay?.cut();
+      if (redis) fs.rmSync(redis.dir, { recursive: true, force: true });
+    });
+
+    const assertRefusedWhileDown = async (what: string) => {
+      const sent = await trySend(smtp, `during the ${what} outage`);
+      assert.equal(sent.code, 451, `SMTP during the ${what} outage: ${sent.text}`);
+      assert.ok(sent.ms < 30_000, `the 451 came after ${sent.ms} ms`);
+      expectError(await api.get(`/v1/inboxes/${inbox.id}/messages`), 503, 'storage_unavailable', `API during the ${what} outage`);
+    };
+
+    const assertResumes = async (what: string) => {
+      await pollUntil(async () => (await api.get(`/v1/inboxes/${inbox.id}/messages`)).status === 200, 60_000, `the API to answer again after the ${what} outage`, 250);
+      const sent = await trySend(smtp, `after the ${what} outage`);
+      assert.equal(sent.code, 250, `SMTP after the ${what} outage: ${sent.text}`);
+      storedBefore.push(storedId(sent.text));
+      const listed = (await listMessages(api, inbox.id)).map((m) => m.id);
+      for (const id of storedBefore) assert.ok(listed.includes(id), `${id}, stored before, is still there`);
+      assert.equal(listed.length, storedBefore.length, 'nothing refused during the outage was stored');
+    };
+
+    it('answers 451 and 503 while Redis is down, and resumes when it is back', async () => {
+      await redis.kill();
+      await assertRefusedWhileDown('Redis');
+      await redis.start();
+      await assertResumes('Redis');
+    });
+
+    it('answers 451 and 503 while Elasticsearch is unreachable, and resumes when it is back', async () => {
+      await relay.cut();
+      await assertRefusedWhileDown('Elasticsearch');
+      expectOk(await api.get('/v1/tag-rules'), 200, 'what lives in Redis alone stays readable');
+      await relay.open();
+      await assertResumes('Elasticsearch');
+    });
+  });
+}

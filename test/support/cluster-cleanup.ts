@@ -1,0 +1,14 @@
+// Mocha root hook: after a cluster-profile run, removes every namespace the run's servers used from the shared services.
+import { loadConfig } from '../../src/config.js';
+import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
+import { testProfile, usedNamespaces } from './profile.js';
+
+export const mochaHooks = {
+  async afterAll(this: Mocha.Context) {
+    if (testProfile() !== 'cluster') return;
+    this.timeout(120_000);
+    for (const namespace of usedNamespaces) {
+      await purgeClusterNamespace(loadConfig({ ...process.env, SANDBOX_PROFILE: 'cluster', SANDBOX_NAMESPACE: namespace }));
+    }
+  },
+};
