@@ -1,4 +1,4 @@
-// Measures q search latency (p50/p95/max per query over HTTP) on one embedded inbox of 100,000 generated messages; run `node scripts/build-if-needed.mjs && node --import tsx scripts/bench/search.ts` (BENCH_MESSAGES=5000 for a quick run, BENCH_KEEP_DATA=1 to keep the data dir, BENCH_DATA_DIR=<kept dir> to measure it again without loading).
+// Measures q search latency (p50/p95/max per query over HTTP) on one inbox of 100,000 generated messages (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile); run `node scripts/build-if-needed.mjs && node --import tsx scripts/bench/search.ts` (BENCH_MESSAGES=5000 for a quick run, BENCH_KEEP_DATA=1 to keep the data dir, BENCH_DATA_DIR=<kept dir> to measure it again without loading).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,8 @@ import { WorkspaceService } from '../../src/services/workspaces.js';
 import { openBackend } from '../../src/storage/index.js';
 import { assertMatchesContract } from '../../test/support/api-client.js';
 import { startServer, tempDataDir } from '../../test/support/server.js';
+import { profileEnv, testProfile } from '../../test/support/profile.js';
+import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 
 const SEED = 0x5eed_2026;
 /** Messages arrive over the 30 days before this fixed instant, so every run builds the same data. */
@@ -321,8 +323,13 @@ function directoryBytes(dir: string): number {
   return total;
 }
 
+const LOAD_WRITERS = 8;
+
+/** The server's configuration for a data dir, on the profile SANDBOX_TEST_PROFILE names (as the test suites do). */
+const benchConfig = (dataDir: string) => loadConfig({ ...process.env, SANDBOX_DATA_DIR: dataDir, ...profileEnv(dataDir) });
+
 async function load(dataDir: string, count: number): Promise<{ inboxId: string; key: string; seconds: number }> {
-  const config = loadConfig({ SANDBOX_DATA_DIR: dataDir });
+  const config = benchConfig(dataDir);
   const backend = await openBackend(config);
   try {
     const workspaces = new WorkspaceService(backend.metadata, config.plans);
@@ -332,12 +339,18 @@ async function load(dataDir: string, count: number): Promise<{ inboxId: string; 
     const key = await workspaces.createKey(workspace.id, 'read');
     const times = arrivalTimes(count);
     const started = performance.now();
-    for (let i = 0; i < count; i++) {
-      const message = generateMessage(workspace.id, inbox.id, times[i]!);
-      // The unlimited plan: the charge only counts the message for its month.
-      if (!(await backend.messages.insert(message, { period: quotaPeriod(message.receivedAt), monthlyLimit: null }))) throw new Error('the index refused a message');
-      if ((i + 1) % 10000 === 0 || i + 1 === count) progress(`loaded ${i + 1}/${count} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }
+    let next = 0;
+    let loaded = 0;
+    // Several writers at once, as several SMTP sessions would be: the cluster profile shares index refreshes between them.
+    const writer = async () => {
+      for (let i = next++; i < count; i = next++) {
+        const message = generateMessage(workspace.id, inbox.id, times[i]!);
+        // The unlimited plan: the charge only counts the message for its month.
+        if (!(await backend.messages.insert(message, { period: quotaPeriod(message.receivedAt), monthlyLimit: null }))) throw new Error('the index refused a message');
+        if (++loaded % 10000 === 0 || loaded === count) progress(`loaded ${loaded}/${count} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      }
+    };
+    await Promise.all(Array.from({ length: LOAD_WRITERS }, writer));
     return { inboxId: inbox.id, key: key.key, seconds: (performance.now() - started) / 1000 };
   } finally {
     await backend.close();
@@ -346,7 +359,7 @@ async function load(dataDir: string, count: number): Promise<{ inboxId: string; 
 
 /** A data dir kept by an earlier run: its bench inbox and message count, and a fresh read key. */
 async function reuse(dataDir: string): Promise<{ inboxId: string; key: string; messages: number }> {
-  const config = loadConfig({ SANDBOX_DATA_DIR: dataDir });
+  const config = benchConfig(dataDir);
   const backend = await openBackend(config);
   try {
     const workspaces = new WorkspaceService(backend.metadata, config.plans);
@@ -410,8 +423,9 @@ async function main(): Promise<void> {
       progress(`data dir ${dataDir}; generating and loading ${messages} messages`);
       loaded = { ...(await load(dataDir, messages)), messages };
     }
-    const dbSizeMb = round(directoryBytes(dataDir) / 1024 ** 2, 1);
-    progress(`${loaded.seconds === null ? '' : `loaded in ${loaded.seconds.toFixed(1)} s; `}data dir ${dbSizeMb} MB; starting the server`);
+    // The cluster profile's data is on the services, not in the data dir.
+    const dbSizeMb = testProfile() === 'embedded' ? round(directoryBytes(dataDir) / 1024 ** 2, 1) : null;
+    progress(`${loaded.seconds === null ? '' : `loaded in ${loaded.seconds.toFixed(1)} s; `}data dir ${dbSizeMb ?? '-'} MB; starting the server`);
     // Default log level: startServer learns the ports from the info line the server prints when it listens.
     const server = await startServer({ dataDir });
     try {
@@ -423,7 +437,7 @@ async function main(): Promise<void> {
       samples.sort((a, b) => a - b);
       const result = {
         bench: 'search',
-        profile: 'embedded',
+        profile: testProfile(),
         messages: loaded.messages,
         load_seconds: loaded.seconds === null ? null : round(loaded.seconds, 1),
         db_size_mb: dbSizeMb,
@@ -440,8 +454,12 @@ async function main(): Promise<void> {
       await server.stop();
     }
   } finally {
-    if (keepData) progress(`kept the data dir ${dataDir}`);
-    else fs.rmSync(dataDir, { recursive: true, force: true });
+    if (keepData) {
+      progress(`kept the data dir ${dataDir}`);
+    } else {
+      if (testProfile() === 'cluster') await purgeClusterNamespace(benchConfig(dataDir));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-// Measures SMTP capture throughput (messages/s), per-message latency (p50/p95/p99) and server RSS for the built server; run `npm run build && node --import tsx scripts/bench/smtp-capture.ts [--messages 2000] [--clients 4]` (or SMTP_BENCH_MESSAGES / SMTP_BENCH_CLIENTS).
+// Measures SMTP capture throughput (messages/s), per-message latency (p50/p95/p99) and server RSS for the built server (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile); run `npm run build && node --import tsx scripts/bench/smtp-capture.ts [--messages 2000] [--clients 4]` (or SMTP_BENCH_MESSAGES / SMTP_BENCH_CLIENTS).
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -7,6 +7,9 @@ import nodemailer from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { ApiClient } from '../../test/support/api-client.js';
 import { startServer, type StartedServer } from '../../test/support/server.js';
+import { profileEnv, testProfile } from '../../test/support/profile.js';
+import { loadConfig } from '../../src/config.js';
+import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 
 const MESSAGE_BYTES = 5120;
 const ENVELOPE = { from: 'bench-sender@bench.example.test', to: ['bench-inbox@bench.example.test'] };
@@ -140,6 +143,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await server.stop();
+    if (testProfile() === 'cluster') await purgeClusterNamespace(loadConfig({ ...process.env, ...profileEnv(server.dataDir) }));
     fs.rmSync(server.dataDir, { recursive: true, force: true });
   }
 }

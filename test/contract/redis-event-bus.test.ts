@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import type { BusEvent } from '../../src/storage/ports.js';
 import { RedisEventBus } from '../../src/storage/cluster/redis-event-bus.js';
 import { RedisNamespace } from './redis-namespace.js';
+import { describeCluster } from '../support/profile.js';
 
 const DELIVERY_TIMEOUT_MS = 5000;
 
@@ -31,7 +32,7 @@ class Received {
   }
 }
 
-describe('RedisEventBus (real Redis)', () => {
+describeCluster('RedisEventBus (real Redis)', () => {
   let namespace: RedisNamespace;
   let other: RedisNamespace;
   let nodeA: RedisEventBus;

@@ -2,11 +2,12 @@
 import { strict as assert } from 'node:assert';
 import { RedisQuotaLedger } from '../../src/storage/cluster/redis-quota-ledger.js';
 import { RedisNamespace } from './redis-namespace.js';
+import { describeCluster } from '../support/profile.js';
 
 const PERIOD = '2026-11';
 const limited = (monthlyLimit: number | null) => ({ period: PERIOD, monthlyLimit });
 
-describe('RedisQuotaLedger (real Redis)', () => {
+describeCluster('RedisQuotaLedger (real Redis)', () => {
   let namespace: RedisNamespace;
   let ledger: RedisQuotaLedger;
   let otherNode: RedisQuotaLedger;

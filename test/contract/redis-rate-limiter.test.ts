@@ -2,8 +2,9 @@
 import { strict as assert } from 'node:assert';
 import { RedisRateLimiter } from '../../src/storage/cluster/redis-rate-limiter.js';
 import { RedisNamespace } from './redis-namespace.js';
+import { describeCluster } from '../support/profile.js';
 
-describe('RedisRateLimiter (real Redis)', () => {
+describeCluster('RedisRateLimiter (real Redis)', () => {
   let namespace: RedisNamespace;
   let nodeA: RedisRateLimiter;
   let nodeB: RedisRateLimiter;

@@ -13,7 +13,7 @@ import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
 import { listMessages } from '../support/messages.js';
 import { pollUntil } from '../support/poll.js';
-import { testProfile } from '../support/profile.js';
+import { describeCluster } from '../support/profile.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
@@ -94,67 +94,65 @@ async function trySend(credentials: SmtpCredentials, subject: string): Promise<{
   }
 }
 
-if (testProfile() === 'cluster') {
-  describe('cluster service outages', function () {
-    this.timeout(180_000);
-    let redis: PrivateRedis;
-    let relay: Relay;
-    let server: StartedServer;
-    let api: ApiClient;
-    let inbox: InboxWithCredentialsJson;
-    let smtp: SmtpCredentials;
-    const storedBefore: string[] = [];
+describeCluster('cluster service outages', function () {
+  this.timeout(180_000);
+  let redis: PrivateRedis;
+  let relay: Relay;
+  let server: StartedServer;
+  let api: ApiClient;
+  let inbox: InboxWithCredentialsJson;
+  let smtp: SmtpCredentials;
+  const storedBefore: string[] = [];
 
-    before(async () => {
-      redis = new PrivateRedis(await freePort());
-      await redis.start();
-      relay = new Relay(await freePort(), new URL(process.env.SANDBOX_ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200'));
-      await relay.open();
-      server = await startServer({ env: { SANDBOX_REDIS_URL: `redis://127.0.0.1:${redis.port}`, SANDBOX_ELASTICSEARCH_URL: `http://127.0.0.1:${relay.port}` } });
-      api = new ApiClient(server.httpUrl, server.defaultKey);
-      inbox = await createInbox(api);
-      smtp = credentialsOf(inbox);
-      const sent = await trySend(smtp, 'before any outage');
-      assert.equal(sent.code, 250, sent.text);
-      storedBefore.push(storedId(sent.text));
-    });
-    after(async () => {
-      await server?.stop();
-      await redis?.kill();
-      await relay?.cut();
-      if (redis) fs.rmSync(redis.dir, { recursive: true, force: true });
-    });
-
-    const assertRefusedWhileDown = async (what: string) => {
-      const sent = await trySend(smtp, `during the ${what} outage`);
-      assert.equal(sent.code, 451, `SMTP during the ${what} outage: ${sent.text}`);
-      assert.ok(sent.ms < 30_000, `the 451 came after ${sent.ms} ms`);
-      expectError(await api.get(`/v1/inboxes/${inbox.id}/messages`), 503, 'storage_unavailable', `API during the ${what} outage`);
-    };
-
-    const assertResumes = async (what: string) => {
-      await pollUntil(async () => (await api.get(`/v1/inboxes/${inbox.id}/messages`)).status === 200, 60_000, `the API to answer again after the ${what} outage`, 250);
-      const sent = await trySend(smtp, `after the ${what} outage`);
-      assert.equal(sent.code, 250, `SMTP after the ${what} outage: ${sent.text}`);
-      storedBefore.push(storedId(sent.text));
-      const listed = (await listMessages(api, inbox.id)).map((m) => m.id);
-      for (const id of storedBefore) assert.ok(listed.includes(id), `${id}, stored before, is still there`);
-      assert.equal(listed.length, storedBefore.length, 'nothing refused during the outage was stored');
-    };
-
-    it('answers 451 and 503 while Redis is down, and resumes when it is back', async () => {
-      await redis.kill();
-      await assertRefusedWhileDown('Redis');
-      await redis.start();
-      await assertResumes('Redis');
-    });
-
-    it('answers 451 and 503 while Elasticsearch is unreachable, and resumes when it is back', async () => {
-      await relay.cut();
-      await assertRefusedWhileDown('Elasticsearch');
-      expectOk(await api.get('/v1/tag-rules'), 200, 'what lives in Redis alone stays readable');
-      await relay.open();
-      await assertResumes('Elasticsearch');
-    });
+  before(async () => {
+    redis = new PrivateRedis(await freePort());
+    await redis.start();
+    relay = new Relay(await freePort(), new URL(process.env.SANDBOX_ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200'));
+    await relay.open();
+    server = await startServer({ env: { SANDBOX_REDIS_URL: `redis://127.0.0.1:${redis.port}`, SANDBOX_ELASTICSEARCH_URL: `http://127.0.0.1:${relay.port}` } });
+    api = new ApiClient(server.httpUrl, server.defaultKey);
+    inbox = await createInbox(api);
+    smtp = credentialsOf(inbox);
+    const sent = await trySend(smtp, 'before any outage');
+    assert.equal(sent.code, 250, sent.text);
+    storedBefore.push(storedId(sent.text));
   });
-}
+  after(async () => {
+    await server?.stop();
+    await redis?.kill();
+    await relay?.cut();
+    if (redis) fs.rmSync(redis.dir, { recursive: true, force: true });
+  });
+
+  const assertRefusedWhileDown = async (what: string) => {
+    const sent = await trySend(smtp, `during the ${what} outage`);
+    assert.equal(sent.code, 451, `SMTP during the ${what} outage: ${sent.text}`);
+    assert.ok(sent.ms < 30_000, `the 451 came after ${sent.ms} ms`);
+    expectError(await api.get(`/v1/inboxes/${inbox.id}/messages`), 503, 'storage_unavailable', `API during the ${what} outage`);
+  };
+
+  const assertResumes = async (what: string) => {
+    await pollUntil(async () => (await api.get(`/v1/inboxes/${inbox.id}/messages`)).status === 200, 60_000, `the API to answer again after the ${what} outage`, 250);
+    const sent = await trySend(smtp, `after the ${what} outage`);
+    assert.equal(sent.code, 250, `SMTP after the ${what} outage: ${sent.text}`);
+    storedBefore.push(storedId(sent.text));
+    const listed = (await listMessages(api, inbox.id)).map((m) => m.id);
+    for (const id of storedBefore) assert.ok(listed.includes(id), `${id}, stored before, is still there`);
+    assert.equal(listed.length, storedBefore.length, 'nothing refused during the outage was stored');
+  };
+
+  it('answers 451 and 503 while Redis is down, and resumes when it is back', async () => {
+    await redis.kill();
+    await assertRefusedWhileDown('Redis');
+    await redis.start();
+    await assertResumes('Redis');
+  });
+
+  it('answers 451 and 503 while Elasticsearch is unreachable, and resumes when it is back', async () => {
+    await relay.cut();
+    await assertRefusedWhileDown('Elasticsearch');
+    expectOk(await api.get('/v1/tag-rules'), 200, 'what lives in Redis alone stays readable');
+    await relay.open();
+    await assertResumes('Elasticsearch');
+  });
+});

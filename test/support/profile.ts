@@ -20,3 +20,8 @@ export function profileEnv(dataDir: string): Record<string, string> {
   usedNamespaces.add(namespace);
   return { SANDBOX_PROFILE: 'cluster', SANDBOX_NAMESPACE: namespace };
 }
+
+/** A suite about the cluster profile's own adapters: it runs in cluster runs only, where its services are up. */
+export function describeCluster(title: string, suite: (this: Mocha.Suite) => void): void {
+  if (testProfile() === 'cluster') describe(title, suite);
+}
