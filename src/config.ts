@@ -1,4 +1,5 @@
 // Configuration from SANDBOX_* environment variables: parsed, validated and frozen once at start.
+import os from 'node:os';
 import path from 'node:path';
 import type { Plan } from './domain/types.js';
 
@@ -34,6 +35,8 @@ export interface Config {
   s3AccessKey: string;
   s3SecretKey: string;
   s3Region: string;
+  /** Names this node among the cluster's nodes; unique per node, the same across its restarts. */
+  nodeId: string;
 }
 
 export class ConfigError extends Error {
@@ -162,9 +165,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if ((tlsCertPath === null) !== (tlsKeyPath === null)) {
     throw new ConfigError(tlsCertPath ? 'SANDBOX_TLS_KEY' : 'SANDBOX_TLS_CERT', 'SANDBOX_TLS_CERT and SANDBOX_TLS_KEY must be given together');
   }
+  const dataDir = path.resolve(env.SANDBOX_DATA_DIR || './data');
   const config: Config = {
     profile: readEnum(env, 'SANDBOX_PROFILE', ['embedded', 'cluster'] as const, 'embedded'),
-    dataDir: path.resolve(env.SANDBOX_DATA_DIR || './data'),
+    dataDir,
     namespace,
     bind,
     httpPort: readPort(env, 'SANDBOX_HTTP_PORT', 8025),
@@ -188,6 +192,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     s3AccessKey: env.SANDBOX_S3_ACCESS_KEY || 'sandbox',
     s3SecretKey: env.SANDBOX_S3_SECRET_KEY || 'sandbox-secret-key',
     s3Region: env.SANDBOX_S3_REGION || 'us-east-1',
+    // Host name plus data dir is unique per node in any sane deployment and survives restarts.
+    nodeId: env.SANDBOX_NODE_ID || `${os.hostname()}:${dataDir}`,
   };
   if (!Object.hasOwn(config.plans, config.defaultPlan)) {
     throw new ConfigError('SANDBOX_DEFAULT_PLAN', `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);

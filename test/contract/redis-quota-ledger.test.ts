@@ -14,8 +14,8 @@ describeCluster('RedisQuotaLedger (real Redis)', () => {
 
   before(async () => {
     namespace = new RedisNamespace();
-    ledger = new RedisQuotaLedger(await namespace.connect('ledger-a'), namespace.prefix);
-    otherNode = new RedisQuotaLedger(await namespace.connect('ledger-b'), namespace.prefix);
+    ledger = new RedisQuotaLedger(await namespace.connect('ledger-a'), namespace.prefix, 'node-a');
+    otherNode = new RedisQuotaLedger(await namespace.connect('ledger-b'), namespace.prefix, 'node-b');
   });
   after(() => namespace.dispose());
 
@@ -72,7 +72,7 @@ describeCluster('RedisQuotaLedger (real Redis)', () => {
   it('reconciles stale reservations: keeps the stored, gives back the lost', async () => {
     const fresh = new RedisNamespace();
     try {
-      const node = new RedisQuotaLedger(await fresh.connect('reconcile'), fresh.prefix);
+      const node = new RedisQuotaLedger(await fresh.connect('reconcile'), fresh.prefix, 'node-r');
       for (const id of ['stored', 'lost', 'confirmed']) await node.reserve('ws_r', id, limited(null));
       await node.confirm('ws_r', 'confirmed');
       const asked: string[] = [];
@@ -88,6 +88,31 @@ describeCluster('RedisQuotaLedger (real Redis)', () => {
       assert.equal(await node.reconcile(0, isStored), 0, 'settled reservations are gone');
       await node.release('ws_r', 'stored');
       assert.equal(await node.used('ws_r', PERIOD), 2, 'a reconciled reservation is no longer pending');
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
+  it('settles what a node left pending when it starts again, and nothing of other nodes', async () => {
+    const fresh = new RedisNamespace();
+    try {
+      const crashed = new RedisQuotaLedger(await fresh.connect('crashed'), fresh.prefix, 'node-1');
+      const neighbour = new RedisQuotaLedger(await fresh.connect('neighbour'), fresh.prefix, 'node-2');
+      for (const id of ['stored', 'lost']) await crashed.reserve('ws_s', id, limited(null));
+      await crashed.reserve('ws_s', 'confirmed', limited(null));
+      await crashed.confirm('ws_s', 'confirmed');
+      await neighbour.reserve('ws_s', 'in-flight', limited(null));
+      const restarted = new RedisQuotaLedger(await fresh.connect('restarted'), fresh.prefix, 'node-1');
+      const asked: string[] = [];
+      assert.equal(await restarted.settleOwn(async (_ws, id) => {
+        asked.push(id);
+        return id === 'stored';
+      }), 2);
+      assert.deepEqual(asked.sort(), ['lost', 'stored'], 'only its own pending reservations, at any age');
+      assert.equal(await restarted.used('ws_s', PERIOD), 3, 'stored, confirmed and the neighbour\'s in-flight one');
+      assert.equal(await restarted.settleOwn(async () => true), 0, 'nothing left to settle');
+      await neighbour.release('ws_s', 'in-flight');
+      assert.equal(await restarted.used('ws_s', PERIOD), 2, 'the neighbour\'s reservation was still pending');
     } finally {
       await fresh.dispose();
     }

@@ -11,9 +11,12 @@ import { RedisQuotaLedger } from './redis-quota-ledger.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 
-/** A reservation this old belongs to a node that died mid-insert (a live insert settles within its request timeouts). */
-const STALE_RESERVATION_MS = 10 * 60_000;
-const RECONCILE_EVERY_MS = 60_000;
+/**
+ * A reservation this old belongs to a node that died mid-insert and has not come back: a live insert settles
+ * within its Elasticsearch timeouts (5 s per request, a few requests), far sooner.
+ */
+const STALE_RESERVATION_MS = 2 * 60_000;
+const RECONCILE_EVERY_MS = 30_000;
 
 export async function openClusterBackend(config: Config, onError: (error: unknown, context: string) => void): Promise<Backend> {
   const names = clusterNames(config.namespace);
@@ -29,12 +32,12 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
     await Promise.all([waitUntilReady(redis, config.redisUrl), waitUntilReady(subscriber, config.redisUrl)]);
     await ensureMessageIndex(elasticsearch, names);
     const blobs = await MinioBlobStore.open({ url: config.s3Url, accessKey: config.s3AccessKey, secretKey: config.s3SecretKey, region: config.s3Region }, names.bucket);
-    const quota = new RedisQuotaLedger(redis, names.redisPrefix);
+    const quota = new RedisQuotaLedger(redis, names.redisPrefix, config.nodeId);
     const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota);
-    const reconcile = () =>
-      quota.reconcile(STALE_RESERVATION_MS, async (workspaceId, messageId) => (await messages.get(workspaceId, messageId)) !== null)
-        .catch((error: unknown) => onError(error, 'quota reconciliation'));
-    void reconcile();
+    const isStored = async (workspaceId: string, messageId: string) => (await messages.get(workspaceId, messageId)) !== null;
+    // Before this node captures anything: what its previous run left pending is settled now, not minutes later.
+    await quota.settleOwn(isStored);
+    const reconcile = () => quota.reconcile(STALE_RESERVATION_MS, isStored).catch((error: unknown) => onError(error, 'quota reconciliation'));
     const reconciler = setInterval(() => void reconcile(), RECONCILE_EVERY_MS);
     reconciler.unref();
     return {

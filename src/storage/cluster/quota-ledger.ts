@@ -4,9 +4,10 @@ import type { QuotaCharge } from '../ports.js';
 /**
  * Redis and Elasticsearch share no transaction, so a message is counted in two steps: reserve (atomically
  * check the limit and count it, remembering the message as pending), then settle once the index write is
- * known to have succeeded or failed. A node that dies between the two leaves the reservation pending;
- * `reconcile` later keeps it if the message reached the index and gives it back if it did not, so the count
- * ends equal to what is stored, as in the embedded profile.
+ * known to have succeeded or failed. A node that dies between the two leaves the reservation pending; when it
+ * starts again `settleOwn` keeps it if the message reached the index and gives it back if it did not, and if it
+ * never comes back any node's `reconcile` does the same once the reservation is old. The count thus ends equal to
+ * what is stored, as in the embedded profile.
  */
 export interface QuotaLedger {
   /** Counts the message against the allowance; false, counting nothing, when the allowance is used up. */
@@ -21,4 +22,9 @@ export interface QuotaLedger {
    * between confirm and release. Returns how many were settled.
    */
   reconcile(olderThanMs: number, isStored: (workspaceId: string, messageId: string) => Promise<boolean>): Promise<number>;
+  /**
+   * Settles every reservation this node still has pending, whatever its age: called at start, when nothing of
+   * this node can be in flight, so a node restarted after a crash counts exactly what is stored at once.
+   */
+  settleOwn(isStored: (workspaceId: string, messageId: string) => Promise<boolean>): Promise<number>;
 }

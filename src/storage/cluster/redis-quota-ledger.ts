@@ -6,9 +6,9 @@ import { guardedRedis, LuaScript } from './redis-connection.js';
 
 /**
  * Checks the limit and counts the message in one step, so concurrent reserves on any number of nodes never
- * exceed the limit; the reservation is remembered as pending with the Redis clock's time. A message already
- * pending (a retried reserve) is not counted twice.
- * KEYS: counter, pending (hash member → period), pending-since (zset member → ms). ARGV: limit ('' = none), member, period.
+ * exceed the limit; the reservation is remembered as pending with the Redis clock's time, and in the reserving
+ * node's own set. A message already pending (a retried reserve) is not counted twice.
+ * KEYS: counter, pending (hash member → period), pending-since (zset member → ms), node's set. ARGV: limit ('' = none), member, period.
  */
 const RESERVE = new LuaScript(`
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 1 end
@@ -18,24 +18,27 @@ redis.call('INCR', KEYS[1])
 local now = redis.call('TIME')
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[3], tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000), ARGV[2])
+redis.call('SADD', KEYS[4], ARGV[2])
 return 1
 `);
 
 /**
  * Forgets a reservation, keeping its count; 1 when it was pending.
- * KEYS: pending, pending-since. ARGV: member.
+ * KEYS: pending, pending-since, node's set. ARGV: member.
  */
 const CONFIRM = new LuaScript(`
 redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('SREM', KEYS[3], ARGV[1])
 return redis.call('HDEL', KEYS[1], ARGV[1])
 `);
 
 /**
  * Gives a pending reservation's count back to the period it was taken from and forgets it, in one step, so
  * a release racing a confirm or another release counts it back at most once; 1 when it was pending.
- * KEYS: pending, pending-since. ARGV: member, counter key without its period.
+ * KEYS: pending, pending-since, node's set. ARGV: member, counter key without its period.
  */
 const RELEASE = new LuaScript(`
+redis.call('SREM', KEYS[3], ARGV[1])
 local period = redis.call('HGET', KEYS[1], ARGV[1])
 if not period then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
@@ -51,23 +54,27 @@ const RECONCILE_BATCH = 100;
 export class RedisQuotaLedger implements QuotaLedger {
   private readonly pendingKey: string;
   private readonly pendingSinceKey: string;
+  /** This node's reservations: whatever is left in it when the node starts was left by its previous run. */
+  private readonly ownKey: string;
 
-  constructor(private readonly redis: Redis, private readonly prefix: string) {
+  /** `nodeId` must be unique among live nodes and stay the same across a node's restarts. */
+  constructor(private readonly redis: Redis, private readonly prefix: string, nodeId: string) {
     this.pendingKey = `${prefix}quota-pending`;
     this.pendingSinceKey = `${prefix}quota-pending-since`;
+    this.ownKey = `${prefix}quota-pending-of:${nodeId}`;
   }
 
   reserve(workspaceId: string, messageId: string, charge: QuotaCharge): Promise<boolean> {
     return guardedRedis(async () => {
       const limit = charge.monthlyLimit === null ? '' : charge.monthlyLimit;
-      const keys = [this.counterKey(workspaceId, charge.period), this.pendingKey, this.pendingSinceKey];
+      const keys = [this.counterKey(workspaceId, charge.period), this.pendingKey, this.pendingSinceKey, this.ownKey];
       return (await RESERVE.run(this.redis, keys, [limit, member(workspaceId, messageId), charge.period])) === 1;
     });
   }
 
   confirm(workspaceId: string, messageId: string): Promise<void> {
     return guardedRedis(async () => {
-      await CONFIRM.run(this.redis, [this.pendingKey, this.pendingSinceKey], [member(workspaceId, messageId)]);
+      await CONFIRM.run(this.redis, this.settleKeys(), [member(workspaceId, messageId)]);
     });
   }
 
@@ -89,19 +96,32 @@ export class RedisQuotaLedger implements QuotaLedger {
     for (;;) {
       // Every entry read is removed below (by this node or a concurrent reconciler), so each round starts at 0.
       const batch = await guardedRedis(() => this.redis.zrangebyscore(this.pendingSinceKey, '-inf', cutoff, 'LIMIT', 0, RECONCILE_BATCH));
-      for (const entry of batch) {
-        const [workspaceId, messageId] = splitMember(entry);
-        const acted = (await isStored(workspaceId, messageId))
-          ? await guardedRedis(() => CONFIRM.run(this.redis, [this.pendingKey, this.pendingSinceKey], [entry]))
-          : await guardedRedis(() => this.releaseMember(entry, workspaceId));
-        if (acted === 1) settled++;
-      }
+      for (const entry of batch) if (await this.settle(entry, isStored)) settled++;
       if (batch.length < RECONCILE_BATCH) return settled;
     }
   }
 
+  async settleOwn(isStored: (workspaceId: string, messageId: string) => Promise<boolean>): Promise<number> {
+    let settled = 0;
+    for (const entry of await guardedRedis(() => this.redis.smembers(this.ownKey))) if (await this.settle(entry, isStored)) settled++;
+    return settled;
+  }
+
+  /** Confirms or releases one pending reservation (and drops it from this node's set); true when it was still pending. */
+  private async settle(entry: string, isStored: (workspaceId: string, messageId: string) => Promise<boolean>): Promise<boolean> {
+    const [workspaceId, messageId] = splitMember(entry);
+    const acted = (await isStored(workspaceId, messageId))
+      ? await guardedRedis(() => CONFIRM.run(this.redis, this.settleKeys(), [entry]))
+      : await guardedRedis(() => this.releaseMember(entry, workspaceId));
+    return acted === 1;
+  }
+
   private releaseMember(entry: string, workspaceId: string): Promise<unknown> {
-    return RELEASE.run(this.redis, [this.pendingKey, this.pendingSinceKey], [entry, `${this.prefix}quota:${workspaceId}:`]);
+    return RELEASE.run(this.redis, this.settleKeys(), [entry, `${this.prefix}quota:${workspaceId}:`]);
+  }
+
+  private settleKeys(): string[] {
+    return [this.pendingKey, this.pendingSinceKey, this.ownKey];
   }
 
   private counterKey(workspaceId: string, period: string): string {

@@ -1,0 +1,410 @@
+// MessageIndex on Elasticsearch: one document per message, routed by workspace, always read and written through the alias.
+import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import { AppError } from '../../errors.js';
+import type { MessageRecord } from '../../domain/types.js';
+import { compileEs } from '../../query/compile-es.js';
+import { matches } from '../../query/match.js';
+import type { ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
+import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
+import type { ClusterNames } from './names.js';
+import type { QuotaLedger } from './quota-ledger.js';
+
+/** The document, as search-mappings/messages.template.json maps it. */
+interface MessageDoc {
+  id: string;
+  workspace_id: string;
+  inbox_id: string;
+  /** Epoch milliseconds. */
+  received_at: number;
+  envelope_from: string;
+  recipients: string[];
+  from: string;
+  to: string;
+  cc: string;
+  subject: string;
+  message_id: string;
+  size: number;
+  has_text: boolean;
+  has_html: boolean;
+  attachment_count: number;
+  link_count: number;
+  tls: boolean;
+  parse_error: string | null;
+  read: boolean;
+  tags: string[];
+  raw_key: string;
+  search_subject: string;
+  search_sender: string;
+  search_recipients: string;
+  search_body: string;
+}
+
+type Hit = estypes.SearchHit<MessageDoc>;
+
+/** Unique, in code point order (the byte order of UTF-8, as the embedded profile's ORDER BY tag has it). */
+const tagSet = (tags: Iterable<string>): string[] => [...new Set(tags)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+
+const toDoc = (m: MessageRecord): MessageDoc => ({
+  id: m.id,
+  workspace_id: m.workspaceId,
+  inbox_id: m.inboxId,
+  received_at: m.receivedAt.getTime(),
+  envelope_from: m.envelopeFrom,
+  recipients: m.recipients,
+  from: m.from,
+  to: m.to,
+  cc: m.cc,
+  subject: m.subject,
+  message_id: m.messageId,
+  size: m.size,
+  has_text: m.hasText,
+  has_html: m.hasHtml,
+  attachment_count: m.attachmentCount,
+  link_count: m.linkCount,
+  tls: m.tls,
+  parse_error: m.parseError,
+  read: m.read,
+  tags: tagSet(m.tags),
+  raw_key: m.rawKey,
+  search_subject: m.search.subject,
+  search_sender: m.search.sender,
+  search_recipients: m.search.recipients,
+  search_body: m.search.body,
+});
+
+const toMessage = (d: MessageDoc): MessageRecord => ({
+  id: d.id,
+  workspaceId: d.workspace_id,
+  inboxId: d.inbox_id,
+  receivedAt: new Date(d.received_at),
+  envelopeFrom: d.envelope_from,
+  recipients: d.recipients,
+  from: d.from,
+  to: d.to,
+  cc: d.cc,
+  subject: d.subject,
+  messageId: d.message_id,
+  size: d.size,
+  hasText: d.has_text,
+  hasHtml: d.has_html,
+  attachmentCount: d.attachment_count,
+  linkCount: d.link_count,
+  tls: d.tls,
+  parseError: d.parse_error,
+  read: d.read,
+  tags: d.tags,
+  rawKey: d.raw_key,
+  search: { subject: d.search_subject, sender: d.search_sender, recipients: d.search_recipients, body: d.search_body },
+});
+
+/** Elasticsearch returns at most this many hits per search (index.max_result_window); longer reads page with search_after. */
+const MAX_PAGE = 10_000;
+/** Ids or tag buckets asked for per request. */
+const READ_BATCH = 1000;
+/**
+ * Messages a change rewrites per `_bulk`: a partial update re-indexes the whole document, a few ms for a large
+ * body (3000 messages of 9 KB took 13 s here), so a batch stays well inside the request timeout.
+ */
+const WRITE_BATCH = 250;
+/** A document that keeps changing under a batch change is retried this often before the change gives up. */
+const MAX_CONFLICT_ROUNDS = 20;
+
+const NEWEST_FIRST: estypes.SortCombinations[] = [{ received_at: 'desc' }, { id: 'desc' }];
+
+/** What a change does to one message, given its state; null leaves it alone. */
+type Rewrite = (doc: Pick<MessageDoc, 'read' | 'tags'>) => { delete: true } | { doc: Partial<MessageDoc> } | null;
+
+/** Runs one refresh at a time; a caller arriving while one runs waits for the next, which starts after its write. */
+class RefreshCoalescer {
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  constructor(private readonly refresh: () => Promise<void>) {}
+
+  /** Resolves once a refresh that started after this call has finished. */
+  next(): Promise<void> {
+    if (!this.running) return this.start();
+    this.queued ??= this.running.catch(() => undefined).then(() => {
+      this.queued = null;
+      return this.start();
+    });
+    return this.queued;
+  }
+
+  private start(): Promise<void> {
+    const run = this.refresh().finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+}
+
+export class ElasticsearchMessageIndex implements MessageIndex {
+  private readonly alias: string;
+  private readonly refreshes: RefreshCoalescer;
+
+  constructor(private readonly client: Client, names: ClusterNames, private readonly quota: QuotaLedger) {
+    this.alias = names.messagesAlias;
+    this.refreshes = new RefreshCoalescer(async () => {
+      const failed = (await this.client.indices.refresh({ index: this.alias }))._shards?.failed ?? 0;
+      if (failed > 0) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: refresh failed on ${failed} shard(s)`);
+    });
+  }
+
+  /**
+   * Read-after-write: every write resolves only after a refresh that started after it, so list and search on
+   * any node see it (get is real-time anyway); writes are durable when acknowledged (translog durability
+   * `request`). Measured on one node and one shard, 200 inserts (sequential | 4×50 concurrent | 16×25 concurrent):
+   *   explicit refresh, coalesced (this)        5.5-8.6 s | 2.2-4.8 s | 2.0-3.1 s
+   *   refresh=true on each write                3.8-7.7 s | 2.1-6.8 s | 10.6-12.1 s
+   *   refresh=wait_for, refresh_interval 1s     204 s     | 52 s      | -
+   *   refresh=wait_for, refresh_interval 100ms  24 s      | 6.8-7.3 s | -
+   * A sequential insert's ~35 ms is nearly all the refresh writing a segment, which refresh=true pays per write
+   * under load too; wait_for waits for the next scheduled refresh, and a short interval keeps idle indices busy.
+   */
+  private visible(): Promise<void> {
+    return this.refreshes.next();
+  }
+
+  private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw translateElasticsearchError(error);
+    }
+  }
+
+  async insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean> {
+    if (!(await this.quota.reserve(message.workspaceId, message.id, charge))) return false;
+    try {
+      await this.client.index({
+        index: this.alias, id: message.id, routing: message.workspaceId, op_type: 'create', require_alias: true, document: toDoc(message),
+      });
+    } catch (error) {
+      // Only a write known not to have happened gives its count back; after a timeout it may have, and the
+      // ledger's reconcile settles the reservation by looking the message up.
+      if (certainlyNotApplied(error)) await this.quota.release(message.workspaceId, message.id).catch(() => undefined);
+      if (error instanceof errors.ResponseError && error.statusCode === 409) throw new AppError('already_exists', `message ${message.id} already exists`, { cause: error });
+      throw translateElasticsearchError(error);
+    }
+    // The message is stored: a confirm lost to a Redis failure is settled by reconcile, as the message is found.
+    await this.quota.confirm(message.workspaceId, message.id).catch(() => undefined);
+    // Stored and counted, but not yet promised visible: a failed refresh fails the insert (SMTP 451) rather than
+    // answer 250 for a message a list might not show.
+    await this.guard(() => this.visible());
+    return true;
+  }
+
+  restore(message: MessageRecord): Promise<void> {
+    return this.guard(async () => {
+      await this.client.index({ index: this.alias, id: message.id, routing: message.workspaceId, require_alias: true, document: toDoc(message) });
+      await this.visible();
+    });
+  }
+
+  get(workspaceId: string, id: string): Promise<MessageRecord | null> {
+    return this.guard(async () => {
+      try {
+        const doc = await this.client.get<MessageDoc>({ index: this.alias, id, routing: workspaceId });
+        // Routing is locality, not isolation: another workspace's routing may lead to the same shard.
+        return doc.found && doc._source?.workspace_id === workspaceId ? toMessage(doc._source) : null;
+      } catch (error) {
+        if (error instanceof errors.ResponseError && (error.body as { found?: boolean } | undefined)?.found === false) return null;
+        throw error;
+      }
+    });
+  }
+
+  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]> {
+    return this.guard(async () => {
+      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, compileEs(options.filter) as estypes.QueryDslQueryContainer);
+      const after = options.after && [options.after.receivedAt.getTime(), options.after.id];
+      const messages: MessageRecord[] = [];
+      for await (const hits of this.pages(workspaceId, query, NEWEST_FIRST, { after, limit: options.limit })) {
+        messages.push(...hits.map((hit) => toMessage(hit._source!)));
+      }
+      return messages;
+    });
+  }
+
+  /** Every query filters by workspace, besides being routed to it. */
+  private scoped(workspaceId: string, ...filters: estypes.QueryDslQueryContainer[]): estypes.QueryDslQueryContainer {
+    return { bool: { filter: [{ term: { workspace_id: workspaceId } }, ...filters] } };
+  }
+
+  /** Hits in `sort` order (which must end in a unique field), page by page, up to `limit`. */
+  private async *pages(workspaceId: string, query: estypes.QueryDslQueryContainer, sort: estypes.SortCombinations[], options: {
+    after?: estypes.FieldValue[] | null; limit?: number; pageSize?: number; source?: string[]; versions?: boolean;
+  }): AsyncGenerator<Hit[]> {
+    let remaining = options.limit ?? Infinity;
+    let after = options.after ?? undefined;
+    while (remaining > 0) {
+      const size = Math.min(remaining, options.pageSize ?? MAX_PAGE);
+      const result = await this.client.search<MessageDoc>({
+        index: this.alias, routing: workspaceId, query, sort, size, search_after: after, track_total_hits: false,
+        _source: options.source ?? true, seq_no_primary_term: options.versions,
+      });
+      const hits = result.hits.hits;
+      if (hits.length > 0) yield hits;
+      if (hits.length < size) return;
+      remaining -= hits.length;
+      after = hits.at(-1)!.sort;
+    }
+  }
+
+  countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>> {
+    return this.guard(async () => {
+      const counts = new Map<string, number>(inboxIds.map((id) => [id, 0]));
+      if (inboxIds.length === 0) return counts;
+      const result = await this.client.search<MessageDoc, Record<'inboxes', estypes.AggregationsStringTermsAggregate>>({
+        index: this.alias, routing: workspaceId, size: 0, track_total_hits: false,
+        query: this.scoped(workspaceId, { terms: { inbox_id: inboxIds } }),
+        aggs: { inboxes: { terms: { field: 'inbox_id', size: inboxIds.length } } },
+      });
+      for (const bucket of result.aggregations!.inboxes.buckets as estypes.AggregationsStringTermsBucket[]) counts.set(String(bucket.key), bucket.doc_count);
+      return counts;
+    });
+  }
+
+  deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]> {
+    return this.guard(() => this.rewrite(
+      workspaceId, this.scoped(workspaceId, { term: { inbox_id: inboxId } }), (m) => m.inboxId === inboxId, () => ({ delete: true })));
+  }
+
+  change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult> {
+    return this.guard(async () => {
+      if (selection.ids?.length === 0) return { affected: 0, deletedIds: [] };
+      const filters: estypes.QueryDslQueryContainer[] = [];
+      if (selection.inboxId !== undefined) filters.push({ term: { inbox_id: selection.inboxId } });
+      if (selection.ids !== undefined) filters.push({ terms: { id: selection.ids } });
+      if (selection.filter !== undefined) filters.push(compileEs(selection.filter) as estypes.QueryDslQueryContainer);
+      const ids = selection.ids && new Set(selection.ids);
+      const stillSelected = (m: MessageRecord) => (selection.inboxId === undefined || m.inboxId === selection.inboxId)
+        && (!ids || ids.has(m.id)) && (selection.filter === undefined || matches(selection.filter, m));
+      const changed = await this.rewrite(selection.workspaceId, this.scoped(selection.workspaceId, ...filters), stillSelected, rewriteFor(change));
+      return { affected: changed.length, deletedIds: change.kind === 'delete' ? changed : [] };
+    });
+  }
+
+  existingIds(workspaceId: string, ids: string[]): Promise<Set<string>> {
+    return this.guard(async () => {
+      const found = new Set<string>();
+      for (let start = 0; start < ids.length; start += READ_BATCH) {
+        const chunk = ids.slice(start, start + READ_BATCH);
+        const result = await this.client.search({
+          index: this.alias, routing: workspaceId, size: chunk.length, _source: false, track_total_hits: false,
+          query: this.scoped(workspaceId, { terms: { id: chunk } }),
+        });
+        for (const hit of result.hits.hits) found.add(hit._id!);
+      }
+      return found;
+    });
+  }
+
+  tagCounts(workspaceId: string): Promise<Map<string, number>> {
+    return this.guard(async () => {
+      const counts = new Map<string, number>();
+      let after: Record<string, estypes.FieldValue> | undefined;
+      do {
+        const result = await this.client.search<MessageDoc, Record<'tags', estypes.AggregationsCompositeAggregate>>({
+          index: this.alias, routing: workspaceId, size: 0, track_total_hits: false, query: this.scoped(workspaceId),
+          aggs: { tags: { composite: { size: READ_BATCH, sources: [{ tag: { terms: { field: 'tags' } } }], after } } },
+        });
+        const tags = result.aggregations!.tags;
+        const buckets = tags.buckets as estypes.AggregationsCompositeBucket[];
+        for (const bucket of buckets) counts.set(String(bucket.key.tag), bucket.doc_count);
+        after = buckets.length > 0 ? tags.after_key : undefined;
+      } while (after);
+      return counts;
+    });
+  }
+
+  renameTag(workspaceId: string, from: string, to: string): Promise<number> {
+    return this.guard(async () => {
+      const carrying = this.scoped(workspaceId, { term: { tags: from } });
+      if (from === to) return (await this.client.count({ index: this.alias, routing: workspaceId, query: carrying })).count;
+      const renamed = await this.rewrite(workspaceId, carrying, (m) => m.tags.includes(from), (doc) => ({
+        doc: { tags: tagSet([...doc.tags.filter((tag) => tag !== from), to]) },
+      }));
+      return renamed.length;
+    });
+  }
+
+  /**
+   * Applies `rewrite` to every message `query` selects and returns the ids of those it wrote. There is no
+   * update_by_query (nor scripting) here, so the documents are read in id order and written back with `_bulk`,
+   * each write conditional on the version read: a message changed in between is read again, checked against
+   * the selection with `stillSelected`, and rewritten from its new state, so no concurrent change is lost.
+   */
+  private async rewrite(workspaceId: string, query: estypes.QueryDslQueryContainer, stillSelected: (m: MessageRecord) => boolean, rewrite: Rewrite): Promise<string[]> {
+    const written: string[] = [];
+    for await (const hits of this.pages(workspaceId, query, [{ id: 'asc' }], { pageSize: WRITE_BATCH, source: ['read', 'tags'], versions: true })) {
+      let pending = hits.map((hit) => ({ id: hit._id!, seqNo: hit._seq_no!, primaryTerm: hit._primary_term!, doc: hit._source! }));
+      for (let round = 0; pending.length > 0; round++) {
+        if (round === MAX_CONFLICT_ROUNDS) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: messages kept changing under a batch change (${pending.length} left)`);
+        const conflicted = await this.writeConditionally(workspaceId, pending, rewrite, written);
+        pending = await this.reread(workspaceId, conflicted, stillSelected);
+      }
+    }
+    if (written.length > 0) await this.visible();
+    return written;
+  }
+
+  /** Writes what `rewrite` asks for each message, appending the ids written; returns the ids that changed since they were read. */
+  private async writeConditionally(workspaceId: string, docs: { id: string; seqNo: number; primaryTerm: number; doc: Pick<MessageDoc, 'read' | 'tags'> }[],
+    rewrite: Rewrite, written: string[]): Promise<string[]> {
+    const operations: estypes.BulkRequest['operations'] = [];
+    const ids: string[] = [];
+    for (const { id, seqNo, primaryTerm, doc } of docs) {
+      const action = rewrite(doc);
+      if (!action) continue;
+      const target = { _index: this.alias, _id: id, routing: workspaceId, if_seq_no: seqNo, if_primary_term: primaryTerm };
+      if ('delete' in action) operations.push({ delete: target });
+      else operations.push({ update: target }, { doc: action.doc });
+      ids.push(id);
+    }
+    if (ids.length === 0) return [];
+    const result = await this.client.bulk({ operations });
+    const conflicted: string[] = [];
+    result.items.forEach((item, i) => {
+      const outcome = (item.update ?? item.delete)!;
+      // 404: deleted meanwhile, so nothing is left to change.
+      if (outcome.status === 404) return;
+      if (outcome.status === 409) conflicted.push(ids[i]!);
+      else if (outcome.error) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: ${outcome.error.type}: ${outcome.error.reason ?? ''}`);
+      else written.push(ids[i]!);
+    });
+    return conflicted;
+  }
+
+  /** Current state and version of messages that changed under a write, keeping those the selection still holds. */
+  private async reread(workspaceId: string, ids: string[], stillSelected: (m: MessageRecord) => boolean) {
+    if (ids.length === 0) return [];
+    const result = await this.client.mget<MessageDoc>({ index: this.alias, docs: ids.map((id) => ({ _id: id, routing: workspaceId })) });
+    return result.docs.flatMap((doc) => {
+      if (!('found' in doc) || !doc.found || doc._source?.workspace_id !== workspaceId || !stillSelected(toMessage(doc._source))) return [];
+      return [{ id: doc._id, seqNo: doc._seq_no!, primaryTerm: doc._primary_term!, doc: doc._source }];
+    });
+  }
+}
+
+function rewriteFor(change: MessageChange): Rewrite {
+  const sameTags = (a: string[], b: string[]) => a.length === b.length && a.every((tag, i) => tag === b[i]);
+  const tagsBecome = (next: (tags: string[]) => string[]): Rewrite => (doc) => {
+    const tags = tagSet(next(doc.tags));
+    return sameTags(tags, tagSet(doc.tags)) ? null : { doc: { tags } };
+  };
+  switch (change.kind) {
+    case 'read':
+      return (doc) => (doc.read === change.value ? null : { doc: { read: change.value } });
+    case 'delete':
+      return () => ({ delete: true });
+    case 'add_tags':
+      return tagsBecome((tags) => [...tags, ...change.tags]);
+    case 'remove_tags':
+      return tagsBecome((tags) => tags.filter((tag) => !change.tags.includes(tag)));
+    case 'set_tags':
+      return tagsBecome(() => change.tags);
+  }
+}
