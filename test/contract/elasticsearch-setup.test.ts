@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../src/errors.js';
+import { describeCluster } from '../support/profile.js';
 import { clusterNames, type ClusterNames } from '../../src/storage/cluster/names.js';
 import { createElasticsearchClient, ensureMessageIndex, messagesTemplate } from '../../src/storage/cluster/elasticsearch-setup.js';
 
@@ -9,7 +10,7 @@ type Client = ReturnType<typeof createElasticsearchClient>;
 
 const ELASTICSEARCH_URL = process.env.SANDBOX_ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200';
 
-describe('ensureMessageIndex (real Elasticsearch)', function () {
+describeCluster('ensureMessageIndex (real Elasticsearch)', function () {
   this.timeout(60_000);
   const clients: Client[] = [];
   const used: ClusterNames[] = [];
