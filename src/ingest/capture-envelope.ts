@@ -34,19 +34,8 @@ export function decodeEnvelope(bytes: Buffer): CaptureEnvelope | null {
   }
 }
 
-export interface RecordSource {
-  id: string;
-  workspaceId: string;
-  inboxId: string;
-  receivedAt: Date;
-  envelopeFrom: string;
-  recipients: string[];
-  tls: boolean;
-  rawKey: string;
-  size: number;
-  read: boolean;
-  tags: string[];
-}
+/** What a document takes from the capture (or from the document it replaces) rather than from the parsed bytes. */
+export type RecordSource = Pick<MessageRecord, 'id' | 'workspaceId' | 'inboxId' | 'receivedAt' | 'envelopeFrom' | 'recipients' | 'tls' | 'rawKey' | 'size' | 'read' | 'tags'>;
 
 /** The one way a message's index document is derived from what was parsed out of its bytes and its envelope. */
 export function messageRecord(source: RecordSource, parsed: ParsedEmail): MessageRecord {
