@@ -1,7 +1,7 @@
 // Real Redis for the Redis adapter suites: connections of their own and a throwaway namespace removed afterwards.
 import { randomBytes } from 'node:crypto';
 import { clusterNames } from '../../src/storage/cluster/names.js';
-import { createRedis, waitUntilReady } from '../../src/storage/cluster/redis-connection.js';
+import { createRedis, deleteKeysWithPrefix, waitUntilReady } from '../../src/storage/cluster/redis-connection.js';
 
 export const REDIS_URL = process.env.SANDBOX_REDIS_URL ?? 'redis://127.0.0.1:6380';
 
@@ -25,13 +25,7 @@ export class RedisNamespace {
   }
 
   async dispose(): Promise<void> {
-    const cleaner = await this.connect('cleanup');
-    for (let cursor = '0'; ;) {
-      const [next, keys] = await cleaner.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await cleaner.unlink(...keys);
-      cursor = next;
-      if (cursor === '0') break;
-    }
+    await deleteKeysWithPrefix(await this.connect('cleanup'), this.prefix);
     await Promise.all(this.connections.map((redis) => redis.quit()));
   }
 }

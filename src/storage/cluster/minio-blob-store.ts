@@ -2,15 +2,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import * as Minio from 'minio';
+import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import type { BlobStore } from '../ports.js';
 
-export interface S3Settings {
-  url: string;
-  accessKey: string;
-  secretKey: string;
-  region: string;
-}
+export type S3Settings = Pick<Config, 's3Url' | 's3AccessKey' | 's3SecretKey' | 's3Region'>;
 
 /** Longest a single S3 call may take before the caller is told storage is unavailable (a 25 MB put included). */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -48,15 +44,15 @@ export class MinioBlobStore implements BlobStore {
 
   /** Connects and creates the bucket when it is missing; a concurrent creator on another node is fine. */
   static async open(settings: S3Settings, bucket: string): Promise<MinioBlobStore> {
-    const url = new URL(settings.url);
+    const url = new URL(settings.s3Url);
     const useSSL = url.protocol === 'https:';
     const client = new Minio.Client({
       endPoint: url.hostname.replace(/^\[|\]$/g, ''),
       port: url.port ? Number(url.port) : useSSL ? 443 : 80,
       useSSL,
-      accessKey: settings.accessKey,
-      secretKey: settings.secretKey,
-      region: settings.region,
+      accessKey: settings.s3AccessKey,
+      secretKey: settings.s3SecretKey,
+      region: settings.s3Region,
       pathStyle: true,
       transportAgent: useSSL ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true }),
     });
@@ -64,7 +60,7 @@ export class MinioBlobStore implements BlobStore {
     await bounded(`create bucket ${bucket}`, async () => {
       if (await client.bucketExists(bucket)) return;
       try {
-        await client.makeBucket(bucket, settings.region);
+        await client.makeBucket(bucket, settings.s3Region);
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw error;

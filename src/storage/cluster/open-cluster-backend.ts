@@ -31,7 +31,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
   try {
     await Promise.all([waitUntilReady(redis, config.redisUrl), waitUntilReady(subscriber, config.redisUrl)]);
     await ensureMessageIndex(elasticsearch, names);
-    const blobs = await MinioBlobStore.open({ url: config.s3Url, accessKey: config.s3AccessKey, secretKey: config.s3SecretKey, region: config.s3Region }, names.bucket);
+    const blobs = await MinioBlobStore.open(config, names.bucket);
     const quota = new RedisQuotaLedger(redis, names.redisPrefix, config.nodeId);
     const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota);
     const isStored = async (workspaceId: string, messageId: string) => (await messages.get(workspaceId, messageId)) !== null;

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import { clusterNames } from './names.js';
 import { createElasticsearchClient } from './elasticsearch-setup.js';
 import { MinioBlobStore } from './minio-blob-store.js';
-import { createRedis, waitUntilReady } from './redis-connection.js';
+import { createRedis, deleteKeysWithPrefix, waitUntilReady } from './redis-connection.js';
 
 export async function purgeClusterNamespace(config: Config): Promise<void> {
   if (!config.namespace) throw new Error('refusing to purge the default namespace');
@@ -14,15 +14,10 @@ export async function purgeClusterNamespace(config: Config): Promise<void> {
   try {
     await elasticsearch.indices.delete({ index: names.messagesIndexPattern, ignore_unavailable: true, allow_no_indices: true });
     await elasticsearch.indices.deleteIndexTemplate({ name: names.messagesTemplate }, { ignore: [404] });
-    const blobs = await MinioBlobStore.open({ url: config.s3Url, accessKey: config.s3AccessKey, secretKey: config.s3SecretKey, region: config.s3Region }, names.bucket);
+    const blobs = await MinioBlobStore.open(config, names.bucket);
     await blobs.removeBucket();
     await waitUntilReady(redis, config.redisUrl);
-    for (let cursor = '0'; ;) {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${names.redisPrefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-      if (cursor === '0') break;
-    }
+    await deleteKeysWithPrefix(redis, names.redisPrefix);
   } finally {
     redis.disconnect();
     await elasticsearch.close();

@@ -103,6 +103,16 @@ export async function guardedRedis<T>(operation: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Deletes every key that starts with `prefix` (a namespace's clean-up), a page of SCAN at a time. */
+export async function deleteKeysWithPrefix(redis: Redis, prefix: string): Promise<void> {
+  for (let cursor = '0'; ;) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.unlink(...keys);
+    cursor = next;
+    if (cursor === '0') return;
+  }
+}
+
 /** A Lua script run by its SHA1, loaded again transparently when the server lost its script cache (a restart). */
 export class LuaScript {
   private readonly sha: string;

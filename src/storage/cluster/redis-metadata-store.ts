@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../../errors.js';
 import type { Access, ApiKeyRecord, Inbox, Member, TagRule, Workspace } from '../../domain/types.js';
 import type { MetadataStore } from '../ports.js';
-import { inboxNameKey } from '../embedded/sqlite-metadata-store.js';
+import { inboxNameKey } from '../../domain/inbox-names.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
 
 /*

@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Access, ApiKeyRecord, Inbox, Member, MemberRole, TagRule, Workspace } from '../../domain/types.js';
 import type { MetadataStore } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
+import { inboxNameKey } from '../../domain/inbox-names.js';
 
 interface WorkspaceRow { id: string; name: string; plan: string; created_at: number }
 interface ApiKeyRow { id: string; workspace_id: string; access: string; key_hash: string; created_at: number; revoked_at: number | null }
@@ -36,9 +37,6 @@ const toTagRule = (row: TagRuleRow): TagRule => ({
   tags: JSON.parse(row.tags) as string[],
   createdAt: new Date(row.created_at),
 });
-
-/** Inbox names are unique regardless of case (upper-casing first folds ß to ss), so "Staging" and "staging" cannot both exist. */
-export const inboxNameKey = (name: string): string => name.toUpperCase().toLowerCase();
 
 export class SqliteMetadataStore implements MetadataStore {
   private readonly sql: (sql: string) => Database.Statement;
