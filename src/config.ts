@@ -24,6 +24,12 @@ export interface Config {
   fileUrlTtlSeconds: number;
   /** How often expired messages are deleted (plan retention_days). */
   retentionSweepSeconds: number;
+  /** Seconds between heartbeat comments on an inbox event stream. */
+  streamHeartbeatSeconds: number;
+  /** An inbox event stream is ended after this long; the client reconnects with Last-Event-ID. */
+  streamMaxSeconds: number;
+  /** Arrivals kept per inbox for event streams to resume from; an older cursor gets a `reset` event. */
+  streamResumeLimit: number;
   logLevel: string;
   /** Plan given to workspaces created without an explicit one. */
   defaultPlan: string;
@@ -183,6 +189,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     publicUrl: readPublicUrl(env),
     fileUrlTtlSeconds: readPositiveInt(env, 'SANDBOX_FILE_URL_TTL_SECONDS', 3600),
     retentionSweepSeconds: readPositiveInt(env, 'SANDBOX_RETENTION_SWEEP_SECONDS', 3600),
+    streamHeartbeatSeconds: readPositiveInt(env, 'SANDBOX_STREAM_HEARTBEAT_SECONDS', 15),
+    streamMaxSeconds: readPositiveInt(env, 'SANDBOX_STREAM_MAX_SECONDS', 1800),
+    streamResumeLimit: readPositiveInt(env, 'SANDBOX_STREAM_RESUME_LIMIT', 10_000),
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     plans: Object.freeze(readPlans(env)),
     defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',

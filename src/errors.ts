@@ -25,6 +25,7 @@ export const ERROR_TABLE = {
   signature_invalid: { http: 403 },
   signature_expired: { http: 403 },
   not_found: { http: 404, smtp: { code: 550, enhanced: '5.1.1' } },
+  wait_timeout: { http: 404 },
   already_exists: { http: 409 },
   payload_too_large: { http: 413 },
   unsupported_media_type: { http: 415 },

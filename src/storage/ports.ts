@@ -94,6 +94,23 @@ export interface QuotaCharge {
   monthlyLimit: number | null;
 }
 
+/** One entry of an inbox's arrival log. */
+export interface Arrival {
+  /** Position in the inbox's log: 1 for its first stored message, then 2, 3... with no gaps. */
+  seq: number;
+  messageId: string;
+}
+
+export interface ArrivalPage {
+  /** Arrivals after the position asked for, oldest first; fewer than the limit once the log's end is reached. */
+  arrivals: Arrival[];
+  /**
+   * False when arrivals right after the position asked for are no longer kept (the log keeps the newest ones
+   * only); `arrivals` then starts with the oldest kept.
+   */
+  complete: boolean;
+}
+
 export interface MessageIndex {
   /**
    * Durably stores the search document and counts it against the allowance, as one step: a message is counted
@@ -102,11 +119,21 @@ export interface MessageIndex {
    */
   insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean>;
   /**
+   * Every insert also appends the message to its inbox's arrival log, in the same step: the log holds a message
+   * if and only if it is stored and visible to list and search, numbered in the order inserts completed. It keeps
+   * the newest SANDBOX_STREAM_RESUME_LIMIT entries per inbox and is dropped with the inbox's messages.
+   */
+  arrivalsAfter(workspaceId: string, inboxId: string, after: number, limit: number): Promise<ArrivalPage>;
+  /** The seq of the inbox's newest arrival; 0 when nothing has arrived. */
+  latestArrival(workspaceId: string, inboxId: string): Promise<number>;
+  /**
    * Writes a document rebuilt from its raw blob (scripts/reindex): inserts it, or replaces the one with the same
    * id, counting nothing against any allowance.
    */
   restore(message: MessageRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<MessageRecord | null>;
+  /** The ones among `ids` that exist in the workspace, in no particular order. */
+  getMany(workspaceId: string, ids: string[]): Promise<MessageRecord[]>;
   /** Messages of one inbox that the filter selects, newest first. */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]>;
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>>;
@@ -143,8 +170,12 @@ export type BusEvent = MessageReceivedEvent;
 
 export interface EventBus {
   publish(event: BusEvent): Promise<void>;
-  /** Calls handler for every event published from now on; resolves to an unsubscribe function. */
-  subscribe(handler: (event: BusEvent) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls handler for every event published from now on; resolves to an unsubscribe function. Delivery is a
+   * wake-up, not a record: `onGap` is called whenever events may have been missed (the cluster bus lost its
+   * connection and subscribed again), so listeners re-read what they track from storage.
+   */
+  subscribe(handler: (event: BusEvent) => void, onGap?: () => void): Promise<() => Promise<void>>;
 }
 
 export interface RateDecision {
