@@ -27,6 +27,10 @@ import { messageHandlers } from './http/routes/messages.js';
 import { tagHandlers } from './http/routes/tags.js';
 import { sendHandlers } from './http/routes/send.js';
 import { fileHandlers } from './http/routes/files.js';
+import { realtimeHandlers } from './http/routes/realtime.js';
+import { InboxFeeds } from './realtime/inbox-feeds.js';
+import { MessageWaiter } from './realtime/wait-for-message.js';
+import { InboxEventStreams } from './realtime/inbox-event-stream.js';
 
 /** Requests Node cannot parse never reach Koa; they still get the JSON envelope rather than a bare status line. */
 function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
@@ -50,6 +54,9 @@ async function start(config: Config): Promise<void> {
   const pipeline = new IngestPipeline(backend, workspaces, tagRules, log);
   // One secret for every node, so a link signed by one is honoured by all.
   const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => randomBytes(32).toString('hex')), config.fileUrlTtlSeconds);
+
+  const feeds = new InboxFeeds(backend.messages, backend.bus, (error, context) => log.warn({ err: error }, `${context} failed`));
+  await feeds.start();
 
   const created = await workspaces.ensureDefaultWorkspace();
   if (created) {
@@ -78,6 +85,7 @@ async function start(config: Config): Promise<void> {
       ...messageHandlers(messages, content, signer),
       ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),
       ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
+      ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer),
     },
     publicHandlers: fileHandlers(messages, content, signer),
     publicUrl: config.publicUrl,
@@ -86,6 +94,7 @@ async function start(config: Config): Promise<void> {
     metadata: backend.metadata,
     rateLimiter: backend.rateLimiter,
     workspaces,
+    eventStreams: { heartbeatMs: config.streamHeartbeatSeconds * 1000, maxMs: config.streamMaxSeconds * 1000 },
     log,
   });
   // Long q values percent-encode to far more than Node's default 16 KiB of request line and headers.
@@ -126,6 +135,8 @@ async function start(config: Config): Promise<void> {
       process.exit(1);
     }, config.shutdownGraceMs + 10_000);
     forced.unref();
+    // Open waits answer 503 and event streams end (their clients reconnect elsewhere), so HTTP can close.
+    await feeds.close();
     const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // New sessions get 421 from the still-open listener while transactions under way finish.

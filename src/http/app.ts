@@ -8,6 +8,7 @@ import type { MetadataStore, RateLimiter } from '../storage/ports.js';
 import { authenticateApiKey, type Principal } from '../services/api-keys.js';
 import type { WorkspaceService } from '../services/workspaces.js';
 import type { FileReply, HandlerTable, JsonReply, PublicHandlerTable } from './handler.js';
+import { writeEventStream } from './event-stream.js';
 import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
 import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
 
@@ -22,6 +23,8 @@ export interface HttpAppDeps {
   metadata: MetadataStore;
   rateLimiter: RateLimiter;
   workspaces: WorkspaceService;
+  /** Heartbeat interval and time limit of event streams. */
+  eventStreams: { heartbeatMs: number; maxMs: number };
   log: Logger;
 }
 
@@ -74,11 +77,12 @@ async function enforceRateLimit(limiter: RateLimiter, workspaces: WorkspaceServi
   }
 }
 
-function parametersSchema(parameters: ParameterSpec[], location: 'path' | 'query') {
+function parametersSchema(parameters: ParameterSpec[], location: 'path' | 'query' | 'header') {
   const own = parameters.filter((parameter) => parameter.in === location);
   return {
     type: 'object',
-    additionalProperties: false,
+    // Every request carries headers the operation does not declare; only path and query are closed.
+    additionalProperties: location === 'header',
     required: own.filter((parameter) => parameter.required).map((parameter) => parameter.name),
     properties: Object.fromEntries(own.map((parameter) => [parameter.name, parameter.schema])),
   };
@@ -88,6 +92,7 @@ interface CompiledOperation {
   spec: OperationSpec;
   path: ValidateFunction;
   query: ValidateFunction;
+  header: ValidateFunction;
   body: ValidateFunction | null;
 }
 
@@ -98,6 +103,7 @@ function compileOperations(openapi: OpenApiDocument): CompiledOperation[] {
     spec,
     path: compileSchema(coercing, parametersSchema(spec.parameters, 'path')),
     query: compileSchema(coercing, parametersSchema(spec.parameters, 'query')),
+    header: compileSchema(coercing, parametersSchema(spec.parameters, 'header')),
     body: spec.requestBodySchema ? compileSchema(strictJson, spec.requestBodySchema) : null,
   }));
 }
@@ -124,6 +130,12 @@ function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: un
       : describeAjvError('query', error);
     throw new AppError('invalid_request', message);
   }
+  // Declared header parameters only, under their names in openapi.yaml (header names ignore case).
+  const headers: Record<string, string> = {};
+  for (const { name } of operation.spec.parameters.filter((parameter) => parameter.in === 'header')) {
+    if (ctx.get(name) !== '') headers[name] = ctx.get(name);
+  }
+  if (!operation.header(headers)) throw new AppError('invalid_request', describeAjvError('header', operation.header.errors?.[0]));
   if (operation.body) {
     if (body === undefined) {
       if (operation.spec.requestBodyRequired) throw new AppError('invalid_request', 'a JSON body is required');
@@ -131,7 +143,7 @@ function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: un
       throw new AppError('invalid_request', describeAjvError('body', operation.body.errors?.[0]));
     }
   }
-  return { params: params as Record<string, string>, query };
+  return { params: params as Record<string, string>, query, headers };
 }
 
 function writeReply(ctx: Context, reply: JsonReply | FileReply): void {
@@ -143,6 +155,15 @@ function writeReply(ctx: Context, reply: JsonReply | FileReply): void {
     return;
   }
   ctx.body = { success: true, data: reply.data, ...(reply.nextCursor ? { next_cursor: reply.nextCursor } : {}) };
+}
+
+/** Aborted when the connection closes before the response finished: the client went away. */
+function clientGone(ctx: Context): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort(new AppError('invalid_request', 'the client closed the connection'));
+  });
+  return controller.signal;
 }
 
 // A host name or an IP literal, with an optional port: what may become part of the absolute links we hand out.
@@ -188,12 +209,16 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
         }
       }
       const body = operation.body ? await readJsonBody(ctx, bodyLimit) : undefined;
-      const { params, query } = validateRequest(operation, ctx, body);
-      const request = { params, query, body, origin: deps.publicUrl ?? requestOrigin(ctx) };
+      const { params, query, headers } = validateRequest(operation, ctx, body);
+      const request = { params, query, headers, body, origin: deps.publicUrl ?? requestOrigin(ctx), signal: clientGone(ctx) };
       const reply = principal
         ? await deps.handlers[spec.operationId]!({ ...request, principal })
         : await deps.publicHandlers[spec.operationId]!(request);
-      writeReply(ctx, reply);
+      if ('events' in reply) {
+        writeEventStream(ctx, reply, { ...deps.eventStreams, onError: (error) => deps.log.warn({ err: error, path: ctx.path }, 'event stream ended by a failure') });
+      } else {
+        writeReply(ctx, reply);
+      }
     });
   }
 

@@ -1,12 +1,17 @@
-// The shape of an API handler: validated input in, a JSON envelope payload or a file out.
+// The shape of an API handler: validated input in, a JSON envelope payload, a file or an event stream out.
 import type { Principal } from '../services/api-keys.js';
+import type { EventStreamReply } from './event-stream.js';
 
 export interface PublicRequest {
   params: Record<string, string>;
   query: Record<string, unknown>;
+  /** The header parameters the operation declares, by their names in openapi.yaml, when present. */
+  headers: Record<string, string>;
   body: unknown;
   /** Scheme, host and port this server is reached at, for absolute URLs in responses. */
   origin: string;
+  /** Aborted when the client goes away before the response is complete. */
+  signal: AbortSignal;
 }
 
 export interface ApiRequest extends PublicRequest {
@@ -26,7 +31,7 @@ export interface FileReply {
   headers?: Record<string, string>;
 }
 
-export type Handler = (request: ApiRequest) => Promise<JsonReply | FileReply>;
+export type Handler = (request: ApiRequest) => Promise<JsonReply | FileReply | EventStreamReply>;
 
 /** For operations that openapi.yaml marks `security: []` (signed file links). */
 export type PublicHandler = (request: PublicRequest) => Promise<JsonReply | FileReply>;

@@ -115,6 +115,7 @@ export class IngestPipeline {
       // its inbox, and no check before the insert could promise that.
       if (!(await metadata.getInbox(inbox.workspaceId, inbox.id))) {
         await messages.change({ workspaceId: workspace.id, ids: [id] }, { kind: 'delete' });
+        await messages.dropArrivals(workspace.id, inbox.id);
         throw new AppError('not_found', `inbox ${inbox.id} was deleted while the message arrived`);
       }
       this.publish(record);

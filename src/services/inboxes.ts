@@ -80,6 +80,7 @@ export class InboxService {
     // A message that finished arriving while the inbox was being deleted must not be left orphaned.
     const stragglers = await this.messages.deleteByInbox(workspaceId, id);
     await this.blobs.deleteFolders(stragglers.map((messageId) => messageBlobFolder(workspaceId, messageId)));
+    await this.messages.dropArrivals(workspaceId, id);
     return deleted + stragglers.length;
   }
 

@@ -30,7 +30,7 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
   const db = openSqlite(root);
   return {
     metadata: new SqliteMetadataStore(db),
-    messages: new SqliteMessageIndex(db, tuning.embeddedSearch),
+    messages: new SqliteMessageIndex(db, { ...tuning.embeddedSearch, arrivalLogLength: config.streamResumeLimit }),
     blobs: new FileBlobStore(path.join(root, 'blobs')),
     bus: new InProcessBus(),
     rateLimiter: new MemoryRateLimiter(),

@@ -126,6 +126,8 @@ export interface MessageIndex {
   arrivalsAfter(workspaceId: string, inboxId: string, after: number, limit: number): Promise<ArrivalPage>;
   /** The seq of the inbox's newest arrival; 0 when nothing has arrived. */
   latestArrival(workspaceId: string, inboxId: string): Promise<number>;
+  /** Forgets a deleted inbox's arrival log (clearing an inbox keeps it, so its streams keep their positions). */
+  dropArrivals(workspaceId: string, inboxId: string): Promise<void>;
   /**
    * Writes a document rebuilt from its raw blob (scripts/reindex): inserts it, or replaces the one with the same
    * id, counting nothing against any allowance.

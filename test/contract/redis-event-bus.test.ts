@@ -4,6 +4,7 @@ import type { BusEvent } from '../../src/storage/ports.js';
 import { RedisEventBus } from '../../src/storage/cluster/redis-event-bus.js';
 import { RedisNamespace } from './redis-namespace.js';
 import { describeCluster } from '../support/profile.js';
+import { pollUntil } from '../support/poll.js';
 
 const DELIVERY_TIMEOUT_MS = 5000;
 
@@ -98,5 +99,25 @@ describeCluster('RedisEventBus (real Redis)', () => {
     await raw.publish(channel, JSON.stringify({ ...anEvent('msg_valid'), extra: 'dropped' }));
     await received.waitFor('msg_valid');
     assert.deepEqual(received.events, [anEvent('msg_valid')]);
+  });
+
+  it('tells subscribers about a possible gap when its connection comes back, and delivers again after it', async () => {
+    const subscriber = await namespace.connect('gap-sub');
+    // Asked before subscribing: a subscribed connection runs no other commands.
+    const subscriberId = String(await subscriber.call('CLIENT', 'ID'));
+    const bus = new RedisEventBus(await namespace.connect('gap-pub'), subscriber, namespace.prefix);
+    const received = new Received();
+    let gaps = 0;
+    await bus.subscribe(received.handler, () => gaps++);
+    assert.equal(gaps, 0, 'no gap before any reconnect');
+    // Redis drops the connection, as a restart or a network cut would; ioredis reconnects and subscribes again.
+    const admin = await namespace.connect('gap-admin');
+    await admin.call('CLIENT', 'KILL', 'ID', subscriberId);
+    await pollUntil(async () => gaps > 0, DELIVERY_TIMEOUT_MS, 'the gap report after the reconnect');
+    assert.equal(gaps, 1);
+    await pollUntil(async () => {
+      await nodeA.publish(anEvent('msg_after_gap'));
+      return received.ids().includes('msg_after_gap');
+    }, DELIVERY_TIMEOUT_MS, 'delivery after the reconnect', 100);
   });
 });

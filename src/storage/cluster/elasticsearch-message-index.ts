@@ -4,10 +4,11 @@ import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import { compileEs } from '../../query/compile-es.js';
 import { matches } from '../../query/match.js';
-import type { ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
+import type { ArrivalPage, ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
 import type { ClusterNames } from './names.js';
 import type { QuotaLedger } from './quota-ledger.js';
+import type { RedisArrivalLog } from './redis-arrival-log.js';
 
 /** The document, as search-mappings/messages.template.json maps it. */
 interface MessageDoc {
@@ -144,7 +145,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
   private readonly alias: string;
   private readonly refreshes: RefreshCoalescer;
 
-  constructor(private readonly client: Client, names: ClusterNames, private readonly quota: QuotaLedger) {
+  constructor(private readonly client: Client, names: ClusterNames, private readonly quota: QuotaLedger, private readonly arrivals: RedisArrivalLog) {
     this.alias = names.messagesAlias;
     this.refreshes = new RefreshCoalescer(async () => {
       const failed = (await this.client.indices.refresh({ index: this.alias }))._shards?.failed ?? 0;
@@ -176,7 +177,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
   }
 
   async insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean> {
-    if (!(await this.quota.reserve(message.workspaceId, message.id, charge))) return false;
+    if (!(await this.quota.reserve(message.workspaceId, message.inboxId, message.id, charge))) return false;
     try {
       await this.client.index({
         index: this.alias, id: message.id, routing: message.workspaceId, op_type: 'create', require_alias: true, document: toDoc(message),
@@ -188,12 +189,48 @@ export class ElasticsearchMessageIndex implements MessageIndex {
       if (error instanceof errors.ResponseError && error.statusCode === 409) throw new AppError('already_exists', `message ${message.id} already exists`, { cause: error });
       throw translateElasticsearchError(error);
     }
-    // The message is stored: a confirm lost to a Redis failure is settled by reconcile, as the message is found.
+    // Stored, but not yet promised visible: a failed refresh fails the insert (SMTP 451) rather than answer 250
+    // for a message a list might not show; reconcile then confirms it, as it is stored.
+    await this.guard(() => this.visible());
+    // Confirming logs the arrival, so it waits for visibility: a waiter that looks the message up after its
+    // stream position passed it must find it. A confirm lost to a Redis failure is settled by reconcile.
     await this.quota.confirm(message.workspaceId, message.id).catch(() => undefined);
-    // Stored and counted, but not yet promised visible: a failed refresh fails the insert (SMTP 451) rather than
-    // answer 250 for a message a list might not show.
+    return true;
+  }
+
+  /** For settling reservations: true once the message is stored and visible to search. */
+  async isStoredAndVisible(workspaceId: string, id: string): Promise<boolean> {
+    if ((await this.get(workspaceId, id)) === null) return false;
     await this.guard(() => this.visible());
     return true;
+  }
+
+  arrivalsAfter(_workspaceId: string, inboxId: string, after: number, limit: number): Promise<ArrivalPage> {
+    return this.arrivals.after(inboxId, after, limit);
+  }
+
+  latestArrival(_workspaceId: string, inboxId: string): Promise<number> {
+    return this.arrivals.latest(inboxId);
+  }
+
+  dropArrivals(_workspaceId: string, inboxId: string): Promise<void> {
+    return this.arrivals.drop(inboxId);
+  }
+
+  getMany(workspaceId: string, ids: string[]): Promise<MessageRecord[]> {
+    return this.guard(async () => {
+      const found: MessageRecord[] = [];
+      for (let start = 0; start < ids.length; start += READ_BATCH) {
+        const result = await this.client.mget<MessageDoc>({
+          index: this.alias, docs: ids.slice(start, start + READ_BATCH).map((id) => ({ _id: id, routing: workspaceId })),
+        });
+        for (const doc of result.docs) {
+          const source = 'found' in doc && doc.found ? doc._source : undefined;
+          if (source?.workspace_id === workspaceId) found.push(toMessage(source));
+        }
+      }
+      return found;
+    });
   }
 
   restore(message: MessageRecord): Promise<void> {

@@ -1,4 +1,4 @@
-// Builds the cluster backend: messages in Elasticsearch, blobs in MinIO/S3, metadata, counters and events in Redis.
+// Builds the cluster backend: messages in Elasticsearch, blobs in MinIO/S3, metadata, counters, arrival logs and events in Redis.
 import type { Config } from '../../config.js';
 import type { Backend } from '../ports.js';
 import { clusterNames } from './names.js';
@@ -8,6 +8,7 @@ import { MinioBlobStore } from './minio-blob-store.js';
 import { createRedis, waitUntilReady } from './redis-connection.js';
 import { RedisMetadataStore } from './redis-metadata-store.js';
 import { RedisQuotaLedger } from './redis-quota-ledger.js';
+import { RedisArrivalLog } from './redis-arrival-log.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 
@@ -32,9 +33,10 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
     await Promise.all([waitUntilReady(redis, config.redisUrl), waitUntilReady(subscriber, config.redisUrl)]);
     await ensureMessageIndex(elasticsearch, names);
     const blobs = await MinioBlobStore.open(config, names.bucket);
-    const quota = new RedisQuotaLedger(redis, names.redisPrefix, config.nodeId);
-    const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota);
-    const isStored = async (workspaceId: string, messageId: string) => (await messages.get(workspaceId, messageId)) !== null;
+    const arrivals = new RedisArrivalLog(redis, names.redisPrefix, config.streamResumeLimit);
+    const quota = new RedisQuotaLedger(redis, names.redisPrefix, config.nodeId, arrivals);
+    const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota, arrivals);
+    const isStored = (workspaceId: string, messageId: string) => messages.isStoredAndVisible(workspaceId, messageId);
     // Before this node captures anything: what its previous run left pending is settled now, not minutes later.
     await quota.settleOwn(isStored);
     const reconcile = () => quota.reconcile(STALE_RESERVATION_MS, isStored).catch((error: unknown) => onError(error, 'quota reconciliation'));

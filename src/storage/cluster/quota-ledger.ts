@@ -11,15 +11,18 @@ import type { QuotaCharge } from '../ports.js';
  */
 export interface QuotaLedger {
   /** Counts the message against the allowance; false, counting nothing, when the allowance is used up. */
-  reserve(workspaceId: string, messageId: string, charge: QuotaCharge): Promise<boolean>;
-  /** The message is stored: the reservation becomes a plain count. */
+  reserve(workspaceId: string, inboxId: string, messageId: string, charge: QuotaCharge): Promise<boolean>;
+  /**
+   * The message is stored and visible: the reservation becomes a plain count and the message is appended to its
+   * inbox's arrival log, in one step (see MessageIndex.arrivalsAfter).
+   */
   confirm(workspaceId: string, messageId: string): Promise<void>;
   /** The message was not stored: the count is given back. */
   release(workspaceId: string, messageId: string): Promise<void>;
   used(workspaceId: string, period: string): Promise<number>;
   /**
    * Settles reservations pending for longer than `olderThanMs`: `isStored(workspaceId, messageId)` decides
-   * between confirm and release. Returns how many were settled.
+   * between confirm and release, and must only answer true once the message is visible to search. Returns how many were settled.
    */
   reconcile(olderThanMs: number, isStored: (workspaceId: string, messageId: string) => Promise<boolean>): Promise<number>;
   /**

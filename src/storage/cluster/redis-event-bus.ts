@@ -6,12 +6,14 @@ import { guardedRedis } from './redis-connection.js';
 /**
  * Pub/sub delivers to whoever is subscribed at that moment and keeps nothing: events published while a node is
  * disconnected are lost to it (ioredis subscribes again on reconnect). Listeners use events as wake-ups and read
- * the messages themselves from the index, so a lost wake-up delays them rather than losing data.
+ * what they track from storage (the arrival log), and every reconnect calls their `onGap`, so a lost wake-up
+ * delays them rather than losing data.
  */
 export class RedisEventBus implements EventBus {
   private readonly channel: string;
-  private readonly handlers = new Set<{ handler: (event: BusEvent) => void }>();
+  private readonly handlers = new Set<{ handler: (event: BusEvent) => void; onGap?: () => void }>();
   private subscribed: Promise<void> | null = null;
+  private wasReady = false;
 
   /**
    * `subscriber` is given over to this bus: a subscribed connection can run nothing else.
@@ -27,6 +29,12 @@ export class RedisEventBus implements EventBus {
     this.subscriber.on('message', (channel: string, payload: string) => {
       if (channel === this.channel) this.deliver(payload);
     });
+    // Every 'ready' after the first is a reconnect: whatever was published while the connection was down is lost.
+    this.subscriber.on('ready', () => {
+      if (this.wasReady) this.reportGap();
+      this.wasReady = true;
+    });
+    if (this.subscriber.status === 'ready') this.wasReady = true;
   }
 
   publish(event: BusEvent): Promise<void> {
@@ -35,10 +43,10 @@ export class RedisEventBus implements EventBus {
     });
   }
 
-  async subscribe(handler: (event: BusEvent) => void): Promise<() => Promise<void>> {
+  async subscribe(handler: (event: BusEvent) => void, onGap?: () => void): Promise<() => Promise<void>> {
     await this.ensureSubscribed();
     // One entry per call, so the same function subscribed twice is called twice and unsubscribed once each.
-    const entry = { handler };
+    const entry = { handler, onGap };
     this.handlers.add(entry);
     return async () => {
       this.handlers.delete(entry);
@@ -54,6 +62,16 @@ export class RedisEventBus implements EventBus {
       throw error;
     });
     return this.subscribed;
+  }
+
+  private reportGap(): void {
+    for (const { onGap } of [...this.handlers]) {
+      try {
+        onGap?.();
+      } catch (error) {
+        this.onHandlerError(error);
+      }
+    }
   }
 
   private deliver(payload: string): void {

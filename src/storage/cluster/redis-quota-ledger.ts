@@ -2,13 +2,15 @@
 import type { Redis } from 'ioredis';
 import type { QuotaCharge } from '../ports.js';
 import type { QuotaLedger } from './quota-ledger.js';
+import type { RedisArrivalLog } from './redis-arrival-log.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
 
 /**
  * Checks the limit and counts the message in one step, so concurrent reserves on any number of nodes never
- * exceed the limit; the reservation is remembered as pending with the Redis clock's time, and in the reserving
- * node's own set. A message already pending (a retried reserve) is not counted twice.
- * KEYS: counter, pending (hash member → period), pending-since (zset member → ms), node's set. ARGV: limit ('' = none), member, period.
+ * exceed the limit; the reservation is remembered as pending (with its period and inbox) with the Redis clock's
+ * time, and in the reserving node's own set. A message already pending (a retried reserve) is not counted twice.
+ * KEYS: counter, pending (hash member → "period inbox"), pending-since (zset member → ms), node's set.
+ * ARGV: limit ('' = none), member, "period inbox".
  */
 const RESERVE = new LuaScript(`
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 1 end
@@ -23,13 +25,24 @@ return 1
 `);
 
 /**
- * Forgets a reservation, keeping its count; 1 when it was pending.
- * KEYS: pending, pending-since, node's set. ARGV: member.
+ * Forgets a reservation, keeping its count, and appends the message to its inbox's arrival log (numbered by the
+ * inbox's counter, trimmed to the log length); 1 when it was pending. Only a pending reservation is logged, so a
+ * confirm racing another (a node's own and a reconciler's) logs the message once. The log's keys depend on the
+ * inbox read here, so they are built from prefixes (one Redis, not Redis Cluster, is the supported deployment).
+ * KEYS: pending, pending-since, node's set. ARGV: member, message id, stream key prefix, counter key prefix, log length.
  */
 const CONFIRM = new LuaScript(`
+local value = redis.call('HGET', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('SREM', KEYS[3], ARGV[1])
-return redis.call('HDEL', KEYS[1], ARGV[1])
+if not value then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+local inbox = string.match(value, '^%S+ (%S+)$')
+if inbox then
+  local seq = redis.call('INCR', ARGV[4] .. inbox)
+  redis.call('XADD', ARGV[3] .. inbox, 'MAXLEN', tonumber(ARGV[5]), seq .. '-0', 'message', ARGV[2])
+end
+return 1
 `);
 
 /**
@@ -39,8 +52,9 @@ return redis.call('HDEL', KEYS[1], ARGV[1])
  */
 const RELEASE = new LuaScript(`
 redis.call('SREM', KEYS[3], ARGV[1])
-local period = redis.call('HGET', KEYS[1], ARGV[1])
-if not period then return 0 end
+local value = redis.call('HGET', KEYS[1], ARGV[1])
+if not value then return 0 end
+local period = string.match(value, '^%S+')
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 local counter = ARGV[2] .. period
@@ -58,24 +72,29 @@ export class RedisQuotaLedger implements QuotaLedger {
   private readonly ownKey: string;
 
   /** `nodeId` must be unique among live nodes and stay the same across a node's restarts. */
-  constructor(private readonly redis: Redis, private readonly prefix: string, nodeId: string) {
+  constructor(private readonly redis: Redis, private readonly prefix: string, nodeId: string, private readonly arrivals: RedisArrivalLog) {
     this.pendingKey = `${prefix}quota-pending`;
     this.pendingSinceKey = `${prefix}quota-pending-since`;
     this.ownKey = `${prefix}quota-pending-of:${nodeId}`;
   }
 
-  reserve(workspaceId: string, messageId: string, charge: QuotaCharge): Promise<boolean> {
+  reserve(workspaceId: string, inboxId: string, messageId: string, charge: QuotaCharge): Promise<boolean> {
     return guardedRedis(async () => {
       const limit = charge.monthlyLimit === null ? '' : charge.monthlyLimit;
       const keys = [this.counterKey(workspaceId, charge.period), this.pendingKey, this.pendingSinceKey, this.ownKey];
-      return (await RESERVE.run(this.redis, keys, [limit, member(workspaceId, messageId), charge.period])) === 1;
+      return (await RESERVE.run(this.redis, keys, [limit, member(workspaceId, messageId), `${charge.period} ${inboxId}`])) === 1;
     });
   }
 
   confirm(workspaceId: string, messageId: string): Promise<void> {
     return guardedRedis(async () => {
-      await CONFIRM.run(this.redis, this.settleKeys(), [member(workspaceId, messageId)]);
+      await this.confirmMember(member(workspaceId, messageId), messageId);
     });
+  }
+
+  private confirmMember(entry: string, messageId: string): Promise<unknown> {
+    const { streamKeyPrefix, counterKeyPrefix, length } = this.arrivals;
+    return CONFIRM.run(this.redis, this.settleKeys(), [entry, messageId, streamKeyPrefix, counterKeyPrefix, length]);
   }
 
   release(workspaceId: string, messageId: string): Promise<void> {
@@ -111,7 +130,7 @@ export class RedisQuotaLedger implements QuotaLedger {
   private async settle(entry: string, isStored: (workspaceId: string, messageId: string) => Promise<boolean>): Promise<boolean> {
     const [workspaceId, messageId] = splitMember(entry);
     const acted = (await isStored(workspaceId, messageId))
-      ? await guardedRedis(() => CONFIRM.run(this.redis, this.settleKeys(), [entry]))
+      ? await guardedRedis(() => this.confirmMember(entry, messageId))
       : await guardedRedis(() => this.releaseMember(entry, workspaceId));
     return acted === 1;
   }

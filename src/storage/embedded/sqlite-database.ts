@@ -115,6 +115,16 @@ const MIGRATIONS: string[] = [
     VALUES ('delete', old.seq, old.search_subject, old.search_sender, old.search_recipients, old.search_body);
   END;
   `,
+  `
+  -- Each inbox's arrival log (MessageIndex.arrivalsAfter): seq counts 1, 2, 3... per inbox, in commit order.
+  CREATE TABLE inbox_arrivals (
+    inbox_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    workspace_id TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    PRIMARY KEY (inbox_id, seq)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function openSqlite(dataDir: string): SqliteDatabase {

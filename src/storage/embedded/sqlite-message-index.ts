@@ -1,7 +1,7 @@
 // MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags, written in one transaction.
 import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/types.js';
-import type { ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
+import type { ArrivalPage, ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { compileSql, requiredPhrases } from './compile-sql.js';
 
@@ -65,6 +65,8 @@ const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(tag ORDER BY tag
 const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
 
 export interface SqliteMessageIndexOptions {
+  /** Arrivals kept per inbox (SANDBOX_STREAM_RESUME_LIMIT). */
+  arrivalLogLength?: number;
   /**
    * A text clause every match needs, with fewer index hits than this, drives a page from its hits; otherwise
    * the page walks the inbox newest first and stops once full. See list().
@@ -77,6 +79,7 @@ export class SqliteMessageIndex implements MessageIndex {
   private readonly insertTag;
   private readonly chargeQuota;
   private readonly insertWithTags;
+  private readonly appendArrival;
   private readonly indexDrivenBelow: number;
 
   private readonly sql: (sql: string) => Database.Statement;
@@ -94,11 +97,24 @@ export class SqliteMessageIndex implements MessageIndex {
     this.insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
     this.chargeQuota = db.prepare(`INSERT INTO quota_usage (workspace_id, period, used) VALUES (@workspace, @period, 1)
         ON CONFLICT DO UPDATE SET used = used + 1 WHERE @limit IS NULL OR used < @limit`);
+    const arrivalLogLength = options.arrivalLogLength ?? 10_000;
+    const nextArrival = db.prepare('SELECT coalesce(max(seq), 0) + 1 FROM inbox_arrivals WHERE inbox_id = ?').pluck();
+    const insertArrival = db.prepare('INSERT INTO inbox_arrivals (inbox_id, seq, workspace_id, message_id) VALUES (?, ?, ?, ?)');
+    const trimArrivals = db.prepare('DELETE FROM inbox_arrivals WHERE inbox_id = ? AND seq <= ?');
+    // Commits run one at a time, so max + 1 numbers an inbox's arrivals without gaps in commit order; trimming
+    // keeps the newest entries, so the max is never lost.
+    this.appendArrival = (m: MessageRecord): void => {
+      const seq = nextArrival.get(m.inboxId) as number;
+      insertArrival.run(m.inboxId, seq, m.workspaceId, m.id);
+      trimArrivals.run(m.inboxId, seq - arrivalLogLength);
+    };
     this.insertWithTags = db.transaction((m: MessageRecord, charge: QuotaCharge): boolean => {
-      // The counter and the message commit together, so a crash can neither count an unstored message nor lose a count.
+      // The counter, the message and its arrival commit together, so a crash can neither count an unstored
+      // message nor lose a count, and a stream never hears of a message that is not stored (or misses one that is).
       if (charge.monthlyLimit !== null && charge.monthlyLimit < 1) return false;
       if (this.chargeQuota.run({ workspace: m.workspaceId, period: charge.period, limit: charge.monthlyLimit }).changes !== 1) return false;
       this.writeMessage(m);
+      this.appendArrival(m);
       return true;
     });
   }
@@ -144,6 +160,33 @@ export class SqliteMessageIndex implements MessageIndex {
       this.sql('DELETE FROM messages WHERE workspace_id = ? AND id = ?').run(message.workspaceId, message.id);
       this.writeMessage(message);
     }).immediate());
+  }
+
+  arrivalsAfter(workspaceId: string, inboxId: string, after: number, limit: number): Promise<ArrivalPage> {
+    return guarded(() => {
+      const rows = this.sql('SELECT seq, message_id AS messageId FROM inbox_arrivals WHERE inbox_id = ? AND workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+        .all(inboxId, workspaceId, after, limit) as { seq: number; messageId: string }[];
+      // Numbers have no gaps, so a first entry past after + 1 means the ones between were trimmed.
+      return { arrivals: rows, complete: rows.length === 0 || rows[0]!.seq === after + 1 };
+    });
+  }
+
+  latestArrival(workspaceId: string, inboxId: string): Promise<number> {
+    return guarded(() => this.sql('SELECT coalesce(max(seq), 0) FROM inbox_arrivals WHERE inbox_id = ? AND workspace_id = ?').pluck().get(inboxId, workspaceId) as number);
+  }
+
+  dropArrivals(workspaceId: string, inboxId: string): Promise<void> {
+    return guarded(() => {
+      this.sql('DELETE FROM inbox_arrivals WHERE inbox_id = ? AND workspace_id = ?').run(inboxId, workspaceId);
+    });
+  }
+
+  getMany(workspaceId: string, ids: string[]): Promise<MessageRecord[]> {
+    return guarded(() => {
+      if (ids.length === 0) return [];
+      const rows = this.sql(`${SELECT_MESSAGES} WHERE m.workspace_id = ? AND m.id IN (SELECT value FROM json_each(?))`).all(workspaceId, JSON.stringify(ids));
+      return (rows as MessageRow[]).map(toMessage);
+    });
   }
 
   get(workspaceId: string, id: string): Promise<MessageRecord | null> {

@@ -1,0 +1,63 @@
+// Real-time endpoints: wait for one message, and the inbox event stream.
+import type { MessageRecord } from '../../domain/types.js';
+import type { MessageContentService } from '../../services/message-content.js';
+import type { FileUrlSigner } from '../../services/signed-urls.js';
+import { listFilter } from '../../query/parse-query.js';
+import type { MessageWaiter } from '../../realtime/wait-for-message.js';
+import type { InboxEventStreams, StreamItem } from '../../realtime/inbox-event-stream.js';
+import type { HandlerTable } from '../handler.js';
+import type { SseEvent } from '../event-stream.js';
+import { messageDetailJson, messageSummaryJson } from '../presenters.js';
+
+/** Reconnect delay suggested to clients, in ms. */
+const RECONNECT_MS = 2000;
+
+/**
+ * Each arrival reaches every stream on this node as the same record object, so its JSON is made once for all of
+ * them rather than once per client.
+ */
+const summaryText = new WeakMap<MessageRecord, string>();
+
+function summaryJson(record: MessageRecord): string {
+  let text = summaryText.get(record);
+  if (text === undefined) {
+    text = JSON.stringify(messageSummaryJson(record));
+    summaryText.set(record, text);
+  }
+  return text;
+}
+
+function sseEvent(item: StreamItem): SseEvent {
+  switch (item.kind) {
+    // An id without data dispatches no event but sets the client's last event id to where the stream starts.
+    case 'position':
+      return { retry: RECONNECT_MS, id: item.cursor };
+    case 'message':
+      return { event: 'message', id: item.cursor, data: summaryJson(item.record) };
+    case 'reset':
+      return {
+        retry: RECONNECT_MS,
+        event: 'reset',
+        id: item.cursor,
+        data: JSON.stringify({ reason: 'cursor_expired', message: 'the stream cannot resume from Last-Event-ID: messages after it are no longer kept; list the inbox to catch up, this stream goes on from here' }),
+      };
+  }
+}
+
+async function* sseEvents(items: AsyncIterable<StreamItem>): AsyncGenerator<SseEvent> {
+  for await (const item of items) yield sseEvent(item);
+}
+
+export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStreams, content: MessageContentService, signer: FileUrlSigner): HandlerTable {
+  return {
+    waitForMessage: async ({ principal, params, query, origin, signal }) => {
+      const search = query as { q?: string; from?: string; to?: string; subject?: string; since?: string; timeout: number };
+      const record = await waiter.wait(principal.workspace.id, params.id!, listFilter(search), search.timeout * 1000, signal);
+      return { data: messageDetailJson(await content.detail(principal.workspace.id, record.id), signer, origin) };
+    },
+    streamInboxEvents: async ({ principal, params, headers }) => {
+      const stream = await streams.open(principal.workspace.id, params.id!, headers['Last-Event-ID']);
+      return { events: sseEvents(stream.items), stopped: stream.stopped, close: stream.close };
+    },
+  };
+}

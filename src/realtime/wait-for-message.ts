@@ -1,0 +1,71 @@
+// GET /messages/wait: the newest message a filter selects, or the first matching one to arrive within a timeout.
+import { AppError } from '../errors.js';
+import type { MessageRecord } from '../domain/types.js';
+import type { QueryNode } from '../query/ast.js';
+import { matches } from '../query/match.js';
+import type { MessageIndex } from '../storage/ports.js';
+import type { InboxService } from '../services/inboxes.js';
+import type { InboxFeeds } from './inbox-feeds.js';
+
+export interface WaitHooks {
+  /** Runs between subscribing and the first lookup: the race tests land messages in exactly that window. */
+  afterSubscribe?: () => Promise<void>;
+}
+
+export class MessageWaiter {
+  constructor(
+    private readonly feeds: InboxFeeds,
+    private readonly index: MessageIndex,
+    private readonly inboxes: InboxService,
+    private readonly hooks: WaitHooks = {},
+  ) {}
+
+  /**
+   * Subscribes first, then looks: a message stored between the two is delivered by the subscription, one stored
+   * before is found by the lookup (inserts resolve only once a message is visible to search, and the arrival
+   * log only holds visible messages). Rejects with wait_timeout after `timeoutMs`, and with `signal`'s reason
+   * when the client goes away; either way the subscription is freed at once.
+   */
+  async wait(workspaceId: string, inboxId: string, filter: QueryNode, timeoutMs: number, signal: AbortSignal): Promise<MessageRecord> {
+    await this.inboxes.require(workspaceId, inboxId);
+    const outcome = settleOnce<MessageRecord>();
+    const lookUp = async () => {
+      const [newest] = await this.index.list(workspaceId, inboxId, { filter, limit: 1, after: null });
+      if (newest) outcome.resolve(newest);
+    };
+    const unlisten = await this.feeds.listen(workspaceId, inboxId, {
+      arrival: (_seq, record) => {
+        if (record && matches(filter, record)) outcome.resolve(record);
+      },
+      // Arrivals this node could not read in time were trimmed: anything they held is found by looking again.
+      gap: () => void lookUp().catch((error: unknown) => outcome.reject(error)),
+      closed: () => outcome.reject(new AppError('shutting_down', 'the server is shutting down; wait again on another node or after the restart')),
+    });
+    const timer = setTimeout(() => outcome.reject(new AppError('wait_timeout', `no message matched within ${timeoutMs / 1000} s`)), timeoutMs);
+    const abandon = () => outcome.reject(signal.reason);
+    signal.addEventListener('abort', abandon, { once: true });
+    try {
+      if (signal.aborted) abandon();
+      await this.hooks.afterSubscribe?.();
+      await lookUp();
+      return await outcome.promise;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', abandon);
+      unlisten();
+    }
+  }
+}
+
+/** A promise settled from outside, by whichever of several sources comes first (Promise.withResolvers is Node 22+). */
+function settleOnce<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (reason: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A source that fires after the wait has ended (say, a timer racing a lookup that failed) rejects nobody's await.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
