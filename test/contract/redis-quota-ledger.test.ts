@@ -1,16 +1,15 @@
 // RedisQuotaLedger against a real Redis: the limit holds across nodes, and every reservation settles to what was stored.
 import { strict as assert } from 'node:assert';
-import type { Redis } from 'ioredis';
 import { RedisQuotaLedger } from '../../src/storage/cluster/redis-quota-ledger.js';
 import { RedisArrivalLog } from '../../src/storage/cluster/redis-arrival-log.js';
-import { RedisNamespace } from './redis-namespace.js';
+import { RedisNamespace, type RedisConnection } from './redis-namespace.js';
 import { describeCluster } from '../support/profile.js';
 
 const PERIOD = '2026-11';
 const limited = (monthlyLimit: number | null) => ({ period: PERIOD, monthlyLimit });
 /** Arrival logs of 5 entries, so trimming shows after a few confirms. */
 const LOG_LENGTH = 5;
-const ledgerOn = (redis: Redis, prefix: string, nodeId: string) => new RedisQuotaLedger(redis, prefix, nodeId, new RedisArrivalLog(redis, prefix, LOG_LENGTH));
+const ledgerOn = (redis: RedisConnection, prefix: string, nodeId: string) => new RedisQuotaLedger(redis, prefix, nodeId, new RedisArrivalLog(redis, prefix, LOG_LENGTH));
 
 describeCluster('RedisQuotaLedger (real Redis)', () => {
   let namespace: RedisNamespace;

@@ -16,6 +16,7 @@ import { pollUntil } from '../support/poll.js';
 import { describeCluster } from '../support/profile.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
+import { Relay } from '../support/tcp-relay.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
 
 async function freePort(): Promise<number> {
@@ -51,37 +52,6 @@ class PrivateRedis {
   }
 }
 
-/** Forwards a local port to Elasticsearch; `cut()` closes every connection and refuses new ones, as a dead server would. */
-class Relay {
-  private server: net.Server | null = null;
-  private readonly sockets = new Set<net.Socket>();
-  constructor(readonly port: number, private readonly target: URL) {}
-
-  async open(): Promise<void> {
-    const server = net.createServer((client) => {
-      const upstream = net.connect(Number(this.target.port || 80), this.target.hostname);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = null;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
-  }
-}
-
 /** Sends one message and returns the SMTP reply code and text, whether it was accepted or refused. */
 async function trySend(credentials: SmtpCredentials, subject: string): Promise<{ code: number; text: string; ms: number }> {
   const started = Date.now();
@@ -107,7 +77,7 @@ describeCluster('cluster service outages', function () {
   before(async () => {
     redis = new PrivateRedis(await freePort());
     await redis.start();
-    relay = new Relay(await freePort(), new URL(process.env.SANDBOX_ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200'));
+    relay = new Relay(process.env.SANDBOX_ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200');
     await relay.open();
     server = await startServer({ env: { SANDBOX_REDIS_URL: `redis://127.0.0.1:${redis.port}`, SANDBOX_ELASTICSEARCH_URL: `http://127.0.0.1:${relay.port}` } });
     api = new ApiClient(server.httpUrl, server.defaultKey);
