@@ -7,9 +7,12 @@ import type { MessageIndex } from '../storage/ports.js';
 import type { InboxService } from '../services/inboxes.js';
 import type { InboxFeeds } from './inbox-feeds.js';
 
+/** Seams for the race tests, which land messages at exactly these points of a wait. */
 export interface WaitHooks {
-  /** Runs between subscribing and the first lookup: the race tests land messages in exactly that window. */
+  /** Between subscribing and the first lookup. */
   afterSubscribe?: () => Promise<void>;
+  /** After a first lookup that found nothing, before waiting: only the subscription can catch what lands here. */
+  afterEmptyLookup?: () => Promise<void>;
 }
 
 export class MessageWaiter {
@@ -29,9 +32,10 @@ export class MessageWaiter {
   async wait(workspaceId: string, inboxId: string, filter: QueryNode, timeoutMs: number, signal: AbortSignal): Promise<MessageRecord> {
     await this.inboxes.require(workspaceId, inboxId);
     const outcome = settleOnce<MessageRecord>();
-    const lookUp = async () => {
+    const lookUp = async (): Promise<boolean> => {
       const [newest] = await this.index.list(workspaceId, inboxId, { filter, limit: 1, after: null });
       if (newest) outcome.resolve(newest);
+      return newest !== undefined;
     };
     const unlisten = await this.feeds.listen(workspaceId, inboxId, {
       arrival: (_seq, record) => {
@@ -47,7 +51,7 @@ export class MessageWaiter {
     try {
       if (signal.aborted) abandon();
       await this.hooks.afterSubscribe?.();
-      await lookUp();
+      if (!(await lookUp())) await this.hooks.afterEmptyLookup?.();
       return await outcome.promise;
     } finally {
       clearTimeout(timer);

@@ -17,15 +17,16 @@ export interface BackendUnderTest {
 
 interface BackendFactory {
   profile: string;
-  open(): Promise<BackendUnderTest>;
+  /** `env` adds settings (SANDBOX_*) to the backend's configuration. */
+  open(env?: Record<string, string>): Promise<BackendUnderTest>;
 }
 
 function embedded(profile: string, tuning: BackendTuning = {}): BackendFactory {
   return {
     profile,
-    async open() {
+    async open(env = {}) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-sandbox-contract-'));
-      const backend = await openBackend(loadConfig({ SANDBOX_DATA_DIR: dataDir }), { tuning });
+      const backend = await openBackend(loadConfig({ ...env, SANDBOX_DATA_DIR: dataDir }), { tuning });
       return {
         backend,
         async dispose() {
@@ -40,8 +41,8 @@ function embedded(profile: string, tuning: BackendTuning = {}): BackendFactory {
 /** Each opening gets a namespace of its own on the shared services, removed again by dispose. */
 const cluster: BackendFactory = {
   profile: 'cluster',
-  async open() {
-    const config = loadConfig({ ...process.env, SANDBOX_PROFILE: 'cluster', SANDBOX_NAMESPACE: `test-contract-${randomBytes(4).toString('hex')}` });
+  async open(env = {}) {
+    const config = loadConfig({ ...process.env, ...env, SANDBOX_PROFILE: 'cluster', SANDBOX_NAMESPACE: `test-contract-${randomBytes(4).toString('hex')}` });
     const backend = await openBackend(config);
     return {
       backend,

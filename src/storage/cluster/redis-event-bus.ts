@@ -30,8 +30,12 @@ export class RedisEventBus implements EventBus {
       if (channel === this.channel) this.deliver(payload);
     });
     // Every 'ready' after the first is a reconnect: whatever was published while the connection was down is lost.
+    // ioredis subscribes again on its own after 'ready'; the gap is reported once a SUBSCRIBE sent after that has
+    // been answered, so listeners re-read only when nothing published from then on can be missed.
     this.subscriber.on('ready', () => {
-      if (this.wasReady) this.reportGap();
+      if (this.wasReady && this.subscribed) {
+        this.subscriber.subscribe(this.channel).then(() => this.reportGap(), () => this.reportGap());
+      }
       this.wasReady = true;
     });
     if (this.subscriber.status === 'ready') this.wasReady = true;
