@@ -15,6 +15,9 @@ describe('loadConfig', () => {
     assert.equal(config.maxMessageBytes, 25 * 1024 * 1024);
     assert.equal(config.defaultPlan, 'unlimited');
     assert.deepEqual(config.plans, DEFAULT_PLANS);
+    assert.equal(config.streamHeartbeatSeconds, 15);
+    assert.equal(config.streamMaxSeconds, 1800);
+    assert.equal(config.streamResumeLimit, 10_000);
     assert.ok(Object.isFrozen(config));
   });
 
@@ -42,6 +45,9 @@ describe('loadConfig', () => {
     ['SANDBOX_PLANS', '{"slow":{"requests_per_second":0}}'],
     ['SANDBOX_LOG_LEVEL', 'loud'],
     ['SANDBOX_TLS_CERT', '/tmp/cert.pem'],
+    ['SANDBOX_STREAM_HEARTBEAT_SECONDS', '0'],
+    ['SANDBOX_STREAM_MAX_SECONDS', 'forever'],
+    ['SANDBOX_STREAM_RESUME_LIMIT', '-5'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {
