@@ -52,7 +52,7 @@ export function writeEventStream(ctx: Context, reply: EventStreamReply, settings
     clearInterval(heartbeat);
     clearTimeout(deadline);
     reply.close();
-    body.end();
+    if (!body.destroyed) body.end();
   };
   const heartbeat = setInterval(() => body.write(': heartbeat\n\n'), settings.heartbeatMs);
   // After the limit the client reconnects with Last-Event-ID, as after any drop, and misses nothing.
