@@ -6,8 +6,8 @@ import type { ArrivalListener, InboxFeeds } from './inbox-feeds.js';
 import { decodeStreamCursor, encodeStreamCursor } from './stream-cursor.js';
 
 export type StreamItem =
-  /** Where the stream starts, for a client that connected without a cursor. */
-  | { kind: 'position'; cursor: string }
+  /** First of every stream: where it starts (the cursor given, or the newest arrival). */
+  | { kind: 'ready'; cursor: string }
   | { kind: 'message'; cursor: string; record: MessageRecord }
   /** The cursor given is no longer (or not yet) in the log: the client re-lists; the stream goes on from `cursor`. */
   | { kind: 'reset'; cursor: string };
@@ -120,9 +120,9 @@ export class InboxEventStreams {
   private async *items(workspaceId: string, inboxId: string, resumeAfter: number | null, latest: number, live: ArrivalQueue): AsyncGenerator<StreamItem> {
     const message = (seq: number, record: MessageRecord): StreamItem => ({ kind: 'message', cursor: encodeStreamCursor(inboxId, seq), record });
     let position: number;
+    yield { kind: 'ready', cursor: encodeStreamCursor(inboxId, resumeAfter ?? latest) };
     if (resumeAfter === null) {
       position = latest;
-      yield { kind: 'position', cursor: encodeStreamCursor(inboxId, position) };
     } else if (resumeAfter > latest) {
       // A cursor ahead of the log: the log was lost and restarted (say, Redis restored from an older snapshot).
       position = latest;

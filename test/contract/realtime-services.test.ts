@@ -160,7 +160,7 @@ for (const factory of backendFactories) {
         for (let i = 0; i < 5; i++) sent.push((await capture(inbox, `live ${i}`)).id);
         const items = await take(stream, 5);
         stream.close();
-        assert.equal(items[0]!.kind, 'position');
+        assert.equal(items[0]!.kind, 'ready');
         assert.deepEqual(messageIds(items), sent);
       });
 
@@ -195,7 +195,7 @@ for (const factory of backendFactories) {
         const after = await capture(inbox, 'after the reset');
         const items = await take(resumed, 1);
         resumed.close();
-        assert.deepEqual(items.map((item) => item.kind), ['reset', 'message']);
+        assert.deepEqual(items.map((item) => item.kind), ['ready', 'reset', 'message']);
         assert.deepEqual(messageIds(items), [after.id]);
       });
 

@@ -27,16 +27,16 @@ function summaryJson(record: MessageRecord): string {
   return text;
 }
 
-function sseEvent(item: StreamItem): SseEvent {
+function sseEvent(inboxId: string, item: StreamItem): SseEvent {
   switch (item.kind) {
-    // An id without data dispatches no event but sets the client's last event id to where the stream starts.
-    case 'position':
-      return { retry: RECONNECT_MS, id: item.cursor };
+    // A real event rather than a bare id line: some clients (the eventsource package, for one) take the last
+    // event id only from events with data, and must still resume from here if they drop before any message.
+    case 'ready':
+      return { retry: RECONNECT_MS, event: 'ready', id: item.cursor, data: JSON.stringify({ inbox_id: inboxId }) };
     case 'message':
       return { event: 'message', id: item.cursor, data: summaryJson(item.record) };
     case 'reset':
       return {
-        retry: RECONNECT_MS,
         event: 'reset',
         id: item.cursor,
         data: JSON.stringify({ reason: 'cursor_expired', message: 'the stream cannot resume from Last-Event-ID: messages after it are no longer kept; list the inbox to catch up, this stream goes on from here' }),
@@ -44,8 +44,8 @@ function sseEvent(item: StreamItem): SseEvent {
   }
 }
 
-async function* sseEvents(items: AsyncIterable<StreamItem>): AsyncGenerator<SseEvent> {
-  for await (const item of items) yield sseEvent(item);
+async function* sseEvents(inboxId: string, items: AsyncIterable<StreamItem>): AsyncGenerator<SseEvent> {
+  for await (const item of items) yield sseEvent(inboxId, item);
 }
 
 export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStreams, content: MessageContentService, signer: FileUrlSigner): HandlerTable {
@@ -57,7 +57,7 @@ export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStrea
     },
     streamInboxEvents: async ({ principal, params, headers }) => {
       const stream = await streams.open(principal.workspace.id, params.id!, headers['Last-Event-ID']);
-      return { events: sseEvents(stream.items), stopped: stream.stopped, close: stream.close };
+      return { events: sseEvents(params.id!, stream.items), stopped: stream.stopped, close: stream.close };
     },
   };
 }
