@@ -1,0 +1,90 @@
+// Which webhook targets may be reached: public unicast addresses only. Checked when a webhook is created and again
+// on every connection, because a name can resolve to several addresses and to other ones later (DNS rebinding).
+import dns from 'node:dns';
+import net, { type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** How ipaddr.js's range names read in a refusal. */
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'an unspecified',
+  broadcast: 'a broadcast',
+  multicast: 'a multicast',
+  linkLocal: 'a link-local',
+  loopback: 'a loopback',
+  carrierGradeNat: 'a carrier-grade NAT (100.64.0.0/10)',
+  private: 'a private',
+  reserved: 'a reserved',
+  uniqueLocal: 'a unique local (fc00::/7)',
+  ipv4Mapped: 'an IPv4-mapped IPv6',
+  rfc6145: 'an IPv4-translated IPv6',
+  rfc6052: 'a NAT64 (64:ff9b::/96)',
+  '6to4': 'a 6to4 (2002::/16)',
+  teredo: 'a Teredo (2001::/32)',
+  discard: 'a discard-only (100::/64)',
+};
+
+/**
+ * Why `address` (an IP literal) may not be a webhook target, or null for a public unicast address. Everything
+ * ipaddr.js does not call plain unicast is refused, including forms that tunnel or translate to an IPv4 address
+ * (mapped, NAT64, 6to4, Teredo) whose embedded address could be internal.
+ */
+export function addressRefusal(address: string): string | null {
+  if (!ipaddr.isValid(address)) return `'${address}' is not an IP address`;
+  const parsed = ipaddr.parse(address);
+  // ::a.b.c.d, IPv4-compatible (deprecated): some stacks route it to a.b.c.d, yet ipaddr.js calls it unicast.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) {
+    return `${address} is an IPv4-compatible IPv6 address`;
+  }
+  const range = parsed.range();
+  return range === 'unicast' ? null : `${address} is ${RANGE_WORDS[range] ?? `a ${range}`} address`;
+}
+
+export interface TargetPolicy {
+  /** SANDBOX_WEBHOOK_ALLOW_PRIVATE: private, loopback and plain-HTTP targets allowed, for local development. */
+  allowPrivate: boolean;
+}
+
+/**
+ * Checks a webhook URL's form: http(s) only (plain http only where private targets are allowed), no credentials,
+ * and an IP-literal host must be public. The WHATWG URL parser has already turned odd IPv4 spellings (`127.1`,
+ * `2130706433`, `0x7f000001`, `017700000001`) into dotted quads here, so they are judged as what they reach.
+ * Returns the parsed URL, or why it is refused.
+ */
+export function urlRefusal(raw: string, policy: TargetPolicy): { url: URL } | { refusal: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { refusal: `'${raw.slice(0, 200)}' is not an absolute URL` };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowPrivate)) {
+    return { refusal: policy.allowPrivate ? 'the URL must use http or https' : 'the URL must use https' };
+  }
+  if (url.username !== '' || url.password !== '') return { refusal: 'the URL must not carry a user name or password' };
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!policy.allowPrivate && net.isIP(host) !== 0) {
+    const refusal = addressRefusal(host);
+    if (refusal) return { refusal };
+  }
+  return { url };
+}
+
+/**
+ * A `lookup` for http(s).request that resolves every address of the name, refuses the connection if any of them
+ * is not public, and otherwise hands back only those checked addresses, so the socket can only go where the
+ * check looked. (Node skips `lookup` for IP-literal hosts; urlRefusal judges those.)
+ */
+export function publicOnlyLookup(policy: TargetPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints ?? 0 }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const refusal = policy.allowPrivate ? null : addresses.map((entry) => addressRefusal(entry.address)).find((reason) => reason !== null);
+      if (refusal) {
+        return callback(Object.assign(new Error(`${hostname} resolves to a forbidden address: ${refusal}`), { code: 'EWEBHOOKTARGET' }), '', 0);
+      }
+      if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+      if (options.all) return (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
