@@ -30,6 +30,10 @@ export interface Config {
   streamMaxSeconds: number;
   /** Arrivals kept per inbox for event streams to resume from; an older cursor gets a `reset` event. */
   streamResumeLimit: number;
+  /** Multiplies the webhook retry gaps: 0.01 runs the whole schedule 100 times faster (tests). */
+  webhookTimeScale: number;
+  /** Lets webhooks target private and loopback addresses and plain http, for local development and tests. */
+  webhookAllowPrivate: boolean;
   logLevel: string;
   /** Plan given to workspaces created without an explicit one. */
   defaultPlan: string;
@@ -73,6 +77,15 @@ function readPositiveInt(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) throw new ConfigError(name, `expected a positive whole number, got '${raw}'`);
   return Number(raw);
+}
+
+/** A number greater than 0 and at most `max`, fractions allowed. */
+function readPositiveNumber(env: Env, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d*\.?\d+(?:e-?\d+)?$/i.test(raw) || !(value > 0) || value > max) throw new ConfigError(name, `expected a number greater than 0 and at most ${max}, got '${raw}'`);
+  return value;
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
@@ -192,6 +205,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     streamHeartbeatSeconds: readPositiveInt(env, 'SANDBOX_STREAM_HEARTBEAT_SECONDS', 15),
     streamMaxSeconds: readPositiveInt(env, 'SANDBOX_STREAM_MAX_SECONDS', 1800),
     streamResumeLimit: readPositiveInt(env, 'SANDBOX_STREAM_RESUME_LIMIT', 10_000),
+    webhookTimeScale: readPositiveNumber(env, 'SANDBOX_WEBHOOK_TIME_SCALE', 1, 1000),
+    webhookAllowPrivate: readEnum(env, 'SANDBOX_WEBHOOK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     plans: Object.freeze(readPlans(env)),
     defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',

@@ -37,6 +37,8 @@ export const ERROR_TABLE = {
   auth_failed: { smtp: { code: 535, enhanced: '5.7.8' } },
   message_too_large: { http: 413, smtp: { code: 552, enhanced: '5.3.4' } },
   not_an_image: { http: 400 },
+  webhook_target_forbidden: { http: 400 },
+  delivery_pending: { http: 409 },
   too_many_recipients: { smtp: { code: 452, enhanced: '4.2.2' } },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -31,6 +31,10 @@ import { realtimeHandlers } from './http/routes/realtime.js';
 import { InboxFeeds } from './realtime/inbox-feeds.js';
 import { MessageWaiter } from './realtime/wait-for-message.js';
 import { InboxEventStreams } from './realtime/inbox-event-stream.js';
+import { WebhookService } from './webhooks/webhook-service.js';
+import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
+import { webhookHandlers } from './http/routes/webhooks.js';
+import { messageSummaryJson } from './http/presenters.js';
 
 /** Requests Node cannot parse never reach Koa; they still get the JSON envelope rather than a bare status line. */
 function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
@@ -51,7 +55,10 @@ async function start(config: Config): Promise<void> {
   const messages = new MessageService(backend.messages, backend.blobs, inboxes);
   const content = new MessageContentService(messages, backend.blobs);
   const tagRules = new TagRuleService(backend.metadata, inboxes);
-  const pipeline = new IngestPipeline(backend, workspaces, tagRules, log);
+  const webhookPolicy = { allowPrivate: config.webhookAllowPrivate };
+  const deliveryWorker = new WebhookDeliveryWorker(backend.webhooks, webhookPolicy, { timeScale: config.webhookTimeScale }, log);
+  const webhooks = new WebhookService(backend.webhooks, inboxes, webhookPolicy, messageSummaryJson, () => deliveryWorker.wake());
+  const pipeline = new IngestPipeline(backend, workspaces, tagRules, log, { afterStore: [webhooks] });
   // One secret for every node, so a link signed by one is honoured by all.
   const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => randomBytes(32).toString('hex')), config.fileUrlTtlSeconds);
 
@@ -85,6 +92,7 @@ async function start(config: Config): Promise<void> {
       ...messageHandlers(messages, content, signer),
       ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),
       ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
+      ...webhookHandlers(webhooks, workspaces),
       ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer),
     },
     publicHandlers: fileHandlers(messages, content, signer),
@@ -100,6 +108,9 @@ async function start(config: Config): Promise<void> {
   // Long q values percent-encode to far more than Node's default 16 KiB of request line and headers.
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app.callback());
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket));
+  // Idle keep-alive connections outlive a load balancer's idle timeout (60 s is common), so the server never
+  // closes one just as a client or proxy sends its next request on it (Node's default is 5 s).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.httpPort, config.bind, () => resolve());
@@ -114,6 +125,7 @@ async function start(config: Config): Promise<void> {
     smtps_port: smtpPorts.smtpsPort,
   }, `mail-sandbox listening: HTTP ${httpPort}, SMTP ${smtpPorts.smtpPort} (STARTTLS), SMTPS ${smtpPorts.smtpsPort}`);
 
+  await deliveryWorker.start();
   const retention = new RetentionWorker(backend, workspaces, log);
   retention.start(config.retentionSweepSeconds * 1000);
   const orphanSweep = sweepOrphanBlobs(backend).then(
@@ -144,6 +156,7 @@ async function start(config: Config): Promise<void> {
     await smtp.close();
     await httpClosed;
     await pipeline.drain();
+    await deliveryWorker.stop();
     await retention.stop();
     await orphanSweep;
     await backend.close();

@@ -7,6 +7,8 @@ export const API_KEY_PREFIX = 'sbx_api_';
 export const newApiKey = (): string => API_KEY_PREFIX + randomBytes(32).toString('base64url');
 
 export const newSmtpPassword = (): string => randomBytes(24).toString('base64url');
+/** A webhook's signing key, kept as given: the server needs it to sign every delivery. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
 /** SMTP usernames are lower-case letters and digits so every client and shell passes them unchanged. */
 export function newSmtpUsername(): string {

@@ -88,3 +88,38 @@ export interface TagRule {
   tags: string[];
   createdAt: Date;
 }
+
+export interface Webhook {
+  id: string;
+  workspaceId: string;
+  /** null: every inbox of the workspace. */
+  inboxId: string | null;
+  url: string;
+  /** Signs deliveries (HMAC key); shown to the client once, at creation. */
+  secret: string;
+  createdAt: Date;
+}
+
+export type WebhookEvent = 'message.received' | 'webhook.test';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  /** Positive, unique per server (all workspaces), increasing in creation order. */
+  id: number;
+  workspaceId: string;
+  webhookId: string;
+  event: WebhookEvent;
+  /** The captured message; '' for webhook.test. */
+  messageId: string;
+  /** The exact JSON body every attempt sends, fixed when the delivery is created. */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+  /** When the next attempt is due; null once finished. */
+  nextAttemptAt: Date | null;
+}

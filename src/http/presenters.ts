@@ -1,5 +1,5 @@
 // Domain objects to API JSON (snake_case, ISO timestamps), exactly as openapi.yaml describes them.
-import type { MessageRecord, TagRule, Workspace } from '../domain/types.js';
+import type { Delivery, MessageRecord, TagRule, Webhook, Workspace } from '../domain/types.js';
 import type { InboxView } from '../services/inboxes.js';
 import type { MessageDetail } from '../services/message-content.js';
 import type { FileUrlSigner } from '../services/signed-urls.js';
@@ -121,4 +121,27 @@ export const tagRuleJson = (rule: TagRule) => ({
   query: rule.query,
   tags: rule.tags,
   created_at: rule.createdAt.toISOString(),
+});
+
+export const webhookJson = (webhook: Webhook) => ({
+  id: webhook.id,
+  inbox_id: webhook.inboxId,
+  url: webhook.url,
+  created_at: webhook.createdAt.toISOString(),
+});
+
+/** Only the create response carries the secret. */
+export const webhookWithSecretJson = (webhook: Webhook) => ({ ...webhookJson(webhook), secret: webhook.secret });
+
+export const deliveryJson = (delivery: Delivery) => ({
+  id: delivery.id,
+  message_id: delivery.messageId,
+  event: delivery.event,
+  status: delivery.status,
+  attempts: delivery.attempts,
+  last_status: delivery.lastStatus,
+  last_error: delivery.lastError,
+  created_at: delivery.createdAt.toISOString(),
+  finished_at: delivery.finishedAt?.toISOString() ?? null,
+  next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
 });

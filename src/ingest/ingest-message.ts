@@ -21,17 +21,28 @@ export interface IncomingMessage {
   tags?: string[];
 }
 
+/** Work that must be durably done for every stored message before the sender hears it was stored. */
+export interface StoredMessageHandler {
+  messageStored(record: MessageRecord): Promise<void>;
+}
+
 export class IngestPipeline {
   private inFlight = 0;
   private drainWaiters: (() => void)[] = [];
+  private readonly now: () => Date;
+  private readonly afterStore: StoredMessageHandler[];
 
+  /** `afterStore`: run in order once a message is stored (queueing webhook deliveries). */
   constructor(
     private readonly backend: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'bus'>,
     private readonly workspaces: WorkspaceService,
     private readonly tagRules: TagRuleService,
     private readonly log: Logger,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: { now?: () => Date; afterStore?: StoredMessageHandler[] } = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.afterStore = options.afterStore ?? [];
+  }
 
   /** Early refusal (at MAIL FROM) when the workspace's monthly allowance is already used up. */
   async assertQuotaLeft(workspaceId: string): Promise<void> {
@@ -119,11 +130,22 @@ export class IngestPipeline {
         throw new AppError('not_found', `inbox ${inbox.id} was deleted while the message arrived`);
       }
       this.publish(record);
+      await this.runAfterStore(record);
       return record;
     } catch (error) {
       // A blob without its index document would be an orphan.
       if (blobsMayExist) await blobs.deleteFolders([messageBlobFolder(workspace.id, id)]).catch((deleteError) => this.log.error({ err: deleteError, rawKey }, 'orphan blob removal failed'));
       throw toAppError(error);
+    }
+  }
+
+  /**
+   * Before the 250/201, so a stored message's webhook deliveries are durably queued by the time the sender moves
+   * on. A failure here is logged, not answered: the message is stored, and a 451 would make the sender store it twice.
+   */
+  private async runAfterStore(record: MessageRecord): Promise<void> {
+    for (const handler of this.afterStore) {
+      await handler.messageStored(record).catch((error: unknown) => this.log.error({ err: error, messageId: record.id }, 'work after storing a message failed'));
     }
   }
 

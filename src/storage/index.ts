@@ -8,6 +8,7 @@ import { SqliteMessageIndex, type SqliteMessageIndexOptions } from './embedded/s
 import { FileBlobStore } from './embedded/file-blob-store.js';
 import { InProcessBus } from './embedded/in-process-bus.js';
 import { MemoryRateLimiter } from './embedded/memory-rate-limiter.js';
+import { SqliteWebhookStore } from './embedded/sqlite-webhook-store.js';
 import { openClusterBackend } from './cluster/open-cluster-backend.js';
 
 /** The embedded profile keeps everything under one folder; a namespace gets its own subfolder. */
@@ -34,6 +35,7 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
     blobs: new FileBlobStore(path.join(root, 'blobs')),
     bus: new InProcessBus(),
     rateLimiter: new MemoryRateLimiter(),
+    webhooks: new SqliteWebhookStore(db),
     close: async () => {
       db.close();
     },

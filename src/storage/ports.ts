@@ -1,6 +1,6 @@
 // Storage ports: what the application needs from persistence, in domain terms only.
 // The embedded adapters (SQLite, files, in-process) and the cluster adapters implement the same contracts.
-import type { ApiKeyRecord, Inbox, Member, MessageRecord, TagRule, Workspace } from '../domain/types.js';
+import type { ApiKeyRecord, Delivery, Inbox, Member, MessageRecord, TagRule, Webhook, WebhookEvent, Workspace } from '../domain/types.js';
 import type { QueryNode } from '../query/ast.js';
 
 export interface MetadataStore {
@@ -180,6 +180,68 @@ export interface EventBus {
   subscribe(handler: (event: BusEvent) => void, onGap?: () => void): Promise<() => Promise<void>>;
 }
 
+/** A delivery to create: one per matching webhook and event. */
+export interface NewDelivery {
+  workspaceId: string;
+  webhookId: string;
+  event: WebhookEvent;
+  messageId: string;
+  body: string;
+}
+
+/** What one attempt did to a claimed delivery. */
+export interface AttemptRecord {
+  /** The receiver's HTTP status, null when none came. */
+  status: number | null;
+  /** Why it failed; null when delivered. */
+  error: string | null;
+  /** The outcome: delivered (2xx), or failed for good, or still pending with the next attempt due at `nextAttemptAt`. */
+  outcome: 'delivered' | 'failed' | 'retry';
+  nextAttemptAt: Date | null;
+  at: Date;
+}
+
+/**
+ * Webhooks and their deliveries, with the schedule of due attempts. Deliveries are at-least-once: a claim is a
+ * lease, so one claimed by a worker that dies is claimed again once the lease runs out, by any node.
+ */
+export interface WebhookStore {
+  /** Creates the webhook; throws limit_reached when the workspace already has `limit` (null: no limit). */
+  createWebhook(webhook: Webhook, limit: number | null): Promise<void>;
+  listWebhooks(workspaceId: string): Promise<Webhook[]>;
+  getWebhook(workspaceId: string, id: string): Promise<Webhook | null>;
+  /** Webhooks an arrival in the inbox goes to: the inbox's own and the workspace-wide ones. */
+  webhooksFor(workspaceId: string, inboxId: string): Promise<Webhook[]>;
+  /** Deletes the webhook with its deliveries, pending ones included (never attempted again); false when absent. */
+  deleteWebhook(workspaceId: string, id: string): Promise<boolean>;
+
+  /**
+   * Creates pending deliveries (attempts 0) due at `dueAt`; resolves to their ids, in order. One for a webhook
+   * deleted since the caller read it is not created, and its place holds null.
+   */
+  enqueue(deliveries: NewDelivery[], dueAt: Date): Promise<(number | null)[]>;
+  getDelivery(workspaceId: string, id: number): Promise<Delivery | null>;
+  /** A webhook's deliveries, newest first. Older finished ones beyond the newest `limit` may be forgotten. */
+  listDeliveries(workspaceId: string, webhookId: string, limit: number): Promise<Delivery[]>;
+  /**
+   * Claims up to `limit` pending deliveries due at `now`, oldest due first: each is due again at now + leaseMs
+   * (and is not claimed again before that), and is remembered as this node's until its attempt is recorded.
+   */
+  claimDue(now: Date, leaseMs: number, limit: number): Promise<Delivery[]>;
+  /**
+   * Records the attempt on a claimed delivery: attempts + 1, last status and error, next due time or finished.
+   * Ignored for a delivery no longer pending (a late report from a worker whose lease ran out).
+   */
+  recordAttempt(id: number, attempt: AttemptRecord): Promise<void>;
+  /** Makes every claim this node holds due at once: called at start, when a previous run died holding them. */
+  releaseOwnClaims(now: Date): Promise<number>;
+  /**
+   * Queues a finished delivery again, due at `now`, with a fresh attempt budget (attempts 0, no last status or
+   * error). 'not_finished' when it is still pending; null when there is no such delivery in the workspace.
+   */
+  requeue(workspaceId: string, id: number, now: Date): Promise<'requeued' | 'not_finished' | null>;
+}
+
 export interface RateDecision {
   allowed: boolean;
   /** Whole seconds until a request would be allowed again (0 when allowed). */
@@ -197,5 +259,6 @@ export interface Backend {
   blobs: BlobStore;
   bus: EventBus;
   rateLimiter: RateLimiter;
+  webhooks: WebhookStore;
   close(): Promise<void>;
 }

@@ -21,7 +21,8 @@ export interface AttemptOutcome {
  * POSTs `body` with `headers`. Redirects are not followed (a redirect is a failed attempt, as the spec says), so
  * no hop can lead elsewhere; each attempt opens its own connection, so every attempt resolves and checks anew.
  */
-export function postWebhook(target: string, body: Buffer, headers: Record<string, string>, policy: TargetPolicy, timeoutMs = ANSWER_TIMEOUT_MS): Promise<AttemptOutcome> {
+export function postWebhook(target: string, body: Buffer, headers: Record<string, string>, policy: TargetPolicy, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<AttemptOutcome> {
+  const timeoutMs = options.timeoutMs ?? ANSWER_TIMEOUT_MS;
   const checked = urlRefusal(target, policy);
   if ('refusal' in checked) return Promise.resolve({ delivered: false, status: null, error: `target refused: ${checked.refusal}` });
   const { url } = checked;
@@ -39,6 +40,7 @@ export function postWebhook(target: string, body: Buffer, headers: Record<string
       method: 'POST',
       agent: false,
       lookup: publicOnlyLookup(policy),
+      signal: options.signal,
       headers: { ...headers, 'Content-Length': String(body.length) },
     }, (response) => {
       const status = response.statusCode ?? 0;

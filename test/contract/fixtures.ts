@@ -1,8 +1,8 @@
 // Domain objects for contract tests, unique per call so suites never collide.
 import { newId } from '../../src/domain/ids.js';
 import { hashSecret } from '../../src/domain/secrets.js';
-import type { Inbox, MessageRecord, Workspace } from '../../src/domain/types.js';
-import type { QuotaCharge } from '../../src/storage/ports.js';
+import type { Inbox, MessageRecord, Webhook, Workspace } from '../../src/domain/types.js';
+import type { NewDelivery, QuotaCharge } from '../../src/storage/ports.js';
 
 /** A charge that never refuses, for tests about something else. */
 export const UNLIMITED: QuotaCharge = { period: '2026-11', monthlyLimit: null };
@@ -26,6 +26,20 @@ export const aMessage = (workspaceId: string, inboxId: string, overrides: Partia
     size: 123, hasText: true, hasHtml: false, attachmentCount: 0, linkCount: 0, tls: false, parseError: null,
     read: false, tags: [], rawKey: `raw/${workspaceId}/${id}.eml`,
     search: { subject: `subject ${id}`, sender: 'sender <sender@example.com>\u001fsender@example.com', recipients: 'rcpt@example.com', body: 'hello' },
+    ...overrides,
+  };
+};
+
+export const aWebhook = (workspaceId: string, overrides: Partial<Webhook> = {}): Webhook => ({
+  id: newId('whk'), workspaceId, inboxId: null, url: 'https://hooks.example.com/mail', secret: 'whsec_contract', createdAt: new Date(), ...overrides,
+});
+
+/** A message.received delivery for the webhook, with a body that shows whether it is kept byte for byte. */
+export const aDelivery = (webhook: Webhook, overrides: Partial<NewDelivery> = {}): NewDelivery => {
+  const messageId = overrides.messageId ?? newId('msg');
+  return {
+    workspaceId: webhook.workspaceId, webhookId: webhook.id, event: 'message.received', messageId,
+    body: `{"event": "message.received", "message": {"id": "${messageId}", "subject": "Grüße \u2713 ✓"}}\n`,
     ...overrides,
   };
 };

@@ -106,6 +106,8 @@ interface FixtureIds {
   message: string;
   tag: string;
   rule: string;
+  webhook: string;
+  delivery: string;
 }
 
 function fillPath(operationPath: string, ids: FixtureIds, strict: boolean): string {
@@ -115,6 +117,8 @@ function fillPath(operationPath: string, ids: FixtureIds, strict: boolean): stri
     if (resource === 'inboxes' || resource === 'inbox_id') return encodeURIComponent(ids.inbox);
     if (resource === 'messages' || resource === 'message_id') return encodeURIComponent(ids.message);
     if (resource === 'tag-rules') return encodeURIComponent(ids.rule);
+    if (resource === 'webhooks') return encodeURIComponent(ids.webhook);
+    if (resource === 'webhook-deliveries') return encodeURIComponent(ids.delivery);
     if (resource === 'name') return encodeURIComponent(ids.tag);
     // The fixture message has exactly one attachment, an image, so index 0 exists and has a thumbnail.
     if (resource === 'index') return '0';
@@ -143,6 +147,7 @@ const SAMPLE_BODIES: Record<string, (ids: FixtureIds) => unknown> = {
   updateTag: () => ({ color: '#123456' }),
   createTagRule: () => ({ query: 'subject:sample', tags: ['sample-rule'] }),
   replaceTagRule: () => ({ query: 'subject:replaced', tags: ['sample-replaced'] }),
+  createWebhook: (ids) => ({ url: 'https://93.184.216.34/sample-hook', inbox_id: ids.inbox }),
 };
 
 function sampleBody(operation: OperationSpec, ids: FixtureIds): unknown {
@@ -204,6 +209,9 @@ describe('HTTP API (e2e, shared server)', () => {
   let messageA: string;
   /** A tag rule of workspace A, scoped to inboxA, created after messageA (so it never tags it). */
   let ruleA: TagRuleJson;
+  /** A webhook of workspace A, and the delivery its test queued. */
+  let webhookA: string;
+  let deliveryA: string;
   /** Workspace B, read_write; owns nothing of A's. */
   let apiB: ApiClient;
   let workspaceB: { id: string; name: string };
@@ -234,6 +242,9 @@ describe('HTTP API (e2e, shared server)', () => {
       attachments: [{ filename: 'pixel.png', content_type: 'image/png', content: PIXEL_PNG_BASE64 }],
     }), 201, 'send the fixture message').id;
     ruleA = expectOk<TagRuleJson>(await api.post('/v1/tag-rules', { inbox_id: inboxA.id, query: 'subject:never-sent-fixture', tags: ['fixture-rule'] }), 201, 'create the fixture rule');
+    // A public address literal: allowed without a name lookup; its attempts simply fail in a sandbox without internet.
+    webhookA = expectOk<{ id: string }>(await api.post('/v1/webhooks', { url: 'https://93.184.216.34/fixture-hook' }), 201, 'create the fixture webhook').id;
+    deliveryA = String(expectOk<{ delivery_id: number }>(await api.post(`/v1/webhooks/${webhookA}/test`), 202, 'queue the fixture delivery').delivery_id);
 
     const created = createWorkspace(server.dataDir, 'other');
     workspaceB = created.workspace;
@@ -253,7 +264,7 @@ describe('HTTP API (e2e, shared server)', () => {
     await server?.stop();
   });
 
-  const fixtureIds = (): FixtureIds => ({ workspace: workspaceA.id, inbox: inboxA.id, message: messageA, tag: FIXTURE_TAG, rule: ruleA.id });
+  const fixtureIds = (): FixtureIds => ({ workspace: workspaceA.id, inbox: inboxA.id, message: messageA, tag: FIXTURE_TAG, rule: ruleA.id, webhook: webhookA, delivery: deliveryA });
 
   /** Refused requests (read key, foreign key) must leave every fixture object of A exactly as it was. */
   async function assertFixtureUntouched(who: string): Promise<void> {
@@ -265,6 +276,7 @@ describe('HTTP API (e2e, shared server)', () => {
     const tag = expectOk<TagJson[]>(await api.get('/v1/tags')).find((candidate) => candidate.name === FIXTURE_TAG);
     assert.deepEqual(tag && { custom_color: tag.custom_color, message_count: tag.message_count }, { custom_color: false, message_count: 1 }, `${who} changed A's tag`);
     assert.deepEqual(expectOk<TagRuleJson[]>(await api.get('/v1/tag-rules')), [ruleA], `${who} changed A's tag rules`);
+    assert.deepEqual(expectOk<{ id: string }[]>(await api.get('/v1/webhooks')).map((webhook) => webhook.id), [webhookA], `${who} changed A's webhooks`);
     assert.equal(await smtpLoginWorks(credentialsOf(inboxA)), true, `${who} rotated A's SMTP password`);
   }
 
@@ -369,6 +381,8 @@ describe('HTTP API (e2e, shared server)', () => {
         message: missingIdLike(ids.message),
         tag: MISSING_TAG,
         rule: missingIdLike(ids.rule),
+        webhook: missingIdLike(ids.webhook),
+        delivery: '999999999',
       };
       const inboxesOfBBefore = await listInboxes(apiB);
       for (const operation of withIds) {
@@ -381,7 +395,7 @@ describe('HTTP API (e2e, shared server)', () => {
         const foreignError = (foreign.json as ErrorBody).error;
         const absentError = (absent.json as ErrorBody).error;
         assert.equal(foreignError.code, absentError.code, `${context}: code differs from a nonexistent id`);
-        assert.equal(maskIds(foreignError.message, [ids.inbox, ids.message, ids.rule, ids.tag]), maskIds(absentError.message, [missing.inbox, missing.message, missing.rule, missing.tag]),
+        assert.equal(maskIds(foreignError.message, [ids.inbox, ids.message, ids.rule, ids.tag, ids.webhook, ids.delivery]), maskIds(absentError.message, [missing.inbox, missing.message, missing.rule, missing.tag, missing.webhook, missing.delivery]),
           `${context}: message reveals that the object exists elsewhere`);
         assert.ok(!foreignError.message.includes(workspaceA.id), `${context}: message names workspace A`);
         assert.deepEqual(Object.keys(foreign.json as object).sort(), Object.keys(absent.json as object).sort(), `${context}: envelope keys differ`);

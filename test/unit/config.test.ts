@@ -18,6 +18,9 @@ describe('loadConfig', () => {
     assert.equal(config.streamHeartbeatSeconds, 15);
     assert.equal(config.streamMaxSeconds, 1800);
     assert.equal(config.streamResumeLimit, 10_000);
+    assert.equal(config.webhookTimeScale, 1);
+    assert.equal(config.webhookAllowPrivate, false);
+    assert.equal(loadConfig({ SANDBOX_WEBHOOK_TIME_SCALE: '0.01', SANDBOX_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookTimeScale, 0.01);
     assert.ok(Object.isFrozen(config));
   });
 
@@ -48,6 +51,9 @@ describe('loadConfig', () => {
     ['SANDBOX_STREAM_HEARTBEAT_SECONDS', '0'],
     ['SANDBOX_STREAM_MAX_SECONDS', 'forever'],
     ['SANDBOX_STREAM_RESUME_LIMIT', '-5'],
+    ['SANDBOX_WEBHOOK_TIME_SCALE', '0'],
+    ['SANDBOX_WEBHOOK_TIME_SCALE', 'fast'],
+    ['SANDBOX_WEBHOOK_ALLOW_PRIVATE', 'yes'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {

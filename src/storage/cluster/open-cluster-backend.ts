@@ -11,6 +11,7 @@ import { RedisQuotaLedger } from './redis-quota-ledger.js';
 import { RedisArrivalLog } from './redis-arrival-log.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
+import { RedisWebhookStore } from './redis-webhook-store.js';
 
 /**
  * A reservation this old belongs to a node that died mid-insert and has not come back: a live insert settles
@@ -48,6 +49,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
       blobs,
       bus: new RedisEventBus(redis, subscriber, names.redisPrefix, (error) => onError(error, 'event handler')),
       rateLimiter: new RedisRateLimiter(redis, names.redisPrefix),
+      webhooks: new RedisWebhookStore(redis, names.redisPrefix, config.nodeId),
       close: async () => {
         clearInterval(reconciler);
         await closeConnections();

@@ -125,6 +125,38 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (inbox_id, seq)
   ) WITHOUT ROWID;
   `,
+  `
+  CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    inbox_id TEXT,
+    url TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX webhooks_by_workspace ON webhooks (workspace_id, created_at);
+  CREATE TABLE webhook_deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    workspace_id TEXT NOT NULL,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    event TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    last_status INTEGER,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    next_attempt_at INTEGER,
+    -- The schedule: when a pending delivery is next claimable (next_attempt_at, or the end of a claim's lease).
+    due_at INTEGER,
+    -- Set while claimed by this process; a claim left by a run that died is released at start.
+    claimed INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (due_at) WHERE due_at IS NOT NULL;
+  CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, id);
+  `,
 ];
 
 export function openSqlite(dataDir: string): SqliteDatabase {
