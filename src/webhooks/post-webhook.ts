@@ -21,8 +21,7 @@ export interface AttemptOutcome {
  * POSTs `body` with `headers`. Redirects are not followed (a redirect is a failed attempt, as the spec says), so
  * no hop can lead elsewhere; each attempt opens its own connection, so every attempt resolves and checks anew.
  */
-export function postWebhook(target: string, body: Buffer, headers: Record<string, string>, policy: TargetPolicy, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<AttemptOutcome> {
-  const timeoutMs = options.timeoutMs ?? ANSWER_TIMEOUT_MS;
+export function postWebhook(target: string, body: Buffer, headers: Record<string, string>, policy: TargetPolicy, options: { signal?: AbortSignal } = {}): Promise<AttemptOutcome> {
   const checked = urlRefusal(target, policy);
   if ('refusal' in checked) return Promise.resolve({ delivered: false, status: null, error: `target refused: ${checked.refusal}` });
   const { url } = checked;
@@ -57,7 +56,7 @@ export function postWebhook(target: string, body: Buffer, headers: Record<string
       response.on('error', (error) => finish({ delivered: false, status, error: `answer broke off: ${error.message}` }));
     });
     // The whole exchange counts, not only the wait for headers: a receiver trickling its answer also fails.
-    const deadline = setTimeout(() => finish({ delivered: false, status: null, error: `no answer within ${timeoutMs / 1000} s` }), timeoutMs);
+    const deadline = setTimeout(() => finish({ delivered: false, status: null, error: `no answer within ${ANSWER_TIMEOUT_MS / 1000} s` }), ANSWER_TIMEOUT_MS);
     request.on('error', (error: NodeJS.ErrnoException) => finish({ delivered: false, status: null, error: error.code === 'EWEBHOOKTARGET' ? `target refused: ${error.message}` : `request failed: ${error.message}` }));
     request.end(body);
   });

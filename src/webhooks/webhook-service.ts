@@ -10,7 +10,7 @@ import type { InboxService } from '../services/inboxes.js';
 import { addressRefusal, urlRefusal, type TargetPolicy } from './target-policy.js';
 
 /** GET /webhooks/{id}/deliveries lists this many. */
-export const LISTED_DELIVERIES = 50;
+const LISTED_DELIVERIES = 50;
 
 export interface WebhookInput {
   url: string;

@@ -8,7 +8,7 @@ import type { TargetPolicy } from '../webhooks/target-policy.js';
 
 /** Gaps after the 1st, 2nd... 7th failed attempt (spec): eight attempts in all, about five hours. */
 const RETRY_GAPS_MS = [10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000];
-export const MAX_ATTEMPTS = RETRY_GAPS_MS.length + 1;
+const MAX_ATTEMPTS = RETRY_GAPS_MS.length + 1;
 
 export interface DeliveryWorkerOptions {
   /** SANDBOX_WEBHOOK_TIME_SCALE: multiplies the retry gaps. */
