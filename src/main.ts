@@ -51,7 +51,10 @@ async function start(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const backend = await openBackend(config, { onError: (error, context) => log.warn({ err: error }, `${context} failed`) });
   const workspaces = new WorkspaceService(backend.metadata, config.plans);
-  const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs);
+  // An inbox-scoped webhook has nothing left to hear once its inbox is gone, and would still count toward the plan.
+  const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs, {
+    afterDelete: [(workspaceId, inboxId) => backend.webhooks.deleteWebhooksOfInbox(workspaceId, inboxId)],
+  });
   const messages = new MessageService(backend.messages, backend.blobs, inboxes);
   const content = new MessageContentService(messages, backend.blobs);
   const tagRules = new TagRuleService(backend.metadata, inboxes);

@@ -10,13 +10,22 @@ export interface InboxView extends Inbox {
   messageCount: number;
 }
 
+/** Called once an inbox is deleted, for what belongs to it elsewhere (its webhooks). */
+export type InboxDeletedHandler = (workspaceId: string, inboxId: string) => Promise<unknown>;
+
 export class InboxService {
+  private readonly now: () => Date;
+  private readonly afterDelete: InboxDeletedHandler[];
+
   constructor(
     private readonly metadata: MetadataStore,
     private readonly messages: MessageIndex,
     private readonly blobs: BlobStore,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: { now?: () => Date; afterDelete?: InboxDeletedHandler[] } = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.afterDelete = options.afterDelete ?? [];
+  }
 
   /** Returns the inbox with its one-time plain password. */
   async create(workspace: Workspace, plan: Plan, name: string): Promise<{ inbox: InboxView; password: string }> {
@@ -81,6 +90,7 @@ export class InboxService {
     const stragglers = await this.messages.deleteByInbox(workspaceId, id);
     await this.blobs.deleteFolders(stragglers.map((messageId) => messageBlobFolder(workspaceId, messageId)));
     await this.messages.dropArrivals(workspaceId, id);
+    for (const handler of this.afterDelete) await handler(workspaceId, id);
     return deleted + stragglers.length;
   }
 

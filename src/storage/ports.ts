@@ -214,6 +214,8 @@ export interface WebhookStore {
   webhooksFor(workspaceId: string, inboxId: string): Promise<Webhook[]>;
   /** Deletes the webhook with its deliveries, pending ones included (never attempted again); false when absent. */
   deleteWebhook(workspaceId: string, id: string): Promise<boolean>;
+  /** Deletes the webhooks scoped to an inbox (it was deleted), as deleteWebhook does; resolves to how many. */
+  deleteWebhooksOfInbox(workspaceId: string, inboxId: string): Promise<number>;
 
   /**
    * Creates pending deliveries (attempts 0) due at `dueAt`; resolves to their ids, in order. One for a webhook

@@ -310,6 +310,24 @@ for (const factory of backendFactories) {
         assert.equal(await store.releaseOwnClaims(at(10_000_001)), 1, 'only the surviving claim is released');
       });
 
+      it('deletes the webhooks scoped to an inbox, with their deliveries, and no others', async () => {
+        const scoped = await newWebhook(store, { inboxId: 'inb_gone' });
+        const workspaceId = scoped.workspaceId;
+        const [alsoScoped, wide, otherInbox] = [
+          await newWebhook(store, { workspaceId, inboxId: 'inb_gone' }),
+          await newWebhook(store, { workspaceId, inboxId: null }),
+          await newWebhook(store, { workspaceId, inboxId: 'inb_kept' }),
+        ];
+        const elsewhere = await newWebhook(store, { inboxId: 'inb_gone' });
+        const [queued] = created(await store.enqueue([aDelivery(scoped)], at(0)));
+        assert.equal(await store.deleteWebhooksOfInbox(workspaceId, 'inb_gone'), 2);
+        assert.deepEqual((await store.listWebhooks(workspaceId)).map((w) => w.id).sort(), [wide.id, otherInbox.id].sort());
+        assert.equal(await store.getWebhook(workspaceId, alsoScoped.id), null);
+        assert.equal(await store.getDelivery(workspaceId, queued!), null);
+        assert.ok(await store.getWebhook(elsewhere.workspaceId, elsewhere.id), 'another workspace\'s webhook on an inbox id alike stays');
+        assert.equal(await store.deleteWebhooksOfInbox(workspaceId, 'inb_gone'), 0);
+      });
+
       it('creates no delivery for a webhook deleted since it was read, and says so with null', async () => {
         const [gone, kept] = [await newWebhook(store), await newWebhook(store)];
         await store.deleteWebhook(gone.workspaceId, gone.id);

@@ -303,6 +303,18 @@ describe('webhooks: API and deliveries (SANDBOX_WEBHOOK_ALLOW_PRIVATE=1, time sc
       assert.deepEqual(expectOk<WebhookJson[]>(await api.get('/v1/webhooks')), [strip(everyInbox)]);
     });
 
+    it('deletes the webhooks scoped to an inbox with the inbox, keeping workspace-wide ones and other inboxes\'', async () => {
+      const { api } = freshWorkspace(server);
+      const [doomed, kept] = [await createInbox(api), await createInbox(api)];
+      const receiver = await newReceiver();
+      const everyInbox = await createWebhook(api, receiver.url, null);
+      const ofDoomed = await createWebhook(api, receiver.url, doomed.id);
+      const ofKept = await createWebhook(api, receiver.url, kept.id);
+      expectOk(await api.delete(`/v1/inboxes/${doomed.id}`));
+      assert.deepEqual(expectOk<WebhookJson[]>(await api.get('/v1/webhooks')).map((webhook) => webhook.id), [everyInbox.id, ofKept.id]);
+      expectError(await api.get(`/v1/webhooks/${ofDoomed.id}/deliveries`), 404, 'not_found', 'the deleted inbox\'s webhook');
+    });
+
     it('answers 402 limit_reached past the plan\'s webhook_limit and creates nothing; a delete frees the slot', async () => {
       // The shipped free plan allows one webhook.
       const { api } = freshWorkspace(server, 'free', { SANDBOX_PLANS: PLANS });

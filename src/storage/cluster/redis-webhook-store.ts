@@ -237,6 +237,14 @@ export class RedisWebhookStore implements WebhookStore {
     });
   }
 
+  async deleteWebhooksOfInbox(workspaceId: string, inboxId: string): Promise<number> {
+    let deleted = 0;
+    for (const webhook of await this.listWebhooks(workspaceId)) {
+      if (webhook.inboxId === inboxId && (await this.deleteWebhook(workspaceId, webhook.id))) deleted++;
+    }
+    return deleted;
+  }
+
   enqueue(deliveries: NewDelivery[], dueAt: Date): Promise<(number | null)[]> {
     if (deliveries.length === 0) return Promise.resolve([]);
     return guardedRedis(async () => {

@@ -74,6 +74,10 @@ export class SqliteWebhookStore implements WebhookStore {
     return guarded(() => this.sql('DELETE FROM webhooks WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
   }
 
+  deleteWebhooksOfInbox(workspaceId: string, inboxId: string): Promise<number> {
+    return guarded(() => this.sql('DELETE FROM webhooks WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, inboxId).changes);
+  }
+
   enqueue(deliveries: NewDelivery[], dueAt: Date): Promise<(number | null)[]> {
     return guarded(() => this.db.transaction(() => {
       const ids: (number | null)[] = [];
