@@ -1,5 +1,9 @@
-// Measures SMTP capture throughput (messages/s), per-message latency (p50/p95/p99) and server RSS for the built server (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile); run `npm run build && node --import tsx scripts/bench/smtp-capture.ts [--messages 2000] [--clients 4]` (or SMTP_BENCH_MESSAGES / SMTP_BENCH_CLIENTS).
+// Measures SMTP capture throughput (messages/s), per-message latency (p50/p95/p99) and server RSS for the built server (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile); run `npm run build && node --import tsx scripts/bench/smtp-capture.ts [--messages 2000] [--clients 4] [--webhook]` (or SMTP_BENCH_MESSAGES / SMTP_BENCH_CLIENTS).
+// With --webhook a workspace-wide webhook points at a local receiver, so capture pays for queueing a delivery per
+// message, and the bench also reports how long the deliveries took to arrive and checks that every one did.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -66,9 +70,46 @@ async function countMessages(api: ApiClient, inboxId: string): Promise<number> {
   return count;
 }
 
-async function run(server: StartedServer, messages: number, clients: number) {
+/** Counts webhook deliveries (distinct X-Sandbox-Delivery ids) and notes when the last new one arrived. */
+class DeliveryCounter {
+  readonly ids = new Set<string>();
+  lastArrival = 0;
+  private readonly server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const id = String(request.headers['x-sandbox-delivery']);
+      if (!this.ids.has(id)) this.lastArrival = performance.now();
+      this.ids.add(id);
+      response.writeHead(204).end();
+    });
+  });
+
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  async waitFor(count: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.ids.size < count) {
+      if (Date.now() > deadline) throw new Error(`${this.ids.size} of ${count} webhook deliveries arrived within ${timeoutMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+async function run(server: StartedServer, messages: number, clients: number, webhooks: DeliveryCounter | null) {
   if (!server.defaultKey) throw new Error('the server printed no default key on its first start');
   const api = new ApiClient(server.httpUrl, server.defaultKey);
+  if (webhooks) {
+    const hooked = await api.post('/v1/webhooks', { url: await webhooks.listen() });
+    if (hooked.status !== 201) throw new Error(`creating the webhook answered ${hooked.status}`);
+  }
   const created = await api.post<{ data: { id: string; smtp: { username: string; password: string } } }>('/v1/inboxes', { name: 'smtp-capture-bench' });
   if (created.status !== 201) throw new Error(`creating the inbox answered ${created.status}`);
   const inbox = created.json.data;
@@ -110,6 +151,11 @@ async function run(server: StartedServer, messages: number, clients: number) {
   };
   await Promise.all(Array.from({ length: clients }, () => client()));
 
+  let webhook: { delivered: number; last_delivery_after_last_250_ms: number } | null = null;
+  if (webhooks) {
+    await webhooks.waitFor(messages, 120_000);
+    webhook = { delivered: webhooks.ids.size, last_delivery_after_last_250_ms: round(webhooks.lastArrival - lastAck) };
+  }
   const rss = serverRssMb(server.process.pid!);
   const stored = await countMessages(api, inbox.id);
   if (stored !== messages) throw new Error(`the inbox holds ${stored} messages, expected ${messages}`);
@@ -128,21 +174,25 @@ async function run(server: StartedServer, messages: number, clients: number) {
     latency_ms: { p50: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)), p99: round(percentile(latencies, 99)) },
     server_rss_mb: rss,
     stored_verified: stored,
+    ...(webhook ? { webhook } : {}),
     node: process.version,
     cpus: os.cpus().length,
   };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { messages: { type: 'string' }, clients: { type: 'string' } } });
+  const { values } = parseArgs({ options: { messages: { type: 'string' }, clients: { type: 'string' }, webhook: { type: 'boolean' } } });
   const messages = positiveInt('--messages', values.messages ?? process.env.SMTP_BENCH_MESSAGES, 2000);
   const clients = positiveInt('--clients', values.clients ?? process.env.SMTP_BENCH_CLIENTS, 4);
-  const server = await startServer();
+  const webhooks = values.webhook ? new DeliveryCounter() : null;
+  // The receiver listens on loopback, which only a server allowing private webhook targets may reach.
+  const server = await startServer(webhooks ? { env: { SANDBOX_WEBHOOK_ALLOW_PRIVATE: '1' } } : {});
   try {
-    const result = await run(server, messages, clients);
+    const result = await run(server, messages, clients, webhooks);
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await server.stop();
+    await webhooks?.close();
     if (testProfile() === 'cluster') await purgeClusterNamespace(loadConfig({ ...process.env, ...profileEnv(server.dataDir) }));
     fs.rmSync(server.dataDir, { recursive: true, force: true });
   }
