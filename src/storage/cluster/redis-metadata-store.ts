@@ -5,6 +5,7 @@ import type { Access, ApiKeyRecord, Inbox, Member, TagRule, Workspace } from '..
 import type { MetadataStore } from '../ports.js';
 import { inboxNameKey } from '../../domain/inbox-names.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
+import { date, exists, fieldsOf, LIST_RECORDS, pairs, type Fields } from './redis-records.js';
 
 /*
  * Records are hashes (dates as epoch milliseconds), so a script can change one field without decoding JSON.
@@ -37,16 +38,6 @@ const GET_INDEXED = new LuaScript(`
 local id = redis.call('GET', KEYS[1])
 if not id then return false end
 return redis.call('HGETALL', ARGV[1] .. id)
-`);
-
-/** Every record of a list in list order, as one consistent snapshot. KEYS: list. ARGV: record key prefix. */
-const LIST_RECORDS = new LuaScript(`
-local records = {}
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local record = redis.call('HGETALL', ARGV[1] .. id)
-  if #record > 0 then table.insert(records, record) end
-end
-return records
 `);
 
 /** Adds a member unless the email is a member already or the limit is met. KEYS: members. ARGV: email, record, limit ('' = none). */
@@ -167,7 +158,6 @@ redis.call('SET', KEYS[1], ARGV[1], 'NX')
 return redis.call('GET', KEYS[1])
 `);
 
-type Fields = Record<string, string>;
 
 /** Counts messages against the allowance; the quota ledger owns the counters. */
 export interface QuotaCounter {
@@ -373,17 +363,6 @@ export class RedisMetadataStore implements MetadataStore {
   }
 }
 
-const pairs = (fields: Record<string, string | number>): (string | number)[] => Object.entries(fields).flat();
-
-function fieldsOf(flat: string[]): Fields {
-  const fields: Fields = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
-  return fields;
-}
-
-// A missing hash reads as no fields at all.
-const exists = (fields: Fields): boolean => fields.id !== undefined;
-const date = (ms: string): Date => new Date(Number(ms));
 
 function toWorkspace(fields: Fields): Workspace | null {
   if (!exists(fields)) return null;

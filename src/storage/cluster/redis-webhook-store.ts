@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Delivery, DeliveryStatus, Webhook, WebhookEvent } from '../../domain/types.js';
 import type { AttemptRecord, NewDelivery, WebhookStore } from '../ports.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
+import { date, exists, fieldsOf, LIST_RECORDS, pairs, type Fields } from './redis-records.js';
 
 /*
  * Webhooks and deliveries are hashes (dates as epoch milliseconds, a null field is an absent one), like the
@@ -35,16 +36,6 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
 redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return 'ok'
-`);
-
-/** Every record of a list in list order, as one consistent snapshot. KEYS: list. ARGV: record key prefix. */
-const LIST_RECORDS = new LuaScript(`
-local records = {}
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local record = redis.call('HGETALL', ARGV[1] .. id)
-  if #record > 0 then table.insert(records, record) end
-end
-return records
 `);
 
 /**
@@ -185,7 +176,6 @@ redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 return 'requeued'
 `);
 
-type Fields = Record<string, string>;
 
 export class RedisWebhookStore implements WebhookStore {
   private readonly scheduleKey: string;
@@ -320,17 +310,6 @@ export class RedisWebhookStore implements WebhookStore {
   }
 }
 
-const pairs = (fields: Record<string, string | number>): (string | number)[] => Object.entries(fields).flat();
-
-function fieldsOf(flat: string[]): Fields {
-  const fields: Fields = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
-  return fields;
-}
-
-// A missing hash reads as no fields at all.
-const exists = (fields: Fields): boolean => fields.id !== undefined;
-const date = (ms: string): Date => new Date(Number(ms));
 const optionalDate = (ms: string | undefined): Date | null => (ms === undefined ? null : date(ms));
 
 function toWebhook(fields: Fields): Webhook | null {
