@@ -14,6 +14,7 @@ import { credentialsOf, smtpTransport, storedId } from '../../test/support/smtp.
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
+import { positiveInt, percentile, round, rssKb } from './measure.js';
 
 const PHASES = ['wait', 'sse', 'streams'] as const;
 type Phase = (typeof PHASES)[number];
@@ -54,31 +55,12 @@ interface LatencySummary {
   min: number;
 }
 
-function positiveInt(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1, got '${raw}'`);
-  return value;
-}
-
-function percentile(sorted: number[], p: number): number {
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank]!;
-}
-
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 const progress = (line: string) => process.stderr.write(`[bench:realtime] ${line}\n`);
 
 /** min is there because a latency can be below zero: the answer may be handled before the 250 that preceded it on the wire. */
 function summarize(latencies: number[]): LatencySummary {
   const sorted = [...latencies].sort((a, b) => a - b);
   return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1)!), min: round(sorted[0]!) };
-}
-
-function serverRssKb(pid: number): number {
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
-  return Number(match[1]);
 }
 
 const mb = (kb: number) => round(kb / 1024, 1);
@@ -317,7 +299,7 @@ async function ssePhase(server: StartedServer, api: ApiClient, messages: number,
 async function streamsPhase(server: StartedServer, api: ApiClient, streamCount: number, messages: number, failures: string[]) {
   const { target, transport } = await newTarget(server, api, 'streams');
   const pid = server.process.pid!;
-  const rssBefore = serverRssKb(pid);
+  const rssBefore = rssKb(pid);
   /** Per stream, the message ids of the events it received, in order, and when each arrived. */
   const received = Array.from({ length: streamCount }, () => [] as { id: string; at: number }[]);
   const streams: EventStream[] = [];
@@ -337,7 +319,7 @@ async function streamsPhase(server: StartedServer, api: ApiClient, streamCount: 
   try {
     await Promise.all(Array.from({ length: Math.min(OPEN_CONCURRENCY, streamCount) }, opener));
     const openSeconds = (performance.now() - openStarted) / 1000;
-    const rssOpen = serverRssKb(pid);
+    const rssOpen = rssKb(pid);
     progress(`streams: ${streamCount} open in ${openSeconds.toFixed(1)} s; server RSS ${mb(rssBefore)} -> ${mb(rssOpen)} MB`);
 
     // Both ends share this machine's CPUs: the CPU each side spends per message tells whether the bench itself holds deliveries back.
@@ -351,7 +333,7 @@ async function streamsPhase(server: StartedServer, api: ApiClient, streamCount: 
     }
     // Missing deliveries are counted below rather than thrown at once, so a failed run still reports them.
     await until(() => received.every((deliveries) => deliveries.length >= messages), EVENT_TIMEOUT_MS);
-    const rssAfter = serverRssKb(pid);
+    const rssAfter = rssKb(pid);
     const cpuPerMessage = { server: round((serverCpuMs(pid) - serverCpuBefore) / messages, 1), bench: round((benchCpuMs() - benchCpuBefore) / messages, 1) };
 
     const latencies: number[] = [];
@@ -411,7 +393,7 @@ async function run(server: StartedServer, phases: Phase[], options: { messages: 
     wait,
     sse,
     streams,
-    server_rss_mb: mb(serverRssKb(server.process.pid!)),
+    server_rss_mb: mb(rssKb(server.process.pid!)),
     node: process.version,
     cpus: os.cpus().length,
   };

@@ -15,6 +15,7 @@ import { assertMatchesContract } from '../../test/support/api-client.js';
 import { startServer, tempDataDir } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
+import { positiveInt, percentile, round } from './measure.js';
 
 const SEED = 0x5eed_2026;
 /** Messages arrive over the 30 days before this fixed instant, so every run builds the same data. */
@@ -299,20 +300,7 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
 
 // ---------- measurement ----------
 
-function percentile(sorted: number[], p: number): number {
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank]!;
-}
-
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 const progress = (line: string) => process.stderr.write(`[bench:search] ${line}\n`);
-
-function positiveInt(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1, got '${raw}'`);
-  return value;
-}
 
 function directoryBytes(dir: string): number {
   let total = 0;

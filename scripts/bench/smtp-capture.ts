@@ -14,16 +14,10 @@ import { startServer, type StartedServer } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
+import { positiveInt, percentile, round, rssKb } from './measure.js';
 
 const MESSAGE_BYTES = 5120;
 const ENVELOPE = { from: 'bench-sender@bench.example.test', to: ['bench-inbox@bench.example.test'] };
-
-function positiveInt(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1, got '${raw}'`);
-  return value;
-}
 
 /** A plain-text message of exactly MESSAGE_BYTES bytes, CRLF line endings, unique Subject and Message-ID. */
 function buildMessage(index: number): string {
@@ -45,18 +39,6 @@ function buildMessage(index: number): string {
   return head + body;
 }
 
-function percentile(sorted: number[], p: number): number {
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank]!;
-}
-
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
-
-function serverRssMb(pid: number): number {
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
-  return round(Number(match[1]) / 1024, 1);
-}
 
 async function countMessages(api: ApiClient, inboxId: string): Promise<number> {
   let count = 0;
@@ -156,7 +138,7 @@ async function run(server: StartedServer, messages: number, clients: number, web
     await webhooks.waitFor(messages, 120_000);
     webhook = { delivered: webhooks.ids.size, last_delivery_after_last_250_ms: round(webhooks.lastArrival - lastAck) };
   }
-  const rss = serverRssMb(server.process.pid!);
+  const rss = round(rssKb(server.process.pid!) / 1024, 1);
   const stored = await countMessages(api, inbox.id);
   if (stored !== messages) throw new Error(`the inbox holds ${stored} messages, expected ${messages}`);
 

@@ -1,6 +1,7 @@
 // Which webhook targets may be reached: public unicast addresses only. Checked when a webhook is created and again
 // on every connection, because a name can resolve to several addresses and to other ones later (DNS rebinding).
 import dns from 'node:dns';
+import { lookup } from 'node:dns/promises';
 import net, { type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -61,12 +62,38 @@ export function urlRefusal(raw: string, policy: TargetPolicy): { url: URL } | { 
     return { refusal: policy.allowPrivate ? 'the URL must use http or https' : 'the URL must use https' };
   }
   if (url.username !== '' || url.password !== '') return { refusal: 'the URL must not carry a user name or password' };
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = hostOf(url);
   if (!policy.allowPrivate && net.isIP(host) !== 0) {
     const refusal = addressRefusal(host);
     if (refusal) return { refusal };
   }
   return { url };
+}
+
+/** The URL's host without the brackets of an IPv6 literal. */
+const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+/** Why the first forbidden address among a name's addresses is forbidden, or null when all are public. */
+const firstRefusal = (addresses: { address: string }[]): string | null =>
+  addresses.map((entry) => addressRefusal(entry.address)).find((reason) => reason !== null) ?? null;
+
+/**
+ * urlRefusal, and then, for a name, every address it resolves to now (a webhook's creation). Attempts check again
+ * at connect time with publicOnlyLookup, since the name may resolve elsewhere later.
+ */
+export async function targetRefusal(raw: string, policy: TargetPolicy): Promise<{ url: URL } | { refusal: string }> {
+  const checked = urlRefusal(raw, policy);
+  if ('refusal' in checked) return checked;
+  const host = hostOf(checked.url);
+  if (policy.allowPrivate || net.isIP(host) !== 0) return checked;
+  let addresses: { address: string }[];
+  try {
+    addresses = await lookup(host, { all: true });
+  } catch (error) {
+    return { refusal: `the host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})` };
+  }
+  const refusal = firstRefusal(addresses);
+  return refusal ? { refusal: `${host} resolves to ${refusal}` } : checked;
 }
 
 /**
@@ -78,7 +105,7 @@ export function publicOnlyLookup(policy: TargetPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints ?? 0 }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const refusal = policy.allowPrivate ? null : addresses.map((entry) => addressRefusal(entry.address)).find((reason) => reason !== null);
+      const refusal = policy.allowPrivate ? null : firstRefusal(addresses);
       if (refusal) {
         return callback(Object.assign(new Error(`${hostname} resolves to a forbidden address: ${refusal}`), { code: 'EWEBHOOKTARGET' }), '', 0);
       }

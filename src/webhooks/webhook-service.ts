@@ -1,13 +1,11 @@
 // Webhooks of a workspace: creation (with the target policy), deliveries for captured messages and tests, retries.
-import dns from 'node:dns/promises';
-import net from 'node:net';
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { newWebhookSecret } from '../domain/secrets.js';
 import type { Delivery, MessageRecord, Plan, Webhook, WebhookEvent } from '../domain/types.js';
 import type { WebhookStore } from '../storage/ports.js';
 import type { InboxService } from '../services/inboxes.js';
-import { addressRefusal, urlRefusal, type TargetPolicy } from './target-policy.js';
+import { targetRefusal, type TargetPolicy } from './target-policy.js';
 
 /** GET /webhooks/{id}/deliveries lists this many. */
 const LISTED_DELIVERIES = 50;
@@ -30,34 +28,14 @@ export class WebhookService {
   ) {}
 
   async create(workspaceId: string, plan: Plan, input: WebhookInput): Promise<Webhook> {
-    const url = await this.checkTarget(input.url);
+    const checked = await targetRefusal(input.url, this.policy);
+    if ('refusal' in checked) throw new AppError('webhook_target_forbidden', `url: ${checked.refusal}`);
+    const { url } = checked;
     const inboxId = input.inbox_id ?? null;
     if (inboxId !== null) await this.inboxes.require(workspaceId, inboxId);
     const webhook: Webhook = { id: newId('whk'), workspaceId, inboxId, url: url.href, secret: newWebhookSecret(), createdAt: this.now() };
     await this.store.createWebhook(webhook, plan.webhookLimit);
     return webhook;
-  }
-
-  /**
-   * The URL's form, then every address its host resolves to now. Each attempt checks again at connect time
-   * (post-webhook.ts), since the name may resolve elsewhere later.
-   */
-  private async checkTarget(raw: string): Promise<URL> {
-    const checked = urlRefusal(raw, this.policy);
-    if ('refusal' in checked) throw new AppError('webhook_target_forbidden', `url: ${checked.refusal}`);
-    const host = checked.url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (this.policy.allowPrivate || net.isIP(host) !== 0) return checked.url;
-    let addresses: { address: string }[];
-    try {
-      addresses = await dns.lookup(host, { all: true });
-    } catch (error) {
-      throw new AppError('webhook_target_forbidden', `url: the host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`);
-    }
-    for (const { address } of addresses) {
-      const refusal = addressRefusal(address);
-      if (refusal) throw new AppError('webhook_target_forbidden', `url: ${host} resolves to ${refusal}`);
-    }
-    return checked.url;
   }
 
   list(workspaceId: string): Promise<Webhook[]> {

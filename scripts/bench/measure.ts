@@ -1,0 +1,24 @@
+// What every bench needs: flag parsing, percentiles, rounding for printing, and the server's resident memory.
+import fs from 'node:fs';
+
+export function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1, got '${raw}'`);
+  return value;
+}
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: number[], p: number): number {
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+/** VmRSS of a process, in kB. */
+export function rssKb(pid: number): number {
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return Number(match[1]);
+}
