@@ -16,6 +16,12 @@ export interface Config {
   smtpHostname: string;
   maxMessageBytes: number;
   maxRecipients: number;
+  /** Content worker threads: MIME parsing and every analysis of a message's bytes run on these. */
+  contentThreads: number;
+  /** Longest one content task may run before its worker is terminated (queueing does not count). */
+  parseTimeoutMs: number;
+  /** Heap limit of each content worker, in MB. */
+  parseMemoryMb: number;
   tlsCertPath: string | null;
   tlsKeyPath: string | null;
   shutdownGraceMs: number;
@@ -196,6 +202,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     smtpHostname: env.SANDBOX_SMTP_HOSTNAME || (bind === '0.0.0.0' || bind === '::' ? 'localhost' : bind),
     maxMessageBytes: readSize(env, 'SANDBOX_MAX_MESSAGE_BYTES', 25 * 1024 * 1024),
     maxRecipients: readPositiveInt(env, 'SANDBOX_MAX_RECIPIENTS', 5000),
+    contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', os.availableParallelism()),
+    parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
+    parseMemoryMb: readPositiveInt(env, 'SANDBOX_PARSE_MEMORY_MB', 512),
     tlsCertPath,
     tlsKeyPath,
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),

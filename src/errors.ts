@@ -33,6 +33,8 @@ export const ERROR_TABLE = {
   internal_error: { http: 500, smtp: { code: 451, enhanced: '4.3.0' } },
   storage_unavailable: { http: 503, smtp: { code: 451, enhanced: '4.3.0' } },
   shutting_down: { http: 503, smtp: { code: 421, enhanced: '4.4.2' } },
+  server_busy: { http: 503, smtp: { code: 451, enhanced: '4.3.0' } },
+  analysis_limit: { http: 422 },
   auth_required: { smtp: { code: 530, enhanced: '5.7.0' } },
   auth_failed: { smtp: { code: 535, enhanced: '5.7.8' } },
   message_too_large: { http: 413, smtp: { code: 552, enhanced: '5.3.4' } },

@@ -15,6 +15,7 @@ import { TagRuleService } from './services/tag-rules.js';
 import { SendService } from './services/send-message.js';
 import { FileUrlSigner } from './services/signed-urls.js';
 import { IngestPipeline } from './ingest/ingest-message.js';
+import { contentPoolFor } from './workers/content-pool.js';
 import { RetentionWorker } from './workers/retention.js';
 import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
@@ -56,12 +57,13 @@ async function start(config: Config): Promise<void> {
     afterDelete: [(workspaceId, inboxId) => backend.webhooks.deleteWebhooksOfInbox(workspaceId, inboxId)],
   });
   const messages = new MessageService(backend.messages, backend.blobs, inboxes);
-  const content = new MessageContentService(messages, backend.blobs);
+  const contentPool = contentPoolFor(config);
+  const content = new MessageContentService(messages, backend.blobs, contentPool);
   const tagRules = new TagRuleService(backend.metadata, inboxes);
   const webhookPolicy = { allowPrivate: config.webhookAllowPrivate };
   const deliveryWorker = new WebhookDeliveryWorker(backend.webhooks, webhookPolicy, { timeScale: config.webhookTimeScale }, log);
   const webhooks = new WebhookService(backend.webhooks, inboxes, webhookPolicy, messageSummaryJson, () => deliveryWorker.wake());
-  const pipeline = new IngestPipeline(backend, workspaces, tagRules, log, { afterStore: [webhooks] });
+  const pipeline = new IngestPipeline(backend, workspaces, tagRules, contentPool, log, { afterStore: [webhooks] });
   // One secret for every node, so a link signed by one is honoured by all.
   const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => randomBytes(32).toString('hex')), config.fileUrlTtlSeconds);
 
@@ -162,6 +164,7 @@ async function start(config: Config): Promise<void> {
     await deliveryWorker.stop();
     await retention.stop();
     await orphanSweep;
+    await contentPool.close();
     await backend.close();
     log.info('stopped');
     process.exit(0);

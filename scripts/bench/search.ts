@@ -334,7 +334,8 @@ async function load(dataDir: string, count: number): Promise<{ inboxId: string; 
       for (let i = next++; i < count; i = next++) {
         const message = generateMessage(workspace.id, inbox.id, times[i]!);
         // The unlimited plan: the charge only counts the message for its month.
-        if (!(await backend.messages.insert(message, { period: quotaPeriod(message.receivedAt), monthlyLimit: null }))) throw new Error('the index refused a message');
+        const [outcome] = await backend.messages.insertMany([{ record: message, charge: { period: quotaPeriod(message.receivedAt), monthlyLimit: null } }]);
+        if (outcome !== 'stored') throw new Error(`the index refused a message: ${String(outcome)}`);
         if (++loaded % 10000 === 0 || loaded === count) progress(`loaded ${loaded}/${count} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       }
     };

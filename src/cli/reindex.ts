@@ -4,15 +4,18 @@ import { openBackend } from '../storage/index.js';
 import { InboxService } from '../services/inboxes.js';
 import { TagRuleService } from '../services/tag-rules.js';
 import { reindexMessages } from '../services/reindex.js';
+import { contentPoolFor } from '../workers/content-pool.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const backend = await openBackend(config, { onError: (error, context) => console.error(`${context}: ${(error as Error).message}`) });
+  const content = contentPoolFor(config);
   try {
     const tagRules = new TagRuleService(backend.metadata, new InboxService(backend.metadata, backend.messages, backend.blobs));
-    const report = await reindexMessages(backend, tagRules, (progress) => console.error(`reindex: ${progress.rebuilt} documents rebuilt so far`));
+    const report = await reindexMessages(backend, tagRules, content, (progress) => console.error(`reindex: ${progress.rebuilt} documents rebuilt so far`));
     console.log(JSON.stringify({ profile: config.profile, namespace: config.namespace, ...report }, null, 2));
   } finally {
+    await content.close();
     await backend.close();
   }
 }

@@ -1,7 +1,7 @@
 // The capture envelope: the facts about a message that its raw bytes do not hold, stored as JSON beside them.
 // With the raw message it is enough to rebuild the message's search document (scripts/reindex).
 import type { MessageRecord } from '../domain/types.js';
-import type { ParsedEmail } from './parse-email.js';
+import type { ParsedEmail } from '../mime/parse-email.js';
 import { searchFields } from '../domain/search-text.js';
 
 export interface CaptureEnvelope {
@@ -55,7 +55,7 @@ export function messageRecord(source: RecordSource, parsed: ParsedEmail): Messag
     hasText: parsed.hasText,
     hasHtml: parsed.hasHtml,
     attachmentCount: parsed.attachmentCount,
-    linkCount: parsed.links.length,
+    linkCount: parsed.linkCount,
     tls: source.tls,
     parseError: parsed.parseError,
     read: source.read,

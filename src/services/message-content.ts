@@ -1,32 +1,16 @@
 // What is read from a message's raw source on demand: bodies, headers, links, attachments and thumbnails.
-import type { Attachment, ParsedMail } from 'mailparser';
-import libmime from 'libmime';
+// Every parse runs in the content worker pool, so a hostile message cannot stall other requests when it is read.
 import sharp from 'sharp';
 import { AppError } from '../errors.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { BlobStore } from '../storage/ports.js';
-import { extractLinks } from '../ingest/extract-links.js';
-import { parseMime } from '../ingest/parse-email.js';
-import { parseListUnsubscribe, type ListUnsubscribe } from '../ingest/list-unsubscribe.js';
+import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageView } from '../mime/message-view.js';
 import { thumbnailBlobKey } from '../domain/blob-keys.js';
+import type { ContentPool } from '../workers/content-pool.js';
 import type { MessageService } from './messages.js';
 
-export interface AttachmentInfo {
-  index: number;
-  filename: string;
-  contentType: string;
-  size: number;
-  isImage: boolean;
-}
-
-export interface MessageDetail {
+export interface MessageDetail extends MessageView {
   record: MessageRecord;
-  text: string | null;
-  html: string | null;
-  links: string[];
-  headers: Record<string, string[]>;
-  attachments: AttachmentInfo[];
-  listUnsubscribe: ListUnsubscribe | null;
 }
 
 export interface FileContent {
@@ -38,92 +22,49 @@ export interface FileContent {
 /** Longest edge of a thumbnail, in pixels. */
 const THUMB_EDGE = 240;
 
-/** Image types sharp decodes; anything else has no thumbnail. */
-const THUMBNAILABLE = /^image\/(png|jpe?g|gif|webp|avif|tiff|svg\+xml)$/i;
-
-const filenameOf = (attachment: Attachment, index: number) => attachment.filename ?? `attachment-${index + 1}`;
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * mailparser keeps header lines as one character per byte. Raw 8-bit values (RFC 6532) are UTF-8 when they
- * decode as such; anything else is shown byte for byte, as Latin-1.
- */
-function headerText(binary: string): string {
-  try {
-    return strictUtf8.decode(Buffer.from(binary, 'latin1'));
-  } catch {
-    return binary;
-  }
-}
+const fileContent = (attachment: AttachmentContent): FileContent => ({
+  filename: attachment.filename,
+  contentType: attachment.contentType,
+  content: Buffer.from(attachment.content.buffer, attachment.content.byteOffset, attachment.content.byteLength),
+});
 
 export class MessageContentService {
-  constructor(private readonly messages: MessageService, private readonly blobs: BlobStore) {}
+  constructor(private readonly messages: MessageService, private readonly blobs: BlobStore, private readonly pool: ContentPool) {}
 
-  private async parse(workspaceId: string, id: string): Promise<{ record: MessageRecord; parsed: ParsedMail | null }> {
-    const record = await this.messages.require(workspaceId, id);
-    return { record, parsed: await this.parseRecord(record) };
+  private async attachmentOf(record: MessageRecord, index: number): Promise<FileContent> {
+    const { attachment, count } = await this.pool.attachment(await this.messages.rawOf(record), index);
+    if (!attachment) throw new AppError('not_found', `message ${record.id} has no attachment ${index} (it has ${count})`);
+    return fileContent(attachment);
   }
 
-  private async parseRecord(record: MessageRecord): Promise<ParsedMail | null> {
-    // Broken MIME was stored anyway; whatever mailparser cannot read is simply absent.
-    return parseMime(await this.messages.rawOf(record)).catch(() => null);
-  }
-
-  private static attachmentOf(parsed: ParsedMail | null, id: string, index: number): FileContent {
-    const attachment = parsed?.attachments[index];
-    if (!attachment) throw new AppError('not_found', `message ${id} has no attachment ${index} (it has ${parsed?.attachments.length ?? 0})`);
-    return { filename: filenameOf(attachment, index), contentType: attachment.contentType, content: attachment.content };
-  }
-
-  /** The raw source is the truth; bodies, headers and attachments are read from it on demand. */
+  /**
+   * The raw source is the truth; bodies, headers and attachments are read from it on demand. A message whose
+   * reading overruns the analysis limits still answers, with what its index document holds and parse_error
+   * saying which limit stopped the rest.
+   */
   async detail(workspaceId: string, id: string): Promise<MessageDetail> {
-    const { record, parsed } = await this.parse(workspaceId, id);
-    if (!parsed) return { record, text: null, html: null, links: [], headers: {}, attachments: [], listUnsubscribe: null };
-    const html = typeof parsed.html === 'string' ? parsed.html : null;
-    const text = parsed.text ?? null;
-    const headers: Record<string, string[]> = {};
-    const rawValues = (name: string) => parsed.headerLines.filter((header) => header.key === name).map(({ line }) => headerText(line.slice(line.indexOf(':') + 1)));
-    for (const { key, line } of parsed.headerLines) {
-      const value = headerText(line.slice(line.indexOf(':') + 1)).replace(/\r?\n[ \t]+/g, ' ').trim();
-      let decoded = value;
-      try {
-        decoded = libmime.decodeWords(value);
-      } catch {
-        // An undecodable encoded-word is shown as written.
-      }
-      (headers[key] ??= []).push(decoded);
-    }
-    return {
-      record,
-      text,
-      html,
-      links: extractLinks(html ?? '', text ?? ''),
-      headers,
-      attachments: parsed.attachments.map((attachment, index) => ({
-        index,
-        filename: filenameOf(attachment, index),
-        contentType: attachment.contentType,
-        size: attachment.size,
-        isImage: THUMBNAILABLE.test(attachment.contentType),
-      })),
-      listUnsubscribe: parseListUnsubscribe({ listUnsubscribe: rawValues('list-unsubscribe'), listUnsubscribePost: rawValues('list-unsubscribe-post') }),
-    };
+    const record = await this.messages.require(workspaceId, id);
+    const view = await this.pool.view(await this.messages.rawOf(record));
+    if (view instanceof Error) return { ...EMPTY_VIEW, record: { ...record, parseError: record.parseError ?? `${view.message}; parts are not shown` } };
+    return { ...view, record };
   }
 
   async html(workspaceId: string, id: string): Promise<string> {
-    const { parsed } = await this.parse(workspaceId, id);
-    if (!parsed || typeof parsed.html !== 'string' || parsed.html === '') throw new AppError('not_found', `message ${id} has no HTML part`);
-    return parsed.html;
+    const record = await this.messages.require(workspaceId, id);
+    const html = await this.pool.html(await this.messages.rawOf(record));
+    if (html === null) throw new AppError('not_found', `message ${id} has no HTML part`);
+    return html;
   }
 
   async links(workspaceId: string, id: string): Promise<string[]> {
-    return (await this.detail(workspaceId, id)).links;
+    const record = await this.messages.require(workspaceId, id);
+    const view = await this.pool.view(await this.messages.rawOf(record));
+    if (view instanceof Error) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${view.message}`);
+    return view.links;
   }
 
   async attachment(workspaceId: string, id: string, index: number): Promise<FileContent> {
-    const { parsed } = await this.parse(workspaceId, id);
-    return MessageContentService.attachmentOf(parsed, id, index);
+    return this.attachmentOf(await this.messages.require(workspaceId, id), index);
   }
 
   /** A PNG no larger than THUMB_EDGE on either side, made once and kept beside the raw message. */
@@ -132,7 +73,7 @@ export class MessageContentService {
     const key = thumbnailBlobKey(record.workspaceId, record.id, index);
     const cached = await this.blobs.get(key);
     if (cached) return { filename: `thumbnail-${index}.png`, contentType: 'image/png', content: cached };
-    const attachment = MessageContentService.attachmentOf(await this.parseRecord(record), id, index);
+    const attachment = await this.attachmentOf(record, index);
     if (!THUMBNAILABLE.test(attachment.contentType)) {
       throw new AppError('not_an_image', `attachment ${index} is ${attachment.contentType}, not an image; only images have thumbnails`);
     }

@@ -4,7 +4,7 @@ import type { Backend } from '../storage/ports.js';
 import type { TagRuleService } from './tag-rules.js';
 import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
 import { decodeEnvelope, messageRecord, type RecordSource } from '../ingest/capture-envelope.js';
-import { parseEmail } from '../ingest/parse-email.js';
+import type { ContentPool } from '../workers/content-pool.js';
 
 export interface ReindexReport {
   /** Documents rewritten from their blobs. */
@@ -18,6 +18,7 @@ export interface ReindexReport {
 export async function reindexMessages(
   backend: Pick<Backend, 'metadata' | 'messages' | 'blobs'>,
   tagRules: Pick<TagRuleService, 'tagsFor'>,
+  content: Pick<ContentPool, 'analyze'>,
   onProgress: (report: ReindexReport) => void = () => undefined,
 ): Promise<ReindexReport> {
   const { metadata, messages, blobs } = backend;
@@ -52,7 +53,7 @@ export async function reindexMessages(
           recipients: envelope.recipients, tls: envelope.tls, rawKey: rawBlobKey(workspaceId, id), size: raw.length, read: false, tags: envelope.sender_tags,
         };
       }
-      const record = messageRecord(source, await parseEmail(raw));
+      const record = messageRecord(source, await content.analyze(raw));
       if (!existing) record.tags = [...new Set([...record.tags, ...(await tagRules.tagsFor(record))])];
       await messages.restore(record);
       report.rebuilt++;

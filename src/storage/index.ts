@@ -2,10 +2,10 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Backend } from './ports.js';
-import { openSqlite } from './embedded/sqlite-database.js';
+import { openSqlite, WalGroupCommit } from './embedded/sqlite-database.js';
 import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
 import { SqliteMessageIndex, type SqliteMessageIndexOptions } from './embedded/sqlite-message-index.js';
-import { FileBlobStore } from './embedded/file-blob-store.js';
+import { importFileBlobs, SqliteBlobStore } from './embedded/sqlite-blob-store.js';
 import { InProcessBus } from './embedded/in-process-bus.js';
 import { MemoryRateLimiter } from './embedded/memory-rate-limiter.js';
 import { SqliteWebhookStore } from './embedded/sqlite-webhook-store.js';
@@ -29,14 +29,17 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
   const tuning = options.tuning ?? {};
   const root = embeddedRoot(config);
   const db = openSqlite(root);
+  importFileBlobs(db, path.join(root, 'blobs'));
+  const commits = new WalGroupCommit(db);
   return {
     metadata: new SqliteMetadataStore(db),
-    messages: new SqliteMessageIndex(db, { ...tuning.embeddedSearch, arrivalLogLength: config.streamResumeLimit }),
-    blobs: new FileBlobStore(path.join(root, 'blobs')),
+    messages: new SqliteMessageIndex(db, commits, { ...tuning.embeddedSearch, arrivalLogLength: config.streamResumeLimit }),
+    blobs: new SqliteBlobStore(db, commits),
     bus: new InProcessBus(),
     rateLimiter: new MemoryRateLimiter(),
     webhooks: new SqliteWebhookStore(db),
     close: async () => {
+      await commits.close();
       db.close();
     },
   };

@@ -2,6 +2,7 @@
 // The embedded adapters (SQLite, files, in-process) and the cluster adapters implement the same contracts.
 import type { ApiKeyRecord, Delivery, Inbox, Member, MessageRecord, TagRule, Webhook, WebhookEvent, Workspace } from '../domain/types.js';
 import type { QueryNode } from '../query/ast.js';
+import type { AppError } from '../errors.js';
 
 export interface MetadataStore {
   createWorkspace(workspace: Workspace): Promise<void>;
@@ -94,6 +95,15 @@ export interface QuotaCharge {
   monthlyLimit: number | null;
 }
 
+/** A message to store and the allowance it counts against. */
+export interface NewMessage {
+  record: MessageRecord;
+  charge: QuotaCharge;
+}
+
+/** What became of one message of an insert: stored, refused for the allowance, or failed on its own. */
+export type InsertOutcome = 'stored' | 'quota_reached' | AppError;
+
 /** One entry of an inbox's arrival log. */
 export interface Arrival {
   /** Position in the inbox's log: 1 for its first stored message, then 2, 3... with no gaps. */
@@ -113,11 +123,12 @@ export interface ArrivalPage {
 
 export interface MessageIndex {
   /**
-   * Durably stores the search document and counts it against the allowance, as one step: a message is counted
-   * if and only if it is stored, also across a crash. Resolves false, storing nothing, when the allowance is
-   * already used up.
+   * Durably stores each search document and counts it against its allowance, as one step per message: a message
+   * is counted if and only if it is stored, also across a crash. The batch is written together (group commit);
+   * outcomes come back in the order given, and one message refused (allowance used up: 'quota_reached', storing
+   * nothing) or failing does not fail the others. Resolves once every stored message is durable and visible.
    */
-  insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean>;
+  insertMany(messages: NewMessage[]): Promise<InsertOutcome[]>;
   /**
    * Every insert also appends the message to its inbox's arrival log, in the same step: the log holds a message
    * if and only if it is stored and visible to list and search, numbered in the order inserts completed. It keeps
@@ -151,9 +162,16 @@ export interface MessageIndex {
   renameTag(workspaceId: string, from: string, to: string): Promise<number>;
 }
 
+export interface BlobEntry {
+  key: string;
+  data: Buffer;
+}
+
 export interface BlobStore {
   /** Writes the bytes durably under key; resolves only once they are on stable storage. */
   put(key: string, data: Buffer): Promise<void>;
+  /** put for many blobs at once, written together where the store can (group commit). */
+  putMany(entries: BlobEntry[]): Promise<void>;
   get(key: string): Promise<Buffer | null>;
   /** Deletes every blob under each folder (a key prefix ending in '/'). */
   deleteFolders(folders: string[]): Promise<void>;

@@ -2,10 +2,17 @@
 import { newId } from '../../src/domain/ids.js';
 import { hashSecret } from '../../src/domain/secrets.js';
 import type { Inbox, MessageRecord, Webhook, Workspace } from '../../src/domain/types.js';
-import type { NewDelivery, QuotaCharge } from '../../src/storage/ports.js';
+import type { MessageIndex, NewDelivery, QuotaCharge } from '../../src/storage/ports.js';
 
 /** A charge that never refuses, for tests about something else. */
 export const UNLIMITED: QuotaCharge = { period: '2026-11', monthlyLimit: null };
+
+/** One message through insertMany: true when stored, false when refused for the allowance; other failures throw. */
+export async function insertOne(index: MessageIndex, record: MessageRecord, charge: QuotaCharge): Promise<boolean> {
+  const [outcome] = await index.insertMany([{ record, charge }]);
+  if (outcome instanceof Error) throw outcome;
+  return outcome === 'stored';
+}
 
 export const aWorkspace = (overrides: Partial<Workspace> = {}): Workspace => ({
   id: newId('ws'), name: 'contract', planName: 'unlimited', createdAt: new Date(), ...overrides,

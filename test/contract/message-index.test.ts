@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import type { MessageIndex } from '../../src/storage/ports.js';
 import { matchAll } from '../../src/query/ast.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
-import { aMessage, UNLIMITED } from './fixtures.js';
+import { insertOne, aMessage, UNLIMITED } from './fixtures.js';
 
 for (const factory of backendFactories) {
   describe(`MessageIndex contract (${factory.profile})`, () => {
@@ -17,7 +17,7 @@ for (const factory of backendFactories) {
 
     it('returns exactly what was inserted, only to its workspace', async () => {
       const message = aMessage('ws_a', 'inb_a', { recipients: ['x@y.test'], tags: ['t1'], parseError: 'broken', tls: true, read: true, cc: 'c@d.test' });
-      await index.insert(message, UNLIMITED);
+      await insertOne(index, message, UNLIMITED);
       assert.deepEqual(await index.get('ws_a', message.id), message);
       assert.equal(await index.get('ws_b', message.id), null);
     });
@@ -31,7 +31,7 @@ for (const factory of backendFactories) {
         aMessage('ws_l', 'inb_l', { receivedAt: new Date(at.getTime() + 1000) }),
         aMessage('ws_l', 'inb_other', { receivedAt: at }),
       ];
-      for (const message of inserted) await index.insert(message, UNLIMITED);
+      for (const message of inserted) await insertOne(index, message, UNLIMITED);
       const all = await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 10, after: null });
       assert.deepEqual(all.map((m) => m.id), [inserted[3]!.id, 'msg_c', 'msg_b', inserted[0]!.id]);
       const rest = await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 10, after: { receivedAt: at, id: 'msg_c' } });
@@ -41,7 +41,7 @@ for (const factory of backendFactories) {
 
     it('counts and deletes per inbox, returning the ids', async () => {
       const messages = [aMessage('ws_d', 'inb_1'), aMessage('ws_d', 'inb_1'), aMessage('ws_d', 'inb_2')];
-      for (const message of messages) await index.insert(message, UNLIMITED);
+      for (const message of messages) await insertOne(index, message, UNLIMITED);
       const counts = await index.countByInbox('ws_d', ['inb_1', 'inb_2', 'inb_none']);
       assert.deepEqual([...counts.entries()].sort(), [['inb_1', 2], ['inb_2', 1], ['inb_none', 0]]);
       assert.deepEqual((await index.deleteByInbox('ws_d', 'inb_1')).sort(), [messages[0]!.id, messages[1]!.id].sort());
@@ -52,7 +52,7 @@ for (const factory of backendFactories) {
 
     it('tells which of some ids exist in a workspace', async () => {
       const message = aMessage('ws_e', 'inb_e');
-      await index.insert(message, UNLIMITED);
+      await insertOne(index, message, UNLIMITED);
       assert.deepEqual([...await index.existingIds('ws_e', [message.id, 'msg_absent'])], [message.id]);
       assert.equal((await index.existingIds('ws_other', [message.id])).size, 0);
       assert.equal((await index.existingIds('ws_e', [])).size, 0);
@@ -60,7 +60,7 @@ for (const factory of backendFactories) {
 
     it('changes read state and counts only messages that changed', async () => {
       const [a, b, c] = [aMessage('ws_r', 'inb_r'), aMessage('ws_r', 'inb_r', { read: true }), aMessage('ws_r', 'inb_other')];
-      for (const message of [a, b, c]) await index.insert(message, UNLIMITED);
+      for (const message of [a, b, c]) await insertOne(index, message, UNLIMITED);
       assert.deepEqual(await index.change({ workspaceId: 'ws_r', inboxId: 'inb_r', filter: matchAll() }, { kind: 'read', value: true }), { affected: 1, deletedIds: [] });
       assert.equal((await index.get('ws_r', a.id))!.read, true);
       assert.equal((await index.get('ws_r', c.id))!.read, false, 'the inbox scope holds');
@@ -70,7 +70,7 @@ for (const factory of backendFactories) {
 
     it('narrows ids by a filter when both are given', async () => {
       const [a, b] = [aMessage('ws_n', 'inb_n', { subject: 'keep', search: { ...aMessage('w', 'i').search, subject: 'keep' } }), aMessage('ws_n', 'inb_n')];
-      for (const message of [a, b]) await index.insert(message, UNLIMITED);
+      for (const message of [a, b]) await insertOne(index, message, UNLIMITED);
       const result = await index.change({ workspaceId: 'ws_n', ids: [a.id, b.id], filter: { kind: 'text', fields: ['subject'], needle: 'keep' } }, { kind: 'delete' });
       assert.deepEqual(result, { affected: 1, deletedIds: [a.id] });
       assert.equal(await index.get('ws_n', a.id), null);
@@ -79,7 +79,7 @@ for (const factory of backendFactories) {
 
     it('adds, removes and sets tags, counting messages whose tags changed', async () => {
       const [a, b] = [aMessage('ws_t', 'inb_t', { tags: ['old'] }), aMessage('ws_t', 'inb_t')];
-      for (const message of [a, b]) await index.insert(message, UNLIMITED);
+      for (const message of [a, b]) await insertOne(index, message, UNLIMITED);
       const all = { workspaceId: 'ws_t', ids: [a.id, b.id] };
       assert.equal((await index.change(all, { kind: 'add_tags', tags: ['old'] })).affected, 1);
       assert.equal((await index.change(all, { kind: 'add_tags', tags: ['new', 'old'] })).affected, 2);
@@ -93,7 +93,7 @@ for (const factory of backendFactories) {
 
     it('renames a tag everywhere, merging into an existing one', async () => {
       const [a, b] = [aMessage('ws_m', 'inb_m', { tags: ['x', 'y'] }), aMessage('ws_m', 'inb_m', { tags: ['x'] })];
-      for (const message of [a, b]) await index.insert(message, UNLIMITED);
+      for (const message of [a, b]) await insertOne(index, message, UNLIMITED);
       await index.renameTag('ws_m', 'x', 'y');
       assert.deepEqual((await index.get('ws_m', a.id))!.tags, ['y']);
       assert.deepEqual((await index.get('ws_m', b.id))!.tags, ['y']);
@@ -104,13 +104,13 @@ for (const factory of backendFactories) {
 
     it('counts a message against the allowance exactly when it stores it, also under concurrency', async () => {
       const charge = { period: '2026-11', monthlyLimit: 5 };
-      const results = await Promise.all(Array.from({ length: 20 }, () => index.insert(aMessage('ws_quota', 'inb_quota'), charge)));
+      const results = await Promise.all(Array.from({ length: 20 }, () => insertOne(index, aMessage('ws_quota', 'inb_quota'), charge)));
       assert.equal(results.filter(Boolean).length, 5);
       assert.equal((await index.list('ws_quota', 'inb_quota', { filter: matchAll(), limit: 100, after: null })).length, 5, 'refused messages are not stored');
       assert.equal(await under.backend.metadata.getQuotaUsed('ws_quota', '2026-11'), 5);
       assert.equal(await under.backend.metadata.getQuotaUsed('ws_quota', '2026-12'), 0, 'periods are separate');
-      assert.equal(await index.insert(aMessage('ws_quota', 'inb_quota'), { period: '2026-12', monthlyLimit: null }), true, 'null is unlimited');
-      assert.equal(await index.insert(aMessage('ws_zero', 'inb_zero'), { period: '2026-12', monthlyLimit: 0 }), false, 'a zero allowance stores nothing');
+      assert.equal(await insertOne(index, aMessage('ws_quota', 'inb_quota'), { period: '2026-12', monthlyLimit: null }), true, 'null is unlimited');
+      assert.equal(await insertOne(index, aMessage('ws_zero', 'inb_zero'), { period: '2026-12', monthlyLimit: 0 }), false, 'a zero allowance stores nothing');
       await index.deleteByInbox('ws_quota', 'inb_quota');
       assert.equal(await under.backend.metadata.getQuotaUsed('ws_quota', '2026-11'), 5, 'deleting does not give the allowance back');
     });
@@ -118,7 +118,7 @@ for (const factory of backendFactories) {
     it('restores rebuilt documents in place, charging nothing', async () => {
       const charge = { period: '2026-11', monthlyLimit: 1 };
       const original = aMessage('ws_restore', 'inb_restore');
-      assert.equal(await index.insert(original, charge), true);
+      assert.equal(await insertOne(index, original, charge), true);
       const rebuilt = { ...original, read: true, tags: ['kept'], subject: 'rebuilt', search: { ...original.search, subject: 'rebuilt' } };
       await index.restore(rebuilt);
       assert.deepEqual(await index.get('ws_restore', original.id), rebuilt);

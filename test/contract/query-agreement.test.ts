@@ -8,7 +8,7 @@ import { searchFields } from '../../src/domain/search-text.js';
 import type { MessageRecord } from '../../src/domain/types.js';
 import type { MessagePosition } from '../../src/storage/ports.js';
 import { searchPlanFactories, type BackendUnderTest } from './backends.js';
-import { aMessage, UNLIMITED } from './fixtures.js';
+import { insertOne, aMessage, UNLIMITED } from './fixtures.js';
 
 const WORDS = ['alpha', 'beta', 'Gamma', 'école', 'ÉCOLE', 'straße', 'ab', 'x', 'report', 'weekly', 'reset', '4711', 'a.b@c.test', 'Ωmega'];
 const TAGS = ['urgent', 'review', 'qa'];
@@ -79,7 +79,7 @@ for (const factory of searchPlanFactories) {
           read: g.read, tags: g.tags, attachmentCount: g.attachmentCount, size: g.size, receivedAt: g.receivedAt,
         });
         const record = { ...base, search: searchFields(base, g.text, g.html) };
-        await under.backend.messages.insert(record, UNLIMITED);
+        await insertOne(under.backend.messages, record, UNLIMITED);
         stored.push(record);
       }
     });

@@ -12,6 +12,7 @@ import { MessageWaiter, type WaitHooks } from '../../src/realtime/wait-for-messa
 import { InboxService } from '../../src/services/inboxes.js';
 import { TagRuleService } from '../../src/services/tag-rules.js';
 import { WorkspaceService } from '../../src/services/workspaces.js';
+import { contentPoolFor, type ContentPool } from '../../src/workers/content-pool.js';
 import { AppError } from '../../src/errors.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 
@@ -26,6 +27,7 @@ for (const factory of backendFactories) {
     let feeds: InboxFeeds;
     let inboxes: InboxService;
     let pipeline: IngestPipeline;
+    let content: ContentPool;
     let streams: InboxEventStreams;
     let workspace: Workspace;
 
@@ -34,7 +36,8 @@ for (const factory of backendFactories) {
       const { backend } = under;
       const workspaces = new WorkspaceService(backend.metadata, loadConfig({}).plans);
       inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs);
-      pipeline = new IngestPipeline(backend, workspaces, new TagRuleService(backend.metadata, inboxes), silent);
+      content = contentPoolFor(loadConfig({}));
+      pipeline = new IngestPipeline(backend, workspaces, new TagRuleService(backend.metadata, inboxes), content, silent);
       feeds = new InboxFeeds(backend.messages, backend.bus, (error) => assert.fail(`feed failed: ${String(error)}`));
       await feeds.start();
       streams = new InboxEventStreams(feeds, backend.messages, inboxes);
@@ -42,6 +45,7 @@ for (const factory of backendFactories) {
     });
     after(async () => {
       await feeds.close();
+      await content.close();
       await under.dispose();
     });
 

@@ -82,9 +82,10 @@ interface Attempt {
 /**
  * Runs `senders` concurrent nodemailer clients sending continuously, and SIGKILLs the server as soon as
  * `acksBeforeKill` messages got their 250, while the other sends are still in flight. Every message sent is
- * recorded in `attempts` under its Subject, with its id once acknowledged.
+ * recorded in `attempts` under its Subject, with its id once acknowledged. Sixteen senders keep several
+ * captures in every group commit, so kills land between a group's write and its shared fsync too.
  */
-async function sendUntilKilled(server: StartedServer, inbox: SmtpInbox, attempts: Map<string, Attempt>, label: string, acksBeforeKill: number, senders = 4): Promise<void> {
+async function sendUntilKilled(server: StartedServer, inbox: SmtpInbox, attempts: Map<string, Attempt>, label: string, acksBeforeKill: number, senders = 16): Promise<void> {
   let acked = 0;
   let inFlight = 0;
   let killed = false;

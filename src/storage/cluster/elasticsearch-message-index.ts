@@ -4,11 +4,12 @@ import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import { compileEs } from '../../query/compile-es.js';
 import { matches } from '../../query/match.js';
-import type { ArrivalPage, ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
+import type { ArrivalPage, ChangeResult, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessageSelection, NewMessage } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
 import type { ClusterNames } from './names.js';
 import type { QuotaLedger } from './quota-ledger.js';
 import type { RedisArrivalLog } from './redis-arrival-log.js';
+import { CoalescedFlush } from '../coalesced-flush.js';
 
 /** The document, as search-mappings/messages.template.json maps it. */
 interface MessageDoc {
@@ -115,39 +116,13 @@ const NEWEST_FIRST: estypes.SortCombinations[] = [{ received_at: 'desc' }, { id:
 /** What a change does to one message, given its state; null leaves it alone. */
 type Rewrite = (doc: Pick<MessageDoc, 'read' | 'tags'>) => { delete: true } | { doc: Partial<MessageDoc> } | null;
 
-/** Runs one refresh at a time; a caller arriving while one runs waits for the next, which starts after its write. */
-class RefreshCoalescer {
-  private running: Promise<void> | null = null;
-  private queued: Promise<void> | null = null;
-
-  constructor(private readonly refresh: () => Promise<void>) {}
-
-  /** Resolves once a refresh that started after this call has finished. */
-  next(): Promise<void> {
-    if (!this.running) return this.start();
-    this.queued ??= this.running.catch(() => undefined).then(() => {
-      this.queued = null;
-      return this.start();
-    });
-    return this.queued;
-  }
-
-  private start(): Promise<void> {
-    const run = this.refresh().finally(() => {
-      if (this.running === run) this.running = null;
-    });
-    this.running = run;
-    return run;
-  }
-}
-
 export class ElasticsearchMessageIndex implements MessageIndex {
   private readonly alias: string;
-  private readonly refreshes: RefreshCoalescer;
+  private readonly refreshes: CoalescedFlush;
 
   constructor(private readonly client: Client, names: ClusterNames, private readonly quota: QuotaLedger, private readonly arrivals: RedisArrivalLog) {
     this.alias = names.messagesAlias;
-    this.refreshes = new RefreshCoalescer(async () => {
+    this.refreshes = new CoalescedFlush(async () => {
       const failed = (await this.client.indices.refresh({ index: this.alias }))._shards?.failed ?? 0;
       if (failed > 0) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: refresh failed on ${failed} shard(s)`);
     });
@@ -176,26 +151,64 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     }
   }
 
-  async insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean> {
-    if (!(await this.quota.reserve(message.workspaceId, message.inboxId, message.id, charge))) return false;
+  /**
+   * One `_bulk` and one refresh for the whole batch; the Redis reservations and confirms of its messages go out
+   * together (one connection writes them back to back, so they travel as a pipeline).
+   */
+  async insertMany(batch: NewMessage[]): Promise<InsertOutcome[]> {
+    const outcomes: InsertOutcome[] = new Array(batch.length);
+    const reserved = await Promise.all(batch.map(({ record, charge }) => this.quota.reserve(record.workspaceId, record.inboxId, record.id, charge)));
+    const writes = batch.filter((_, index) => reserved[index]);
+    reserved.forEach((ok, index) => {
+      if (!ok) outcomes[index] = 'quota_reached';
+    });
+    if (writes.length === 0) return outcomes;
+    const positions = batch.flatMap((_, index) => (reserved[index] ? [index] : []));
+    let items: Partial<Record<estypes.BulkOperationType, estypes.BulkResponseItem>>[];
     try {
-      await this.client.index({
-        index: this.alias, id: message.id, routing: message.workspaceId, op_type: 'create', require_alias: true, document: toDoc(message),
-      });
+      ({ items } = await this.client.bulk({
+        index: this.alias,
+        require_alias: true,
+        operations: writes.flatMap(({ record }) => [{ create: { _id: record.id, routing: record.workspaceId } }, toDoc(record)]),
+      }));
     } catch (error) {
-      // Only a write known not to have happened gives its count back; after a timeout it may have, and the
-      // ledger's reconcile settles the reservation by looking the message up.
-      if (certainlyNotApplied(error)) await this.quota.release(message.workspaceId, message.id).catch(() => undefined);
-      if (error instanceof errors.ResponseError && error.statusCode === 409) throw new AppError('already_exists', `message ${message.id} already exists`, { cause: error });
-      throw translateElasticsearchError(error);
+      // Only a write known not to have happened gives its counts back; after a timeout it may have, and the
+      // ledger's reconcile settles the reservations by looking the messages up.
+      if (certainlyNotApplied(error)) await Promise.all(writes.map(({ record }) => this.quota.release(record.workspaceId, record.id).catch(() => undefined)));
+      const failure = translateElasticsearchError(error);
+      if (!(failure instanceof AppError)) throw failure;
+      for (const index of positions) outcomes[index] = failure;
+      return outcomes;
     }
-    // Stored, but not yet promised visible: a failed refresh fails the insert (SMTP 451) rather than answer 250
-    // for a message a list might not show; reconcile then confirms it, as it is stored.
-    await this.guard(() => this.visible());
+    const stored: MessageRecord[] = [];
+    await Promise.all(items.map(async (item, n) => {
+      const result = item.create;
+      const { record } = writes[n]!;
+      const index = positions[n]!;
+      if (result && result.status >= 200 && result.status < 300) {
+        stored.push(record);
+        outcomes[index] = 'stored';
+        return;
+      }
+      // A refused item was not written, so its count goes back.
+      await this.quota.release(record.workspaceId, record.id).catch(() => undefined);
+      outcomes[index] = result?.status === 409
+        ? new AppError('already_exists', `message ${record.id} already exists`)
+        : new AppError('storage_unavailable', `Elasticsearch refused message ${record.id}: ${result?.error?.reason ?? `status ${result?.status}`}`);
+    }));
+    if (stored.length === 0) return outcomes;
+    // Stored, but not yet promised visible: a failed refresh fails the batch (SMTP 451) rather than answer 250
+    // for messages a list might not show; reconcile then confirms them, as they are stored.
+    try {
+      await this.guard(() => this.visible());
+    } catch (error) {
+      for (const index of positions) if (outcomes[index] === 'stored') outcomes[index] = error as AppError;
+      return outcomes;
+    }
     // Confirming logs the arrival, so it waits for visibility: a waiter that looks the message up after its
     // stream position passed it must find it. A confirm lost to a Redis failure is settled by reconcile.
-    await this.quota.confirm(message.workspaceId, message.id).catch(() => undefined);
-    return true;
+    await Promise.all(stored.map((record) => this.quota.confirm(record.workspaceId, record.id).catch(() => undefined)));
+    return outcomes;
   }
 
   /** For settling reservations: true once the message is stored and visible to search. */

@@ -4,7 +4,7 @@ import https from 'node:https';
 import * as Minio from 'minio';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import type { BlobStore } from '../ports.js';
+import type { BlobEntry, BlobStore } from '../ports.js';
 
 export type S3Settings = Pick<Config, 's3Url' | 's3AccessKey' | 's3SecretKey' | 's3Region'>;
 
@@ -78,6 +78,11 @@ export class MinioBlobStore implements BlobStore {
   async put(key: string, data: Buffer): Promise<void> {
     // MinIO answers a PUT only after the object is written to its drives, so a resolved put is durable.
     await bounded(`write ${key}`, () => this.client.putObject(this.bucket, key, data, data.length));
+  }
+
+  /** S3 has no multi-object write; the puts go out in parallel. */
+  async putMany(entries: BlobEntry[]): Promise<void> {
+    await Promise.all(entries.map(({ key, data }) => this.put(key, data)));
   }
 
   async get(key: string): Promise<Buffer | null> {

@@ -1,8 +1,8 @@
 // MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags, written in one transaction.
 import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/types.js';
-import type { ArrivalPage, ChangeResult, MessageChange, MessageIndex, MessageListOptions, MessageSelection, QuotaCharge } from '../ports.js';
-import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
+import type { ArrivalPage, ChangeResult, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessageSelection, NewMessage, QuotaCharge } from '../ports.js';
+import { guarded, statementCache, translateSqliteError, type SqliteDatabase, type WalGroupCommit } from './sqlite-database.js';
 import { compileSql, requiredPhrases } from './compile-sql.js';
 
 interface MessageRow {
@@ -84,7 +84,7 @@ export class SqliteMessageIndex implements MessageIndex {
 
   private readonly sql: (sql: string) => Database.Statement;
 
-  constructor(private readonly db: SqliteDatabase, options: SqliteMessageIndexOptions = {}) {
+  constructor(private readonly db: SqliteDatabase, private readonly commits: WalGroupCommit, options: SqliteMessageIndexOptions = {}) {
     this.sql = statementCache(db);
     this.indexDrivenBelow = options.indexDrivenBelow ?? 2000;
     this.insertRow = db.prepare(`INSERT INTO messages (
@@ -108,6 +108,7 @@ export class SqliteMessageIndex implements MessageIndex {
       insertArrival.run(m.inboxId, seq, m.workspaceId, m.id);
       trimArrivals.run(m.inboxId, seq - arrivalLogLength);
     };
+    // A nested transaction is a savepoint: one message that fails rolls back alone, not its whole group.
     this.insertWithTags = db.transaction((m: MessageRecord, charge: QuotaCharge): boolean => {
       // The counter, the message and its arrival commit together, so a crash can neither count an unstored
       // message nor lose a count, and a stream never hears of a message that is not stored (or misses one that is).
@@ -150,8 +151,15 @@ export class SqliteMessageIndex implements MessageIndex {
     for (const tag of m.tags) this.insertTag.run(lastInsertRowid, m.workspaceId, tag);
   }
 
-  insert(message: MessageRecord, charge: QuotaCharge): Promise<boolean> {
-    return guarded(() => this.insertWithTags.immediate(message, charge));
+  /** The whole group is one transaction and one shared fsync (WalGroupCommit). */
+  insertMany(batch: NewMessage[]): Promise<InsertOutcome[]> {
+    return this.commits.commit(() => batch.map(({ record, charge }): InsertOutcome => {
+      try {
+        return this.insertWithTags(record, charge) ? 'stored' : 'quota_reached';
+      } catch (error) {
+        return translateSqliteError(error);
+      }
+    }));
   }
 
   restore(message: MessageRecord): Promise<void> {

@@ -11,7 +11,7 @@ import { WorkspaceService } from '../../../src/services/workspaces.js';
 import { RetentionWorker } from '../../../src/workers/retention.js';
 import { rawBlobKey } from '../../../src/domain/blob-keys.js';
 import type { Workspace } from '../../../src/domain/types.js';
-import { aMessage, UNLIMITED } from '../../contract/fixtures.js';
+import { insertOne, aMessage, UNLIMITED } from '../../contract/fixtures.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 3600 * 1000);
@@ -40,7 +40,7 @@ describe('RetentionWorker', () => {
     const message = aMessage(workspace.id, 'inb_r', { receivedAt });
     const withKey = { ...message, rawKey: rawBlobKey(workspace.id, message.id) };
     await backend.blobs.put(withKey.rawKey, Buffer.from(`raw ${message.id}`));
-    await backend.messages.insert(withKey, UNLIMITED);
+    await insertOne(backend.messages, withKey, UNLIMITED);
     return message.id;
   }
 

@@ -1,4 +1,5 @@
 // Derives the searchable fields of a message from its raw bytes; never throws, reports problems in parseError.
+// Runs only inside the content worker pool (src/workers/content-worker.ts), never on the event loop.
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
 import { convert as htmlToText } from 'html-to-text';
 import { extractLinks } from './extract-links.js';
@@ -12,12 +13,20 @@ export interface ParsedEmail {
   hasText: boolean;
   hasHtml: boolean;
   attachmentCount: number;
-  links: string[];
+  linkCount: number;
+  /** The text body for full-text search: its first SEARCH_TEXT_LIMIT characters. */
   textBody: string;
-  /** Text of the HTML body, for full-text search. */
+  /** Text of the HTML body for full-text search: its first SEARCH_TEXT_LIMIT characters. */
   htmlText: string;
   parseError: string | null;
 }
+
+/**
+ * Search reads this many characters of the text body and as many of the HTML body's text. Indexing cost grows
+ * with the text, and the index write is one step every capture waits for; mail beyond 128 Ki characters of body
+ * text is rare, and all of it is still stored and shown.
+ */
+export const SEARCH_TEXT_LIMIT = 128 * 1024;
 
 const addressText = (value: AddressObject | AddressObject[] | undefined): string =>
   value === undefined ? '' : (Array.isArray(value) ? value : [value]).map((entry) => entry.text).join(', ');
@@ -70,7 +79,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   } catch (error) {
     return {
       from: '', to: '', cc: '', subject: '', messageId: '', hasText: false, hasHtml: false, attachmentCount: 0,
-      links: [], textBody: '', htmlText: '', parseError: `not parseable as MIME: ${(error as Error).message}`,
+      linkCount: 0, textBody: '', htmlText: '', parseError: `not parseable as MIME: ${(error as Error).message}`,
     };
   }
   const html = typeof parsed.html === 'string' ? parsed.html : '';
@@ -91,9 +100,9 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     hasText: textBody.length > 0,
     hasHtml: html.length > 0,
     attachmentCount: parsed.attachments.length,
-    links: extractLinks(html, textBody),
-    textBody,
-    htmlText,
+    linkCount: extractLinks(html, textBody).length,
+    textBody: textBody.slice(0, SEARCH_TEXT_LIMIT),
+    htmlText: htmlText.slice(0, SEARCH_TEXT_LIMIT),
     parseError,
   };
 }

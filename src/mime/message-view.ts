@@ -1,0 +1,104 @@
+// What a reader sees of a message, derived from its raw bytes: bodies, decoded headers, links, attachments.
+// Runs only inside the content worker pool (src/workers/content-worker.ts), never on the event loop.
+import type { Attachment, ParsedMail } from 'mailparser';
+import libmime from 'libmime';
+import { extractLinks } from './extract-links.js';
+import { parseMime } from './parse-email.js';
+import { parseListUnsubscribe, type ListUnsubscribe } from './list-unsubscribe.js';
+
+export interface AttachmentInfo {
+  index: number;
+  filename: string;
+  contentType: string;
+  size: number;
+  isImage: boolean;
+}
+
+export interface MessageView {
+  text: string | null;
+  html: string | null;
+  links: string[];
+  headers: Record<string, string[]>;
+  attachments: AttachmentInfo[];
+  listUnsubscribe: ListUnsubscribe | null;
+}
+
+export interface AttachmentContent {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+}
+
+/** What an unreadable message shows: nothing beyond its index document. */
+export const EMPTY_VIEW: MessageView = { text: null, html: null, links: [], headers: {}, attachments: [], listUnsubscribe: null };
+
+/** Image types sharp decodes; anything else has no thumbnail. */
+export const THUMBNAILABLE = /^image\/(png|jpe?g|gif|webp|avif|tiff|svg\+xml)$/i;
+
+const filenameOf = (attachment: Attachment, index: number) => attachment.filename ?? `attachment-${index + 1}`;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * mailparser keeps header lines as one character per byte. Raw 8-bit values (RFC 6532) are UTF-8 when they
+ * decode as such; anything else is shown byte for byte, as Latin-1.
+ */
+function headerText(binary: string): string {
+  try {
+    return strictUtf8.decode(Buffer.from(binary, 'latin1'));
+  } catch {
+    return binary;
+  }
+}
+
+/** Broken MIME was stored anyway; whatever mailparser cannot read is simply absent. */
+const parseOrNull = (raw: Buffer): Promise<ParsedMail | null> => parseMime(raw).catch(() => null);
+
+export async function messageView(raw: Buffer): Promise<MessageView> {
+  const parsed = await parseOrNull(raw);
+  if (!parsed) return EMPTY_VIEW;
+  const html = typeof parsed.html === 'string' ? parsed.html : null;
+  const text = parsed.text ?? null;
+  const headers: Record<string, string[]> = {};
+  const rawValues = (name: string) => parsed.headerLines.filter((header) => header.key === name).map(({ line }) => headerText(line.slice(line.indexOf(':') + 1)));
+  for (const { key, line } of parsed.headerLines) {
+    const value = headerText(line.slice(line.indexOf(':') + 1)).replace(/\r?\n[ \t]+/g, ' ').trim();
+    let decoded = value;
+    try {
+      decoded = libmime.decodeWords(value);
+    } catch {
+      // An undecodable encoded-word is shown as written.
+    }
+    (headers[key] ??= []).push(decoded);
+  }
+  return {
+    text,
+    html,
+    links: extractLinks(html ?? '', text ?? ''),
+    headers,
+    attachments: parsed.attachments.map((attachment, index) => ({
+      index,
+      filename: filenameOf(attachment, index),
+      contentType: attachment.contentType,
+      size: attachment.size,
+      isImage: THUMBNAILABLE.test(attachment.contentType),
+    })),
+    listUnsubscribe: parseListUnsubscribe({ listUnsubscribe: rawValues('list-unsubscribe'), listUnsubscribePost: rawValues('list-unsubscribe-post') }),
+  };
+}
+
+/** The HTML body as sent; null when the message has none. */
+export async function htmlBody(raw: Buffer): Promise<string | null> {
+  const parsed = await parseOrNull(raw);
+  return parsed && typeof parsed.html === 'string' && parsed.html !== '' ? parsed.html : null;
+}
+
+/** One attachment's decoded content, with how many the message has (to name the range when `index` is past it). */
+export async function attachmentContent(raw: Buffer, index: number): Promise<{ attachment: AttachmentContent | null; count: number }> {
+  const parsed = await parseOrNull(raw);
+  const attachment = parsed?.attachments[index];
+  return {
+    attachment: attachment ? { filename: filenameOf(attachment, index), contentType: attachment.contentType, content: attachment.content } : null,
+    count: parsed?.attachments.length ?? 0,
+  };
+}

@@ -1,0 +1,26 @@
+// The messages between the event loop and the content workers: what a task asks for and what it answers.
+// Types only, so the event loop's side never loads a MIME parser.
+import type { ParsedEmail } from '../mime/parse-email.js';
+import type { HeaderSummary } from '../mime/header-summary.js';
+import type { AttachmentContent, MessageView } from '../mime/message-view.js';
+
+interface TaskBase {
+  raw: Uint8Array;
+  /** One BigInt64 where the worker writes when it started (ms since the epoch), so the time limit counts running time, not queueing. */
+  started: SharedArrayBuffer;
+}
+
+export type ContentTask =
+  | (TaskBase & { kind: 'analyze' })
+  | (TaskBase & { kind: 'headers' })
+  | (TaskBase & { kind: 'view' })
+  | (TaskBase & { kind: 'html' })
+  | (TaskBase & { kind: 'attachment'; index: number });
+
+export interface ContentResults {
+  analyze: ParsedEmail;
+  headers: HeaderSummary;
+  view: MessageView;
+  html: string | null;
+  attachment: { attachment: AttachmentContent | null; count: number };
+}

@@ -1,0 +1,23 @@
+// Entry of a content worker thread: runs one parsing or analysis task on a message's bytes (see content-pool.ts).
+import { parseEmail } from '../mime/parse-email.js';
+import { headerSummary } from '../mime/header-summary.js';
+import { attachmentContent, htmlBody, messageView } from '../mime/message-view.js';
+import type { ContentResults, ContentTask } from './content-tasks.js';
+
+export default async function runContentTask(task: ContentTask): Promise<ContentResults[ContentTask['kind']]> {
+  Atomics.store(new BigInt64Array(task.started), 0, BigInt(Date.now()));
+  // Structured cloning delivers a plain Uint8Array; the parsers want a Buffer over the same memory.
+  const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
+  switch (task.kind) {
+    case 'analyze':
+      return parseEmail(raw);
+    case 'headers':
+      return headerSummary(raw);
+    case 'view':
+      return messageView(raw);
+    case 'html':
+      return htmlBody(raw);
+    case 'attachment':
+      return attachmentContent(raw, task.index);
+  }
+}
