@@ -22,3 +22,18 @@ export function rssKb(pid: number): number {
   if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
   return Number(match[1]);
 }
+
+/** Reads a process's VmRSS every `intervalMs` until stopped, for the peak a single reading at the end would miss. */
+export function sampleRss(pid: number, intervalMs = 100): { stop(): number } {
+  let peak = rssKb(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssKb(pid));
+  }, intervalMs);
+  return {
+    /** Stops sampling and answers the peak, in kB. */
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, rssKb(pid));
+    },
+  };
+}
