@@ -1,5 +1,6 @@
-// What every bench needs: flag parsing, percentiles, rounding for printing, and the server's resident memory.
+// What every bench needs: flag parsing, percentiles, rounding for printing, the server's resident memory and how busy the machine was.
 import fs from 'node:fs';
+import os from 'node:os';
 
 export function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -37,3 +38,6 @@ export function sampleRss(pid: number, intervalMs = 100): { stop(): number } {
     },
   };
 }
+
+/** The 1-minute load average now; printed at a bench's start and end, since other work on the machine skews every figure. */
+export const loadAverage = () => round(os.loadavg()[0]!);

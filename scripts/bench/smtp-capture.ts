@@ -14,7 +14,7 @@ import { startServer, type StartedServer } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
-import { positiveInt, round, rssKb } from './measure.js';
+import { loadAverage, positiveInt, round, rssKb } from './measure.js';
 import { buildBenchMessage, driveSmtpLoad, MESSAGE_BYTES, summarizeLoad } from './smtp-load.js';
 import { runStallProbe, STALL_PROBE_MAX_MESSAGE_BYTES } from './stall-probe.js';
 
@@ -105,14 +105,17 @@ async function run(server: StartedServer, messages: number, clients: number, web
 
 async function stallProbe(server: StartedServer, shapes: string[]) {
   const listening = server.logs.find((entry) => typeof entry.http_port === 'number');
+  const loadAtStart = loadAverage();
+  const probed = await runStallProbe(server, shapes);
   return {
     bench: 'smtp-stall-probe',
     profile: String(listening?.profile ?? 'unknown'),
     max_message_bytes: STALL_PROBE_MAX_MESSAGE_BYTES,
     note: `SANDBOX_MAX_MESSAGE_BYTES=${STALL_PROBE_MAX_MESSAGE_BYTES} (30 MiB, above the 25 MiB default) so the 24.5 MiB shape and its headers are admitted`,
-    ...(await runStallProbe(server, shapes)),
+    ...probed,
     node: process.version,
     cpus: os.cpus().length,
+    load_average_1m: { start: loadAtStart, end: loadAverage() },
   };
 }
 

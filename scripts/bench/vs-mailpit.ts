@@ -13,7 +13,7 @@ import { startServer, type StartedServer } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
-import { percentile, positiveInt, round, sampleRss } from './measure.js';
+import { loadAverage, percentile, positiveInt, round, sampleRss } from './measure.js';
 import { buildBenchMessage, driveSmtpLoad, MESSAGE_BYTES, summarizeLoad, type LoadRun, type OutgoingMessage, type SmtpTarget } from './smtp-load.js';
 
 const MAILPIT_VERSION = 'v1.27.11';
@@ -433,6 +433,7 @@ async function main(): Promise<void> {
   const phase = values.phase ?? 'all';
   if (!(PHASES as readonly string[]).includes(phase)) throw new Error(`--phase must be one of ${PHASES.join(', ')}, got '${phase}'`);
 
+  const loadAtStart = loadAverage();
   const mailpit = await startMailpit(ensureMailpit());
   let server: StartedServer | null = null;
   try {
@@ -463,6 +464,7 @@ async function main(): Promise<void> {
       search: search && { page_limit: PAGE_LIMIT, runs_per_query: searchRuns, load_clients: LOAD_CLIENTS, results: search },
       node: process.version,
       cpus: os.cpus().length,
+      load_average_1m: { start: loadAtStart, end: loadAverage() },
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
