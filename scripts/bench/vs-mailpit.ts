@@ -206,7 +206,7 @@ class CaptureTally {
     this.rounds.push({ messages_per_second: summary.messages_per_second, p50_ms: summary.latency_ms.p50, p99_ms: summary.latency_ms.p99, rss_peak_mb: round(rssPeakKb / 1024, 1) });
     this.messages += run.messages;
     this.seconds += run.seconds;
-    this.latencies.push(...run.latencies);
+    this.latencies = this.latencies.concat(run.latencies);
     this.rssPeakKb = Math.max(this.rssPeakKb, rssPeakKb);
   }
 
