@@ -1,6 +1,7 @@
-// The process logger: JSON lines on stdout (pino), level from configuration.
-import { pino, type Logger } from 'pino';
+// The process logger: JSON lines on stdout (pino), or on another stream such as a CLI's stderr; level from configuration.
+import { pino, type DestinationStream, type Logger } from 'pino';
 
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'mail-sandbox' }, timestamp: pino.stdTimeFunctions.isoTime });
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, base: { service: 'mail-sandbox' }, timestamp: pino.stdTimeFunctions.isoTime };
+  return destination ? pino(options, destination) : pino(options);
 }

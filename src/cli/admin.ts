@@ -1,10 +1,15 @@
-// Admin CLI for what the spec keeps dashboard-only: workspaces, plans, members, API keys.
+// Admin CLI for what the spec keeps dashboard-only: workspaces, plans, members, API keys; and bulk import of mail.
 // Works on the same data as a running server; JSON on stdout with --json, errors on stderr, non-zero exit.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
+import { pino } from 'pino';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { createLogger } from '../logger.js';
 import { openBackend } from '../storage/index.js';
 import { WorkspaceService } from '../services/workspaces.js';
+import { buildCaptureServices } from '../capture-services.js';
+import { contentPoolFor } from '../workers/content-pool.js';
+import { assertPathsExist, findInbox, importMessages, importSummaryText } from './import-messages.js';
 import type { Access, MemberRole } from '../domain/types.js';
 
 const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
@@ -17,6 +22,9 @@ const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
   plan set --workspace ID --plan PLAN
   plan list                                      the plans and their limits
   member add --workspace ID --email E --role owner|admin|member
+  import --inbox ID [--concurrency N] PATH...    capture .eml files, mbox files and Maildir folders (folders are
+                                                 walked recursively) into the inbox, as if they arrived over SMTP:
+                                                 quota, size limit, tag rules and webhooks apply. Progress on stderr.
 
 Configuration comes from the same SANDBOX_* variables as the server (SANDBOX_DATA_DIR above all).`;
 
@@ -29,6 +37,42 @@ function required(values: Record<string, string | boolean | undefined>, name: st
   const value = values[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
+}
+
+function positiveInt(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!/^[1-9][0-9]*$/.test(value)) throw new UsageError(`--${name} must be a positive integer, got '${value}'`);
+  return Number(value);
+}
+
+/** Messages the import keeps in the pipeline at once: enough for group commits to fill, few enough to bound memory. */
+const IMPORT_CONCURRENCY = 32;
+
+async function runImport(config: Config, values: Record<string, string | boolean | undefined>, paths: string[]): Promise<{ json: unknown; text: string }> {
+  const inboxId = required(values, 'inbox');
+  const concurrency = positiveInt(values.concurrency as string | undefined, IMPORT_CONCURRENCY, 'concurrency');
+  await assertPathsExist(paths);
+  // stdout carries the summary alone, so the pipeline's log lines go to stderr.
+  const log = createLogger(config.logLevel, pino.destination(2));
+  const backend = await openBackend(config, { onError: (error, context) => log.warn({ err: error }, `${context} failed`) });
+  const contentPool = contentPoolFor(config);
+  try {
+    // No delivery worker runs here: queued webhook deliveries are the servers' to send.
+    const { workspaces, inboxes, pipeline } = buildCaptureServices(backend, config, contentPool, log, () => undefined);
+    const inbox = await findInbox(workspaces, inboxes, inboxId);
+    const summary = await importMessages(pipeline, inbox, paths, {
+      maxMessageBytes: config.maxMessageBytes,
+      maxRecipients: config.maxRecipients,
+      concurrency,
+      progressEveryMs: 1000,
+      onProgress: ({ imported, refused, rate }) => process.stderr.write(`import: ${imported} imported, ${refused} refused, ${Math.round(rate)} msg/s\n`),
+    });
+    await pipeline.drain();
+    return { json: summary, text: importSummaryText(summary) };
+  } finally {
+    await contentPool.close();
+    await backend.close();
+  }
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
@@ -48,6 +92,8 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       id: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
+      inbox: { type: 'string' },
+      concurrency: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -55,6 +101,7 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
   const command = positionals.join(' ');
   if (values.help || command === '') throw new UsageError('');
   const config = loadConfig();
+  if (positionals[0] === 'import') return runImport(config, values, positionals.slice(1));
   const backend = await openBackend(config);
   const workspaces = new WorkspaceService(backend.metadata, config.plans);
   try {

@@ -1,0 +1,41 @@
+// The services a capture needs (workspaces, inboxes, tag rules, webhooks, the ingest pipeline), wired once for every entry point.
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Backend } from './storage/ports.js';
+import { WorkspaceService } from './services/workspaces.js';
+import { InboxService } from './services/inboxes.js';
+import { TagRuleService } from './services/tag-rules.js';
+import { IngestPipeline } from './ingest/ingest-message.js';
+import { WebhookService } from './webhooks/webhook-service.js';
+import type { ContentPool } from './workers/content-pool.js';
+import { messageSummaryJson } from './http/presenters.js';
+
+export interface CaptureServices {
+  workspaces: WorkspaceService;
+  inboxes: InboxService;
+  tagRules: TagRuleService;
+  webhooks: WebhookService;
+  pipeline: IngestPipeline;
+}
+
+/**
+ * `content` is the caller's pool, which it also uses for reads and closes itself. `deliveriesQueued` is told when webhook deliveries were queued; the server wakes its delivery worker, a process
+ * without one (the admin CLI) leaves them to the servers' workers, which find them in the durable schedule.
+ */
+export function buildCaptureServices(
+  backend: Backend,
+  config: Config,
+  content: Pick<ContentPool, 'analyze'>,
+  log: Logger,
+  deliveriesQueued: () => void,
+): CaptureServices {
+  const workspaces = new WorkspaceService(backend.metadata, config.plans);
+  // An inbox-scoped webhook has nothing left to hear once its inbox is gone, and would still count toward the plan.
+  const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs, {
+    afterDelete: [(workspaceId, inboxId) => backend.webhooks.deleteWebhooksOfInbox(workspaceId, inboxId)],
+  });
+  const tagRules = new TagRuleService(backend.metadata, inboxes);
+  const webhooks = new WebhookService(backend.webhooks, inboxes, { allowPrivate: config.webhookAllowPrivate }, messageSummaryJson, deliveriesQueued);
+  const pipeline = new IngestPipeline(backend, workspaces, tagRules, content, log, { afterStore: [webhooks] });
+  return { workspaces, inboxes, tagRules, webhooks, pipeline };
+}
