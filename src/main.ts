@@ -6,16 +6,13 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
 import { randomBytes } from 'node:crypto';
-import { WorkspaceService } from './services/workspaces.js';
-import { InboxService } from './services/inboxes.js';
 import { MessageService } from './services/messages.js';
 import { MessageContentService } from './services/message-content.js';
 import { TagService } from './services/tags.js';
-import { TagRuleService } from './services/tag-rules.js';
 import { SendService } from './services/send-message.js';
 import { FileUrlSigner } from './services/signed-urls.js';
-import { IngestPipeline } from './ingest/ingest-message.js';
 import { contentPoolFor } from './workers/content-pool.js';
+import { buildCaptureServices } from './capture-services.js';
 import { RetentionWorker } from './workers/retention.js';
 import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
@@ -32,10 +29,8 @@ import { realtimeHandlers } from './http/routes/realtime.js';
 import { InboxFeeds } from './realtime/inbox-feeds.js';
 import { MessageWaiter } from './realtime/wait-for-message.js';
 import { InboxEventStreams } from './realtime/inbox-event-stream.js';
-import { WebhookService } from './webhooks/webhook-service.js';
 import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
 import { webhookHandlers } from './http/routes/webhooks.js';
-import { messageSummaryJson } from './http/presenters.js';
 
 /** Requests Node cannot parse never reach Koa; they still get the JSON envelope rather than a bare status line. */
 function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
@@ -51,19 +46,11 @@ function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex):
 async function start(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const backend = await openBackend(config, { onError: (error, context) => log.warn({ err: error }, `${context} failed`) });
-  const workspaces = new WorkspaceService(backend.metadata, config.plans);
-  // An inbox-scoped webhook has nothing left to hear once its inbox is gone, and would still count toward the plan.
-  const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs, {
-    afterDelete: [(workspaceId, inboxId) => backend.webhooks.deleteWebhooksOfInbox(workspaceId, inboxId)],
-  });
-  const messages = new MessageService(backend.messages, backend.blobs, inboxes);
   const contentPool = contentPoolFor(config);
+  const deliveryWorker = new WebhookDeliveryWorker(backend.webhooks, { allowPrivate: config.webhookAllowPrivate }, { timeScale: config.webhookTimeScale }, log);
+  const { workspaces, inboxes, tagRules, webhooks, pipeline } = buildCaptureServices(backend, config, contentPool, log, () => deliveryWorker.wake());
+  const messages = new MessageService(backend.messages, backend.blobs, inboxes);
   const content = new MessageContentService(messages, backend.blobs, contentPool);
-  const tagRules = new TagRuleService(backend.metadata, inboxes);
-  const webhookPolicy = { allowPrivate: config.webhookAllowPrivate };
-  const deliveryWorker = new WebhookDeliveryWorker(backend.webhooks, webhookPolicy, { timeScale: config.webhookTimeScale }, log);
-  const webhooks = new WebhookService(backend.webhooks, inboxes, webhookPolicy, messageSummaryJson, () => deliveryWorker.wake());
-  const pipeline = new IngestPipeline(backend, workspaces, tagRules, contentPool, log, { afterStore: [webhooks] });
   // One secret for every node, so a link signed by one is honoured by all.
   const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => randomBytes(32).toString('hex')), config.fileUrlTtlSeconds);
 

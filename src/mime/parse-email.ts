@@ -3,6 +3,7 @@
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
 import { convert as htmlToText } from 'html-to-text';
 import { extractLinks } from './extract-links.js';
+import { headerSummary } from './header-summary.js';
 
 export interface ParsedEmail {
   from: string;
@@ -68,18 +69,35 @@ function htmlBodyText(html: string): string {
   });
 }
 
-/** mailparser as this service uses it: bodies as sent, no text or HTML made up from the other. */
+/** MIME parts (of any depth) read from one message; a message with more is not parsed past its header fields. */
+export const MIME_PART_LIMIT = 1000;
+/** Bytes of one part's header section; a larger one stops the parse the same way. */
+export const MIME_HEADER_LIMIT = 1024 * 1024;
+
+/** The limit a parse stopped at, in words, for mailsplit's size errors; other errors as they are. */
+function mimeFailure(error: Error): string {
+  if (/child nodes/i.test(error.message)) return `more than ${MIME_PART_LIMIT} MIME parts (the limit per message)`;
+  if (/header size/i.test(error.message)) return `a header section over ${MIME_HEADER_LIMIT / 1024 / 1024} MiB (the limit per MIME part)`;
+  return error.message;
+}
+
+/** mailparser as this service uses it: bodies as sent, no text or HTML made up from the other, bounded parts. */
 export const parseMime = (raw: Buffer): Promise<ParsedMail> =>
-  simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+  simpleParser(raw, {
+    skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true,
+    // Passed on to mailparser's splitter (mailsplit), which enforces them; the typings do not list them.
+    ...{ maxChildNodes: MIME_PART_LIMIT, maxHeadSize: MIME_HEADER_LIMIT },
+  });
 
 export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   let parsed: ParsedMail;
   try {
     parsed = await parseMime(raw);
   } catch (error) {
+    // What the header section says still makes the message findable.
     return {
-      from: '', to: '', cc: '', subject: '', messageId: '', hasText: false, hasHtml: false, attachmentCount: 0,
-      linkCount: 0, textBody: '', htmlText: '', parseError: `not parseable as MIME: ${(error as Error).message}`,
+      ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '',
+      parseError: `not parseable as MIME: ${mimeFailure(error as Error)}; only the header fields From, To, Cc, Subject and Message-ID were read`,
     };
   }
   const html = typeof parsed.html === 'string' ? parsed.html : '';

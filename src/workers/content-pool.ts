@@ -41,7 +41,9 @@ interface Watched {
 
 type TaskInput<K extends ContentTask['kind']> = Omit<Extract<ContentTask, { kind: K }>, 'raw' | 'started' | 'kind'>;
 
-const WORKER_FILE = new URL('./content-worker.js', import.meta.url).href;
+// Beside this module: compiled JavaScript in dist/, or TypeScript when tests run the sources through tsx, whose
+// loader the worker threads inherit with the process's execArgv.
+const WORKER_FILE = new URL(`./content-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /** The pool as the configuration sizes it. */
 export const contentPoolFor = (config: Pick<Config, 'contentThreads' | 'parseTimeoutMs' | 'parseMemoryMb'>): ContentPool =>
@@ -66,7 +68,14 @@ export class ContentPool {
     this.pool.on('error', () => undefined);
   }
 
-  /** Threads currently running a task (for tests that kill one from outside). */
+  /** Tasks running on a worker now, and tasks submitted but not yet started. */
+  stats(): { running: number; waiting: number } {
+    let running = 0;
+    for (const watched of this.running) if (Atomics.load(watched.started, 0) !== 0n) running++;
+    return { running, waiting: this.running.size - running };
+  }
+
+  /** The worker threads, for operators' tooling and for tests that terminate one from outside mid-task. */
   get threads(): readonly { threadId: number; terminate(): Promise<number> }[] {
     return this.pool.threads;
   }
