@@ -6,7 +6,7 @@ import type { MessageRecord } from '../domain/types.js';
 import type { BlobStore } from '../storage/ports.js';
 import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageView } from '../mime/message-view.js';
 import { thumbnailBlobKey } from '../domain/blob-keys.js';
-import type { ContentPool } from '../workers/content-pool.js';
+import { analysisCutShort, type ContentPool } from '../workers/content-pool.js';
 import type { MessageService } from './messages.js';
 
 export interface MessageDetail extends MessageView {
@@ -40,10 +40,12 @@ export class MessageContentService {
   /**
    * The raw source is the truth; bodies, headers and attachments are read from it on demand. A message whose
    * reading overruns the analysis limits still answers, with what its index document holds and parse_error
-   * saying which limit stopped the rest.
+   * saying which limit stopped the rest. A message whose analysis was cut short at capture is not analysed again
+   * on every read: it would hold a worker for the whole limit each time, to the same end.
    */
   async detail(workspaceId: string, id: string): Promise<MessageDetail> {
     const record = await this.messages.require(workspaceId, id);
+    if (analysisCutShort(record.parseError)) return { ...EMPTY_VIEW, record };
     const view = await this.pool.view(await this.messages.rawOf(record));
     if (view instanceof Error) return { ...EMPTY_VIEW, record: { ...record, parseError: record.parseError ?? `${view.message}; parts are not shown` } };
     return { ...view, record };
@@ -58,6 +60,7 @@ export class MessageContentService {
 
   async links(workspaceId: string, id: string): Promise<string[]> {
     const record = await this.messages.require(workspaceId, id);
+    if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);
     const view = await this.pool.view(await this.messages.rawOf(record));
     if (view instanceof Error) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${view.message}`);
     return view.links;

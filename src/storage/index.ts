@@ -6,6 +6,7 @@ import { openSqlite, WalGroupCommit } from './embedded/sqlite-database.js';
 import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
 import { SqliteMessageIndex, type SqliteMessageIndexOptions } from './embedded/sqlite-message-index.js';
 import { importFileBlobs, SqliteBlobStore } from './embedded/sqlite-blob-store.js';
+import { WalCheckpointer } from './embedded/wal-checkpointer.js';
 import { InProcessBus } from './embedded/in-process-bus.js';
 import { MemoryRateLimiter } from './embedded/memory-rate-limiter.js';
 import { SqliteWebhookStore } from './embedded/sqlite-webhook-store.js';
@@ -31,6 +32,9 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
   const db = openSqlite(root);
   importFileBlobs(db, path.join(root, 'blobs'));
   const commits = new WalGroupCommit(db);
+  const onError = options.onError ?? (() => undefined);
+  db.pragma('wal_autocheckpoint = 0');
+  const checkpointer = new WalCheckpointer(db.name, (message) => onError(new Error(message), 'WAL checkpoint'));
   return {
     metadata: new SqliteMetadataStore(db),
     messages: new SqliteMessageIndex(db, commits, { ...tuning.embeddedSearch, arrivalLogLength: config.streamResumeLimit }),
@@ -39,6 +43,7 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
     rateLimiter: new MemoryRateLimiter(),
     webhooks: new SqliteWebhookStore(db),
     close: async () => {
+      await checkpointer.close();
       await commits.close();
       db.close();
     },

@@ -4,6 +4,7 @@
 import { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
+import { workerFile } from '../worker-file.js';
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageView } from '../mime/message-view.js';
@@ -25,6 +26,12 @@ const WATCHDOG_TICK_MS = 50;
 /** The header-only fallback reads a bounded prefix, so a far shorter limit is plenty. */
 const FALLBACK_TIMEOUT_MS = 1000;
 
+/** Every failure of a task is worded from here, so a stored parse_error tells a cut-short analysis apart. */
+const FAILURE_PREFIX = 'analysis ';
+
+/** Whether a stored parse_error says the message's analysis at capture was cut short by a limit or a crash. */
+export const analysisCutShort = (parseError: string | null): boolean => parseError?.startsWith(FAILURE_PREFIX) ?? false;
+
 /** Why a task produced no result. */
 export class ContentTaskFailure extends Error {
   constructor(readonly reason: 'timeout' | 'memory' | 'crash', message: string, options?: { cause?: unknown }) {
@@ -41,9 +48,7 @@ interface Watched {
 
 type TaskInput<K extends ContentTask['kind']> = Omit<Extract<ContentTask, { kind: K }>, 'raw' | 'started' | 'kind'>;
 
-// Beside this module: compiled JavaScript in dist/, or TypeScript when tests run the sources through tsx, whose
-// loader the worker threads inherit with the process's execArgv.
-const WORKER_FILE = new URL(`./content-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+const WORKER_FILE = workerFile(import.meta.url, 'content-worker').href;
 
 /** The pool as the configuration sizes it. */
 export const contentPoolFor = (config: Pick<Config, 'contentThreads' | 'parseTimeoutMs' | 'parseMemoryMb'>): ContentPool =>
@@ -143,12 +148,12 @@ export class ContentPool {
       return new AppError('server_busy', `the server is analysing ${MAX_QUEUED_TASKS} messages already; try again shortly`, { cause: error });
     }
     if (watched.controller.signal.aborted) {
-      return new ContentTaskFailure('timeout', `analysis stopped after ${watched.timeoutMs / 1000} s (the limit per message)`, { cause: error });
+      return new ContentTaskFailure('timeout', `${FAILURE_PREFIX}stopped after ${watched.timeoutMs / 1000} s (the limit per message)`, { cause: error });
     }
     if ((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      return new ContentTaskFailure('memory', `analysis ran out of its ${this.options.memoryMb} MB of memory (the limit per message)`, { cause: error });
+      return new ContentTaskFailure('memory', `${FAILURE_PREFIX}ran out of its ${this.options.memoryMb} MB of memory (the limit per message)`, { cause: error });
     }
-    return new ContentTaskFailure('crash', `analysis failed: ${message}`, { cause: error });
+    return new ContentTaskFailure('crash', `${FAILURE_PREFIX}failed: ${message}`, { cause: error });
   }
 
   private watch(watched: Watched): void {
