@@ -5,7 +5,7 @@ import { AppError, toAppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { quotaPeriod } from '../domain/quota-period.js';
 import type { Inbox, MessageRecord, Workspace } from '../domain/types.js';
-import type { Backend, BlobEntry, InsertOutcome, NewMessage } from '../storage/ports.js';
+import type { Backend, CapturedMessage, InsertOutcome } from '../storage/ports.js';
 import type { WorkspaceService } from '../services/workspaces.js';
 import type { TagRuleService } from '../services/tag-rules.js';
 import type { ContentPool } from '../workers/content-pool.js';
@@ -28,26 +28,22 @@ export interface StoredMessageHandler {
   messageStored(record: MessageRecord): Promise<void>;
 }
 
-/** Messages per grouped index write; a batch of this many is one transaction or one `_bulk`. */
-const MAX_BATCH_MESSAGES = 256;
-/** Bytes per grouped blob write, so a few large messages do not make one write of hundreds of MB. */
-const MAX_BATCH_BYTES = 32 * 1024 * 1024;
+/** Messages per group write: a group of this many is one transaction, or one `_bulk`. */
+const MAX_GROUP_MESSAGES = 256;
+/** Raw bytes per group write, so a few large messages do not make one write of hundreds of MB. */
+const MAX_GROUP_BYTES = 32 * 1024 * 1024;
 
 export class IngestPipeline {
   private inFlight = 0;
   private drainWaiters: (() => void)[] = [];
   private readonly now: () => Date;
   private readonly afterStore: StoredMessageHandler[];
-  /**
-   * Two stages, each grouping what arrives while it writes: blobs, then index documents. While one group's
-   * documents are written the next group's blobs are, and in the embedded profile both share one fsync.
-   */
-  private readonly blobWrites: GroupCommit<BlobEntry[], void>;
-  private readonly indexWrites: GroupCommit<NewMessage, InsertOutcome>;
+  /** Groups the captures that finish while the previous group is being written into one write. */
+  private readonly writes: GroupCommit<CapturedMessage, InsertOutcome>;
 
   /** `afterStore`: run in order once a message is stored (queueing webhook deliveries). */
   constructor(
-    private readonly backend: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'bus'>,
+    private readonly backend: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'bus' | 'captures'>,
     private readonly workspaces: WorkspaceService,
     private readonly tagRules: TagRuleService,
     private readonly content: Pick<ContentPool, 'analyze'>,
@@ -56,20 +52,15 @@ export class IngestPipeline {
   ) {
     this.now = options.now ?? (() => new Date());
     this.afterStore = options.afterStore ?? [];
-    const { blobs, messages } = backend;
-    this.blobWrites = new GroupCommit(async (groups) => {
-      await blobs.putMany(groups.flat());
-      return groups.map(() => undefined);
-    }, { maxItems: MAX_BATCH_MESSAGES, maxWeight: MAX_BATCH_BYTES, weigh: (entries) => entries.reduce((sum, entry) => sum + entry.data.length, 0) });
-    this.indexWrites = new GroupCommit((batch) => {
+    this.writes = new GroupCommit((group) => {
       // Stamped at commit, so a large message parsed slowly never lands behind messages a `since` reader has seen.
       const committedAt = this.now();
-      for (const { record, charge } of batch) {
+      for (const { record, charge } of group) {
         record.receivedAt = committedAt;
         charge.period = quotaPeriod(committedAt);
       }
-      return messages.insertMany(batch);
-    }, { maxItems: MAX_BATCH_MESSAGES, maxWeight: Infinity, weigh: () => 1 });
+      return backend.captures.storeAll(group);
+    }, { maxItems: MAX_GROUP_MESSAGES, maxWeight: MAX_GROUP_BYTES, weigh: ({ record }) => record.size });
   }
 
   /** Early refusal (at MAIL FROM) when the workspace's monthly allowance is already used up. */
@@ -145,8 +136,11 @@ export class IngestPipeline {
         received_at: receivedAt.toISOString(),
       });
       blobsMayExist = true;
-      await this.blobWrites.submit([{ key: rawKey, data: incoming.raw }, { key: envelopeBlobKey(workspace.id, id), data: envelope }]);
-      const outcome = await this.indexWrites.submit({ record, charge: { period: quotaPeriod(receivedAt), monthlyLimit } });
+      const outcome = await this.writes.submit({
+        record,
+        charge: { period: quotaPeriod(receivedAt), monthlyLimit },
+        blobs: [{ key: rawKey, data: incoming.raw }, { key: envelopeBlobKey(workspace.id, id), data: envelope }],
+      });
       if (outcome === 'quota_reached') throw quotaReached(monthlyLimit ?? 0);
       if (outcome !== 'stored') throw outcome;
       // The inbox may have been deleted since the sender logged in. Inbox deletion removes the inbox before sweeping

@@ -2,11 +2,12 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Backend } from './ports.js';
-import { openSqlite, WalGroupCommit } from './embedded/sqlite-database.js';
+import { openSqlite, WAL_SIZE_LIMIT, WalGroupCommit } from './embedded/sqlite-database.js';
 import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
 import { SqliteMessageIndex, type SqliteMessageIndexOptions } from './embedded/sqlite-message-index.js';
 import { importFileBlobs, SqliteBlobStore } from './embedded/sqlite-blob-store.js';
 import { WalCheckpointer } from './embedded/wal-checkpointer.js';
+import { SqliteCaptureStore } from './embedded/sqlite-capture-store.js';
 import { InProcessBus } from './embedded/in-process-bus.js';
 import { MemoryRateLimiter } from './embedded/memory-rate-limiter.js';
 import { SqliteWebhookStore } from './embedded/sqlite-webhook-store.js';
@@ -34,11 +35,14 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
   const commits = new WalGroupCommit(db);
   const onError = options.onError ?? (() => undefined);
   db.pragma('wal_autocheckpoint = 0');
-  const checkpointer = new WalCheckpointer(db.name, (message) => onError(new Error(message), 'WAL checkpoint'));
+  const checkpointer = new WalCheckpointer(db.name, WAL_SIZE_LIMIT, (message) => onError(new Error(message), 'WAL checkpoint'));
+  const messages = new SqliteMessageIndex(db, commits, { ...tuning.embeddedSearch, arrivalLogLength: config.streamResumeLimit });
+  const blobs = new SqliteBlobStore(db, commits);
   return {
     metadata: new SqliteMetadataStore(db),
-    messages: new SqliteMessageIndex(db, commits, { ...tuning.embeddedSearch, arrivalLogLength: config.streamResumeLimit }),
-    blobs: new SqliteBlobStore(db, commits),
+    messages,
+    blobs,
+    captures: new SqliteCaptureStore(db, commits, blobs, messages),
     bus: new InProcessBus(),
     rateLimiter: new MemoryRateLimiter(),
     webhooks: new SqliteWebhookStore(db),

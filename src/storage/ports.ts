@@ -104,6 +104,20 @@ export interface NewMessage {
 /** What became of one message of an insert: stored, refused for the allowance, or failed on its own. */
 export type InsertOutcome = 'stored' | 'quota_reached' | AppError;
 
+/** A captured message for a group write: its blobs (raw bytes, capture envelope) and its index document. */
+export interface CapturedMessage extends NewMessage {
+  blobs: BlobEntry[];
+}
+
+/**
+ * Stores captured messages in groups (group commit): each message's blobs, then or together with its index
+ * document, with insertMany's outcomes and guarantees. Where the profile allows, a group is one durable write.
+ * A message whose outcome is not 'stored' may leave its blobs behind; the caller removes them.
+ */
+export interface CaptureStore {
+  storeAll(group: CapturedMessage[]): Promise<InsertOutcome[]>;
+}
+
 /** One entry of an inbox's arrival log. */
 export interface Arrival {
   /** Position in the inbox's log: 1 for its first stored message, then 2, 3... with no gaps. */
@@ -280,5 +294,6 @@ export interface Backend {
   bus: EventBus;
   rateLimiter: RateLimiter;
   webhooks: WebhookStore;
+  captures: CaptureStore;
   close(): Promise<void>;
 }

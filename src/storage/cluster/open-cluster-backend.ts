@@ -12,6 +12,7 @@ import { RedisArrivalLog } from './redis-arrival-log.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { RedisWebhookStore } from './redis-webhook-store.js';
+import { BlobsThenIndex } from '../blobs-then-index.js';
 
 /**
  * A reservation this old belongs to a node that died mid-insert and has not come back: a live insert settles
@@ -37,6 +38,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
     const arrivals = new RedisArrivalLog(redis, names.redisPrefix, config.streamResumeLimit);
     const quota = new RedisQuotaLedger(redis, names.redisPrefix, config.nodeId, arrivals);
     const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota, arrivals);
+    const captures = new BlobsThenIndex(blobs, messages);
     const isStored = (workspaceId: string, messageId: string) => messages.isStoredAndVisible(workspaceId, messageId);
     // Before this node captures anything: what its previous run left pending is settled now, not minutes later.
     await quota.settleOwn(isStored);
@@ -50,6 +52,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
       bus: new RedisEventBus(redis, subscriber, names.redisPrefix, (error) => onError(error, 'event handler')),
       rateLimiter: new RedisRateLimiter(redis, names.redisPrefix),
       webhooks: new RedisWebhookStore(redis, names.redisPrefix, config.nodeId),
+      captures,
       close: async () => {
         clearInterval(reconciler);
         await closeConnections();

@@ -33,16 +33,17 @@ export class SqliteBlobStore implements BlobStore {
   }
 
   async putMany(entries: BlobEntry[]): Promise<void> {
-    for (const { key } of entries) checkKey(key);
+    await this.commits.commit(() => this.writeRows(entries));
+  }
+
+  /** Writes blobs inside the caller's transaction. */
+  writeRows(entries: BlobEntry[]): void {
     const write = this.sql('INSERT OR REPLACE INTO blobs (key, data) VALUES (?, ?)');
-    await this.commits.commit(() => {
-      for (const { key, data } of entries) write.run(key, data);
-    });
+    for (const { key, data } of entries) write.run(checkKey(key), data);
   }
 
   get(key: string): Promise<Buffer | null> {
-    checkKey(key);
-    return guarded(() => (this.sql('SELECT data FROM blobs WHERE key = ?').pluck().get(key) as Buffer | undefined) ?? null);
+    return guarded(() => (this.sql('SELECT data FROM blobs WHERE key = ?').pluck().get(checkKey(key)) as Buffer | undefined) ?? null);
   }
 
   /**
@@ -50,8 +51,8 @@ export class SqliteBlobStore implements BlobStore {
    * holds a folder per message, and listing workspaces must not cost a read of every message's keys.
    */
   listFolders(folder: string): Promise<string[]> {
-    checkFolder(folder);
     return guarded(() => {
+      checkFolder(folder);
       const first = this.sql('SELECT key FROM blobs WHERE key >= ? AND key < ? ORDER BY key LIMIT 1').pluck();
       const names: string[] = [];
       const end = folderEnd(folder);
@@ -74,8 +75,8 @@ export class SqliteBlobStore implements BlobStore {
   }
 
   deleteFolders(folders: string[]): Promise<void> {
-    for (const folder of folders) checkFolder(folder);
     return guarded(() => {
+      for (const folder of folders) checkFolder(folder);
       const remove = this.sql('DELETE FROM blobs WHERE key >= ? AND key < ?');
       this.db.transaction(() => {
         for (const folder of folders) remove.run(folder, folderEnd(folder));

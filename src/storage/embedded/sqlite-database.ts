@@ -170,6 +170,9 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
+/** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */
+export const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
 export function openSqlite(dataDir: string): SqliteDatabase {
   fs.mkdirSync(dataDir, { recursive: true });
   let db: SqliteDatabase;
@@ -185,7 +188,7 @@ export function openSqlite(dataDir: string): SqliteDatabase {
   // The admin CLI and a running server share the file; wait for the other writer rather than fail.
   db.pragma('busy_timeout = 5000');
   // Raw messages pass through the WAL; one 25 MB capture must not leave a file that large behind for good.
-  db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   migrate(db);
   return db;
 }

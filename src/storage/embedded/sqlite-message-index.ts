@@ -78,7 +78,11 @@ export class SqliteMessageIndex implements MessageIndex {
   private readonly insertRow;
   private readonly insertTag;
   private readonly chargeQuota;
-  private readonly insertWithTags;
+  /**
+   * Inserts one message with its quota count and arrival, as a savepoint of the caller's transaction (a
+   * nested transaction): true when stored, false (nothing written) when the allowance is used up.
+   */
+  readonly insertMessage: (message: MessageRecord, charge: QuotaCharge) => boolean;
   private readonly appendArrival;
   private readonly indexDrivenBelow: number;
 
@@ -108,8 +112,7 @@ export class SqliteMessageIndex implements MessageIndex {
       insertArrival.run(m.inboxId, seq, m.workspaceId, m.id);
       trimArrivals.run(m.inboxId, seq - arrivalLogLength);
     };
-    // A nested transaction is a savepoint: one message that fails rolls back alone, not its whole group.
-    this.insertWithTags = db.transaction((m: MessageRecord, charge: QuotaCharge): boolean => {
+    this.insertMessage = db.transaction((m: MessageRecord, charge: QuotaCharge): boolean => {
       // The counter, the message and its arrival commit together, so a crash can neither count an unstored
       // message nor lose a count, and a stream never hears of a message that is not stored (or misses one that is).
       if (charge.monthlyLimit !== null && charge.monthlyLimit < 1) return false;
@@ -155,7 +158,7 @@ export class SqliteMessageIndex implements MessageIndex {
   insertMany(batch: NewMessage[]): Promise<InsertOutcome[]> {
     return this.commits.commit(() => batch.map(({ record, charge }): InsertOutcome => {
       try {
-        return this.insertWithTags(record, charge) ? 'stored' : 'quota_reached';
+        return this.insertMessage(record, charge) ? 'stored' : 'quota_reached';
       } catch (error) {
         return translateSqliteError(error);
       }

@@ -1,0 +1,51 @@
+// CaptureStore contract (group commit of captured messages), run against every backend.
+import { strict as assert } from 'node:assert';
+import type { CapturedMessage } from '../../src/storage/ports.js';
+import { rawBlobKey } from '../../src/domain/blob-keys.js';
+import { backendFactories, type BackendUnderTest } from './backends.js';
+import { aMessage, UNLIMITED } from './fixtures.js';
+
+const captured = (workspaceId: string, charge = UNLIMITED): CapturedMessage => {
+  const record = aMessage(workspaceId, 'inb_cap');
+  const rawKey = rawBlobKey(workspaceId, record.id);
+  return { record: { ...record, rawKey }, charge, blobs: [{ key: rawKey, data: Buffer.from(`raw of ${record.id}\r\n`) }] };
+};
+
+for (const factory of backendFactories) {
+  describe(`CaptureStore contract (${factory.profile})`, () => {
+    let under: BackendUnderTest;
+    before(async () => {
+      under = await factory.open();
+    });
+    after(() => under.dispose());
+
+    it('stores a whole group: every document and every blob, outcomes in order', async () => {
+      const group = Array.from({ length: 5 }, () => captured('ws_cap'));
+      assert.deepEqual(await under.backend.captures.storeAll(group), ['stored', 'stored', 'stored', 'stored', 'stored']);
+      for (const { record, blobs } of group) {
+        assert.deepEqual(await under.backend.messages.get('ws_cap', record.id), record);
+        assert.deepEqual(await under.backend.blobs.get(blobs[0]!.key), blobs[0]!.data);
+      }
+    });
+
+    it('refuses only the messages past the allowance, storing the others of the same group', async () => {
+      const charge = { period: '2026-11', monthlyLimit: 2 };
+      const group = Array.from({ length: 4 }, () => captured('ws_cap_quota', charge));
+      assert.deepEqual(await under.backend.captures.storeAll(group), ['stored', 'stored', 'quota_reached', 'quota_reached']);
+      assert.equal(await under.backend.metadata.getQuotaUsed('ws_cap_quota', '2026-11'), 2);
+      assert.equal(await under.backend.messages.get('ws_cap_quota', group[2]!.record.id), null);
+      assert.notEqual(await under.backend.messages.get('ws_cap_quota', group[1]!.record.id), null);
+    });
+
+    it('fails one message alone: a duplicate id is refused and the rest of its group is stored', async () => {
+      const first = captured('ws_cap_dup');
+      await under.backend.captures.storeAll([first]);
+      const again = { ...first, blobs: first.blobs };
+      const fresh = captured('ws_cap_dup');
+      const [duplicate, stored] = await under.backend.captures.storeAll([again, fresh]);
+      assert.ok(duplicate instanceof Error, `a second message with the same id is refused, got ${String(duplicate)}`);
+      assert.equal(stored, 'stored');
+      assert.deepEqual(await under.backend.messages.get('ws_cap_dup', fresh.record.id), fresh.record);
+    });
+  });
+}
