@@ -9,6 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { freePort } from '../../test/support/free-port.js';
 import { startServer, type StartedServer } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { loadConfig } from '../../src/config.js';
@@ -41,15 +42,6 @@ function ensureMailpit(): string {
   });
   if (built.status !== 0 || !fs.existsSync(MAILPIT_BINARY)) throw new Error(`go install of Mailpit ${MAILPIT_VERSION} failed (${built.error?.message ?? `exit ${built.status}`})`);
   return MAILPIT_BINARY;
-}
-
-/** A port free on loopback now; the child binds it a moment later. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function waitUntil(what: string, ready: () => Promise<boolean>, child: ChildProcess): Promise<void> {

@@ -12,6 +12,7 @@ import { ApiClient } from '../support/api-client.js';
 import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
 import { listMessages } from '../support/messages.js';
+import { freePort } from '../support/free-port.js';
 import { pollUntil } from '../support/poll.js';
 import { describeCluster } from '../support/profile.js';
 import { startServer, type StartedServer } from '../support/server.js';
@@ -19,14 +20,6 @@ import { credentialsOf, sendRaw, storedId, type SmtpCredentials } from '../suppo
 import { Relay } from '../support/tcp-relay.js';
 import { StreamClient } from '../support/sse-client.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A redis-server of this suite's own, persisted like the real one, so a kill and restart keeps its data. */
 class PrivateRedis {
