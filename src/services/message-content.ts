@@ -1,6 +1,5 @@
 // What is read from a message's raw source on demand: bodies, headers, links, attachments and thumbnails.
 // Every parse runs in the content worker pool, so a hostile message cannot stall other requests when it is read.
-import sharp from 'sharp';
 import { AppError } from '../errors.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { BlobStore } from '../storage/ports.js';
@@ -80,6 +79,9 @@ export class MessageContentService {
     if (!THUMBNAILABLE.test(attachment.contentType)) {
       throw new AppError('not_an_image', `attachment ${index} is ${attachment.contentType}, not an image; only images have thumbnails`);
     }
+    // Loaded on the first thumbnail: libvips costs every server ~25 MB whether or not anyone asks for one. Its
+    // decoding runs on libuv's threads, not the event loop, within the pixel limit.
+    const { default: sharp } = await import('sharp');
     let thumbnail: Buffer;
     try {
       thumbnail = await sharp(attachment.content, { limitInputPixels: 100_000_000, animated: false })

@@ -11,7 +11,6 @@ import { SqliteCaptureStore } from './embedded/sqlite-capture-store.js';
 import { InProcessBus } from './embedded/in-process-bus.js';
 import { MemoryRateLimiter } from './embedded/memory-rate-limiter.js';
 import { SqliteWebhookStore } from './embedded/sqlite-webhook-store.js';
-import { openClusterBackend } from './cluster/open-cluster-backend.js';
 
 /** The embedded profile keeps everything under one folder; a namespace gets its own subfolder. */
 export function embeddedRoot(config: Pick<Config, 'dataDir' | 'namespace'>): string {
@@ -27,7 +26,11 @@ export interface BackendTuning {
 export type BackendErrorHandler = (error: unknown, context: string) => void;
 
 export async function openBackend(config: Config, options: { tuning?: BackendTuning; onError?: BackendErrorHandler } = {}): Promise<Backend> {
-  if (config.profile === 'cluster') return openClusterBackend(config, options.onError ?? (() => undefined));
+  if (config.profile === 'cluster') {
+    // Loaded only for this profile: the Elasticsearch, MinIO and Redis clients cost an embedded server ~60 MB.
+    const { openClusterBackend } = await import('./cluster/open-cluster-backend.js');
+    return openClusterBackend(config, options.onError ?? (() => undefined));
+  }
   const tuning = options.tuning ?? {};
   const root = embeddedRoot(config);
   const db = openSqlite(root);
