@@ -16,9 +16,19 @@ const COLUMN: Record<TextField, string> = {
 /** The trigram tokenizer can only use the index for needles of at least three characters. */
 const TRIGRAM = 3;
 
+/**
+ * The index query for a needle: rows holding trigrams that cover every character of it, which every row holding
+ * the needle does. The index keeps no positions (detail=column: half the size and far cheaper to write), so it
+ * cannot match a phrase; it narrows to candidates and instr() decides. Non-overlapping trigrams plus the last one
+ * cover the needle with the fewest terms.
+ */
 function ftsPhrase(fields: TextField[], needle: string): string {
-  const phrase = `"${needle.replace(/"/g, '""')}"`;
-  return fields.length === 4 ? phrase : `{${fields.map((field) => COLUMN[field]).join(' ')}} : ${phrase}`;
+  const chars = [...needle];
+  const starts = new Set<number>();
+  for (let start = 0; start + TRIGRAM <= chars.length; start += TRIGRAM) starts.add(start);
+  starts.add(chars.length - TRIGRAM);
+  const terms = [...starts].map((start) => `"${chars.slice(start, start + TRIGRAM).join('').replace(/"/g, '""')}"`).join(' AND ');
+  return fields.length === 4 ? `(${terms})` : `{${fields.map((field) => COLUMN[field]).join(' ')}} : (${terms})`;
 }
 
 /**

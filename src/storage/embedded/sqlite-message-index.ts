@@ -222,10 +222,12 @@ export class SqliteMessageIndex implements MessageIndex {
       const conditions = `m.workspace_id = ? AND m.inbox_id = ? ${position} AND ${filter.where} ORDER BY m.received_at DESC, m.id DESC LIMIT ?`;
       const params = [workspaceId, inboxId, ...positionParams, ...filter.params, options.limit];
       const driver = this.rarestPhrase(requiredPhrases(options.filter));
-      const rows = driver === null
-        ? this.sql(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params)
-        : this.sql(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)
-            SELECT ${MESSAGE_COLUMNS} FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions}`).all(driver, ...params);
+      if (driver === null) return (this.sql(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params) as MessageRow[]).map(toMessage);
+      // The hits are sorted by their keys alone and only the page's rows are read whole: sorting whole rows
+      // (bodies included) of a thousand hits to keep fifty cost most of such a query.
+      const rows = this.sql(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?),
+          page(seq) AS MATERIALIZED (SELECT m.seq FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions})
+          SELECT ${MESSAGE_COLUMNS} FROM page CROSS JOIN messages m ON m.seq = page.seq ORDER BY m.received_at DESC, m.id DESC`).all(driver, ...params);
       return (rows as MessageRow[]).map(toMessage);
     })());
   }
