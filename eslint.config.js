@@ -1,8 +1,20 @@
-// Lint rules; the import restriction keeps storage drivers behind the ports (see ARCHITECTURE.md).
+// Lint rules; the import restrictions keep storage drivers behind the ports and content parsers inside the
+// content worker pool (see ARCHITECTURE.md).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const storageDrivers = ['better-sqlite3', '@elastic/elasticsearch', 'minio', 'ioredis'];
+const storageDrivers = ['better-sqlite3', '@elastic/elasticsearch', 'minio', 'ioredis'].map((name) => ({
+  name, message: 'Storage drivers are imported only under src/storage/.',
+}));
+
+const WORKER_ONLY = 'Content parsing runs only in the content worker pool: only src/mime/ and src/workers/content-worker.ts load it.';
+const contentParsers = ['mailparser', 'html-to-text', 'htmlparser2', 'linkify-it'].map((name) => ({ name, message: WORKER_ONLY }));
+/** The modules under src/mime/ that load a parser; their types are free to use anywhere. */
+const parserModules = {
+  group: ['**/mime/parse-email.js', '**/mime/message-view.js', '**/mime/extract-links.js', '**/mime/list-unsubscribe.js', '**/mime/header-summary.js'],
+  allowTypeImports: true,
+  message: WORKER_ONLY,
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.services/**'] },
@@ -11,14 +23,20 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', {
-        paths: storageDrivers.map((name) => ({ name, message: 'Storage drivers are imported only under src/storage/.' })),
-      }],
+      'no-restricted-imports': ['error', { paths: storageDrivers }],
     },
   },
   {
+    files: ['src/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [...storageDrivers, ...contentParsers], patterns: [parserModules] }] },
+  },
+  {
     files: ['src/storage/**'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { 'no-restricted-imports': ['error', { paths: contentParsers, patterns: [parserModules] }] },
+  },
+  {
+    files: ['src/mime/**', 'src/workers/content-worker.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: storageDrivers }] },
   },
   {
     files: ['scripts/**/*.mjs'],

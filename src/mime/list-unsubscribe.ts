@@ -1,21 +1,10 @@
 // Reads List-Unsubscribe and List-Unsubscribe-Post (RFC 2369, RFC 8058) into the API's list_unsubscribe field.
+import type { ListUnsubscribe } from '../domain/message-view.js';
 
 /** Raw header values in the order they appear in the message; several entries mean the header repeats. */
 export interface ListUnsubscribeHeaders {
   listUnsubscribe: string[];
   listUnsubscribePost: string[];
-}
-
-/** Every field is present only when it has something to say, so an absent field never means "empty string". */
-export interface ListUnsubscribe {
-  /** The first List-Unsubscribe value, unfolded and trimmed. */
-  header?: string;
-  /** The first List-Unsubscribe-Post value, unfolded and trimmed. */
-  header_post?: string;
-  /** The usable URIs inside <...>, in order, without duplicates. */
-  links?: string[];
-  /** Every problem found, joined with '; '. */
-  errors?: string;
 }
 
 const ONE_CLICK_VALUE = 'List-Unsubscribe=One-Click';

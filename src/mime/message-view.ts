@@ -4,36 +4,8 @@ import type { Attachment, ParsedMail } from 'mailparser';
 import libmime from 'libmime';
 import { extractLinks } from './extract-links.js';
 import { parseMime } from './parse-email.js';
-import { parseListUnsubscribe, type ListUnsubscribe } from './list-unsubscribe.js';
-
-export interface AttachmentInfo {
-  index: number;
-  filename: string;
-  contentType: string;
-  size: number;
-  isImage: boolean;
-}
-
-export interface MessageView {
-  text: string | null;
-  html: string | null;
-  links: string[];
-  headers: Record<string, string[]>;
-  attachments: AttachmentInfo[];
-  listUnsubscribe: ListUnsubscribe | null;
-}
-
-export interface AttachmentContent {
-  filename: string;
-  contentType: string;
-  content: Uint8Array;
-}
-
-/** What an unreadable message shows: nothing beyond its index document. */
-export const EMPTY_VIEW: MessageView = { text: null, html: null, links: [], headers: {}, attachments: [], listUnsubscribe: null };
-
-/** Image types sharp decodes; anything else has no thumbnail. */
-export const THUMBNAILABLE = /^image\/(png|jpe?g|gif|webp|avif|tiff|svg\+xml)$/i;
+import { parseListUnsubscribe } from './list-unsubscribe.js';
+import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageView } from '../domain/message-view.js';
 
 const filenameOf = (attachment: Attachment, index: number) => attachment.filename ?? `attachment-${index + 1}`;
 

@@ -3,7 +3,7 @@
 import { AppError } from '../errors.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { BlobStore } from '../storage/ports.js';
-import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageView } from '../mime/message-view.js';
+import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageView } from '../domain/message-view.js';
 import { thumbnailBlobKey } from '../domain/blob-keys.js';
 import { analysisCutShort, type ContentPool } from '../workers/content-pool.js';
 import type { MessageService } from './messages.js';

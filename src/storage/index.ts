@@ -7,6 +7,7 @@ import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
 import { SqliteMessageIndex, type SqliteMessageIndexOptions } from './embedded/sqlite-message-index.js';
 import { importFileBlobs, SqliteBlobStore } from './embedded/sqlite-blob-store.js';
 import { WalCheckpointer } from './embedded/wal-checkpointer.js';
+import { openClusterBackend } from './cluster/open-cluster-backend.js';
 import { SqliteCaptureStore } from './embedded/sqlite-capture-store.js';
 import { InProcessBus } from './embedded/in-process-bus.js';
 import { MemoryRateLimiter } from './embedded/memory-rate-limiter.js';
@@ -26,11 +27,7 @@ export interface BackendTuning {
 export type BackendErrorHandler = (error: unknown, context: string) => void;
 
 export async function openBackend(config: Config, options: { tuning?: BackendTuning; onError?: BackendErrorHandler } = {}): Promise<Backend> {
-  if (config.profile === 'cluster') {
-    // Loaded only for this profile: the Elasticsearch, MinIO and Redis clients cost an embedded server ~60 MB.
-    const { openClusterBackend } = await import('./cluster/open-cluster-backend.js');
-    return openClusterBackend(config, options.onError ?? (() => undefined));
-  }
+  if (config.profile === 'cluster') return openClusterBackend(config, options.onError ?? (() => undefined));
   const tuning = options.tuning ?? {};
   const root = embeddedRoot(config);
   const db = openSqlite(root);

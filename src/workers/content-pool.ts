@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { workerFile } from '../worker-file.js';
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
-import type { AttachmentContent, MessageView } from '../mime/message-view.js';
+import type { AttachmentContent, MessageView } from '../domain/message-view.js';
 import type { ContentResults, ContentTask } from './content-tasks.js';
 
 export interface ContentPoolOptions {

@@ -2,7 +2,7 @@
 // Types only, so the event loop's side never loads a MIME parser.
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
-import type { AttachmentContent, MessageView } from '../mime/message-view.js';
+import type { AttachmentContent, MessageView } from '../domain/message-view.js';
 
 interface TaskBase {
   raw: Uint8Array;

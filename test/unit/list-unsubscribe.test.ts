@@ -1,7 +1,8 @@
 // List-Unsubscribe / List-Unsubscribe-Post reading: what becomes a link, and every RFC 2369 / RFC 8058 problem named.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { parseListUnsubscribe, type ListUnsubscribe } from '../../src/mime/list-unsubscribe.js';
+import { parseListUnsubscribe } from '../../src/mime/list-unsubscribe.js';
+import type { ListUnsubscribe } from '../../src/domain/message-view.js';
 
 const parse = (listUnsubscribe: string[], listUnsubscribePost: string[] = []): ListUnsubscribe | null =>
   parseListUnsubscribe({ listUnsubscribe, listUnsubscribePost });

@@ -1,0 +1,43 @@
+// What a reader sees of a message (bodies, decoded headers, links, attachments): the shapes the content workers
+// answer with, free of any parser so the event loop can use them without loading one.
+
+/** Every field is present only when it has something to say, so an absent field never means "empty string". */
+export interface ListUnsubscribe {
+  /** The first List-Unsubscribe value, unfolded and trimmed. */
+  header?: string;
+  /** The first List-Unsubscribe-Post value, unfolded and trimmed. */
+  header_post?: string;
+  /** The usable URIs inside <...>, in order, without duplicates. */
+  links?: string[];
+  /** Every problem found, joined with '; '. */
+  errors?: string;
+}
+
+export interface AttachmentInfo {
+  index: number;
+  filename: string;
+  contentType: string;
+  size: number;
+  isImage: boolean;
+}
+
+export interface MessageView {
+  text: string | null;
+  html: string | null;
+  links: string[];
+  headers: Record<string, string[]>;
+  attachments: AttachmentInfo[];
+  listUnsubscribe: ListUnsubscribe | null;
+}
+
+export interface AttachmentContent {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+}
+
+/** What an unreadable message shows: nothing beyond its index document. */
+export const EMPTY_VIEW: MessageView = { text: null, html: null, links: [], headers: {}, attachments: [], listUnsubscribe: null };
+
+/** Image types sharp decodes; anything else has no thumbnail. */
+export const THUMBNAILABLE = /^image\/(png|jpe?g|gif|webp|avif|tiff|svg\+xml)$/i;
