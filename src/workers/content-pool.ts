@@ -34,7 +34,7 @@ export const analysisCutShort = (parseError: string | null): boolean => parseErr
 
 /** Why a task produced no result. */
 export class ContentTaskFailure extends Error {
-  constructor(readonly reason: 'timeout' | 'memory' | 'crash', message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ContentTaskFailure';
   }
@@ -148,12 +148,12 @@ export class ContentPool {
       return new AppError('server_busy', `the server is analysing ${MAX_QUEUED_TASKS} messages already; try again shortly`, { cause: error });
     }
     if (watched.controller.signal.aborted) {
-      return new ContentTaskFailure('timeout', `${FAILURE_PREFIX}stopped after ${watched.timeoutMs / 1000} s (the limit per message)`, { cause: error });
+      return new ContentTaskFailure(`${FAILURE_PREFIX}stopped after ${watched.timeoutMs / 1000} s (the limit per message)`, { cause: error });
     }
     if ((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      return new ContentTaskFailure('memory', `${FAILURE_PREFIX}ran out of its ${this.options.memoryMb} MB of memory (the limit per message)`, { cause: error });
+      return new ContentTaskFailure(`${FAILURE_PREFIX}ran out of its ${this.options.memoryMb} MB of memory (the limit per message)`, { cause: error });
     }
-    return new ContentTaskFailure('crash', `${FAILURE_PREFIX}failed: ${message}`, { cause: error });
+    return new ContentTaskFailure(`${FAILURE_PREFIX}failed: ${message}`, { cause: error });
   }
 
   private watch(watched: Watched): void {
