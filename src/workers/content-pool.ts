@@ -23,6 +23,11 @@ export interface ContentPoolOptions {
 const MAX_QUEUED_TASKS = 1000;
 /** How often running tasks are checked against the time limit; a task may overrun it by this much. */
 const WATCHDOG_TICK_MS = 50;
+/**
+ * A parse's garbage is short-lived and small; V8's default young generation let each worker hold tens of MB of it.
+ * Measured at 16 clients: server RSS after 4,000 captures 299 MB by default, 257 MB with 8, at the same rate.
+ */
+const WORKER_YOUNG_GENERATION_MB = 8;
 /** The header-only fallback reads a bounded prefix, so a far shorter limit is plenty. */
 const FALLBACK_TIMEOUT_MS = 1000;
 
@@ -67,7 +72,7 @@ export class ContentPool {
       // Workers load the MIME stack once and stay warm; starting one costs far more than a typical parse.
       idleTimeout: Infinity,
       maxQueue: MAX_QUEUED_TASKS,
-      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     // A worker that dies between tasks is replaced by piscina; the error has no task to fail and is noise here.
     this.pool.on('error', () => undefined);
