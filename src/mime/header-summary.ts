@@ -1,5 +1,6 @@
 // The cheap fallback when full analysis of a message failed: the few header fields that make it findable.
 import libmime from 'libmime';
+import { headerFields } from './header-fields.js';
 
 export interface HeaderSummary {
   from: string;
@@ -8,9 +9,6 @@ export interface HeaderSummary {
   subject: string;
   messageId: string;
 }
-
-/** The header section is read from at most this many bytes, so the fallback's cost has a ceiling too. */
-export const HEADER_SCAN_BYTES = 1024 * 1024;
 
 const WANTED: Record<string, keyof HeaderSummary> = { from: 'from', to: 'to', cc: 'cc', subject: 'subject', 'message-id': 'messageId' };
 
@@ -24,15 +22,10 @@ function decoded(value: string): string {
 
 /** The first From, To, Cc, Subject and Message-ID of the header section, unfolded and with encoded-words decoded. */
 export function headerSummary(raw: Uint8Array): HeaderSummary {
-  const text = Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.byteLength, HEADER_SCAN_BYTES)).toString('utf8');
-  const end = text.search(/\r?\n\r?\n/);
-  const section = (end === -1 ? text : text.slice(0, end)).replace(/\r?\n(?=[ \t])/g, '');
   const summary: HeaderSummary = { from: '', to: '', cc: '', subject: '', messageId: '' };
-  for (const line of section.split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const field = WANTED[line.slice(0, colon).trim().toLowerCase()];
-    if (field && summary[field] === '') summary[field] = decoded(line.slice(colon + 1));
+  for (const { name, value } of headerFields(raw)) {
+    const field = WANTED[name];
+    if (field && summary[field] === '') summary[field] = decoded(value);
   }
   return summary;
 }

@@ -88,10 +88,9 @@ export class SqliteBlobStore implements BlobStore {
 /**
  * Earlier versions kept each blob as a file under `<data dir>/blobs/<key>`. Moves any such files into the table
  * (in batches, one transaction each) and removes the folder, so an upgraded data dir keeps every message.
- * Resolves to how many blobs were moved.
  */
-export function importFileBlobs(db: SqliteDatabase, root: string): number {
-  if (!fs.existsSync(root)) return 0;
+export function importFileBlobs(db: SqliteDatabase, root: string): void {
+  if (!fs.existsSync(root)) return;
   const write = db.prepare('INSERT OR IGNORE INTO blobs (key, data) VALUES (?, ?)');
   const files = (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
     .filter((entry) => entry.isFile() && !entry.name.endsWith('.tmp'))
@@ -106,5 +105,4 @@ export function importFileBlobs(db: SqliteDatabase, root: string): number {
     }).immediate();
   }
   fs.rmSync(root, { recursive: true, force: true });
-  return files.length;
 }
