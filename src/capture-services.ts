@@ -5,7 +5,7 @@ import type { Backend } from './storage/ports.js';
 import { WorkspaceService } from './services/workspaces.js';
 import { InboxService } from './services/inboxes.js';
 import { TagRuleService } from './services/tag-rules.js';
-import { IngestPipeline } from './ingest/ingest-message.js';
+import { IngestPipeline, type CaptureObserver } from './ingest/ingest-message.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import type { ContentPool } from './workers/content-pool.js';
 import { messageSummaryJson } from './http/presenters.js';
@@ -28,6 +28,7 @@ export function buildCaptureServices(
   content: Pick<ContentPool, 'analyze'>,
   log: Logger,
   deliveriesQueued: () => void,
+  capture: { now?: () => Date; observer?: CaptureObserver } = {},
 ): CaptureServices {
   const workspaces = new WorkspaceService(backend.metadata, config.plans);
   // An inbox-scoped webhook has nothing left to hear once its inbox is gone, and would still count toward the plan.
@@ -36,6 +37,6 @@ export function buildCaptureServices(
   });
   const tagRules = new TagRuleService(backend.metadata, inboxes);
   const webhooks = new WebhookService(backend.webhooks, inboxes, { allowPrivate: config.webhookAllowPrivate }, messageSummaryJson, deliveriesQueued);
-  const pipeline = new IngestPipeline(backend, workspaces, tagRules, content, log, { afterStore: [webhooks] });
+  const pipeline = new IngestPipeline(backend, workspaces, tagRules, content, log, { ...capture, afterStore: [webhooks] });
   return { workspaces, inboxes, tagRules, webhooks, pipeline };
 }

@@ -41,6 +41,10 @@ export interface Config {
   /** Lets webhooks target private and loopback addresses and plain http, for local development and tests. */
   webhookAllowPrivate: boolean;
   logLevel: string;
+  /** Bearer token GET /metrics asks for; null: metrics are open to whoever reaches the HTTP port. */
+  metricsToken: string | null;
+  /** Serve /metrics on this port of its own (0: a free one) instead of the API's; null: on the API's port. */
+  metricsPort: number | null;
   /** Plan given to workspaces created without an explicit one. */
   defaultPlan: string;
   plans: Readonly<Record<string, Plan>>;
@@ -76,6 +80,14 @@ function readPort(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(name, `expected a port number 0-65535 (0 picks a free port), got '${raw}'`);
   return Number(raw);
+}
+
+function readMetricsToken(env: Env): string | null {
+  const raw = env.SANDBOX_METRICS_TOKEN;
+  if (raw === undefined || raw === '') return null;
+  // A token is sent in a header: it must be printable, and long enough not to be guessed.
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError('SANDBOX_METRICS_TOKEN', 'expected 16-256 printable characters without spaces');
+  return raw;
 }
 
 function readPositiveInt(env: Env, name: string, fallback: number): number {
@@ -217,6 +229,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webhookTimeScale: readPositiveNumber(env, 'SANDBOX_WEBHOOK_TIME_SCALE', 1, 1000),
     webhookAllowPrivate: readEnum(env, 'SANDBOX_WEBHOOK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    metricsToken: readMetricsToken(env),
+    metricsPort: env.SANDBOX_METRICS_PORT ? readPort(env, 'SANDBOX_METRICS_PORT', 0) : null,
     plans: Object.freeze(readPlans(env)),
     defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',
     elasticsearchUrl: readServiceUrl(env, 'SANDBOX_ELASTICSEARCH_URL', 'http://127.0.0.1:9200', ['http:', 'https:']),

@@ -110,7 +110,7 @@ export async function importMessages(pipeline: Pick<IngestPipeline, 'ingest'>, i
         refuse('not_an_email', item.raw.length === 0 ? 'the message is empty' : 'the first line is no header field, so this is not an email');
       } else {
         const { envelopeFrom, recipients } = headerEnvelope(item.raw, options.maxRecipients);
-        const capture: Promise<void> = pipeline.ingest({ inbox, envelopeFrom, recipients, raw: item.raw, tls: false }).then(
+        const capture: Promise<void> = pipeline.ingest({ inbox, envelopeFrom, recipients, raw: item.raw, tls: false, channel: 'import' }).then(
           () => {
             imported++;
           },

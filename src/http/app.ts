@@ -10,6 +10,8 @@ import type { WorkspaceService } from '../services/workspaces.js';
 import type { FileReply, HandlerTable, JsonReply, PublicHandlerTable } from './handler.js';
 import { writeEventStream } from './event-stream.js';
 import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
+import { requestContext, type RequestState } from './request-context.js';
+import type { ServiceMetrics } from '../observability/metrics.js';
 import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
 
 export interface HttpAppDeps {
@@ -26,9 +28,10 @@ export interface HttpAppDeps {
   /** Heartbeat interval and time limit of event streams. */
   eventStreams: { heartbeatMs: number; maxMs: number };
   log: Logger;
+  metrics: Pick<ServiceMetrics, 'httpRequestFinished'>;
 }
 
-interface State {
+interface State extends RequestState {
   principal: Principal;
 }
 
@@ -49,8 +52,8 @@ function fromThrown(error: unknown): AppError {
   return toAppError(error);
 }
 
-function errorEnvelope(log: Logger) {
-  return async (ctx: Context, next: Next) => {
+function errorEnvelope() {
+  return async (ctx: Context & { state: RequestState }, next: Next) => {
     ctx.set('Cache-Control', 'no-store');
     try {
       await next();
@@ -59,7 +62,7 @@ function errorEnvelope(log: Logger) {
       }
     } catch (thrown) {
       const error = fromThrown(thrown);
-      if (error.httpStatus >= 500) log.error({ err: error.cause ?? error, method: ctx.method, path: ctx.path }, 'request failed');
+      if (error.httpStatus >= 500) ctx.state.log.error({ err: error.cause ?? error, method: ctx.method, path: ctx.path }, 'request failed');
       sendError(ctx, error);
     }
   };
@@ -215,7 +218,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
         ? await deps.handlers[spec.operationId]!({ ...request, principal })
         : await deps.publicHandlers[spec.operationId]!(request);
       if ('events' in reply) {
-        writeEventStream(ctx, reply, { ...deps.eventStreams, onError: (error) => deps.log.warn({ err: error, path: ctx.path }, 'event stream ended by a failure') });
+        writeEventStream(ctx, reply, { ...deps.eventStreams, onError: (error) => ctx.state.log.warn({ err: error, path: ctx.path }, 'event stream ended by a failure') });
       } else {
         writeReply(ctx, reply);
       }
@@ -224,7 +227,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
 
   const app = new Koa<State>();
   app.silent = true;
-  app.use(errorEnvelope(deps.log));
+  app.use(requestContext(deps.log, deps.metrics));
+  app.use(errorEnvelope());
   app.use(router.routes());
   return app;
 }

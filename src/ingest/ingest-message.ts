@@ -12,6 +12,7 @@ import type { ContentPool } from '../workers/content-pool.js';
 import { GroupCommit } from './group-commit.js';
 import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
 import { encodeEnvelope, messageRecord } from './capture-envelope.js';
+import type { CaptureChannel } from '../observability/metrics.js';
 
 export interface IncomingMessage {
   inbox: Inbox;
@@ -21,7 +22,15 @@ export interface IncomingMessage {
   tls: boolean;
   /** Tags given by the sender (HTTP send); tag rules add theirs. Already normalised. */
   tags?: string[];
+  channel: CaptureChannel;
 }
+
+/** Told how each capture ended: "stored", or the error code it was refused with. */
+export interface CaptureObserver {
+  captureFinished(channel: CaptureChannel, result: string, seconds: number): void;
+}
+
+const unobserved: CaptureObserver = { captureFinished: () => undefined };
 
 /** Work that must be durably done for every stored message before the sender hears it was stored. */
 export interface StoredMessageHandler {
@@ -38,6 +47,7 @@ export class IngestPipeline {
   private drainWaiters: (() => void)[] = [];
   private readonly now: () => Date;
   private readonly afterStore: StoredMessageHandler[];
+  private readonly observer: CaptureObserver;
   /** Groups the captures that finish while the previous group is being written into one write. */
   private readonly writes: GroupCommit<CapturedMessage, InsertOutcome>;
 
@@ -48,10 +58,11 @@ export class IngestPipeline {
     private readonly tagRules: TagRuleService,
     private readonly content: Pick<ContentPool, 'analyze'>,
     private readonly log: Logger,
-    options: { now?: () => Date; afterStore?: StoredMessageHandler[] } = {},
+    options: { now?: () => Date; afterStore?: StoredMessageHandler[]; observer?: CaptureObserver } = {},
   ) {
     this.now = options.now ?? (() => new Date());
     this.afterStore = options.afterStore ?? [];
+    this.observer = options.observer ?? unobserved;
     this.writes = new GroupCommit((group) => {
       // Stamped at commit, so a large message parsed slowly never lands behind messages a `since` reader has seen.
       const committedAt = this.now();
@@ -84,8 +95,15 @@ export class IngestPipeline {
    */
   async ingest(incoming: IncomingMessage): Promise<MessageRecord> {
     this.inFlight++;
+    const started = performance.now();
+    const finished = (result: string) => this.observer.captureFinished(incoming.channel, result, (performance.now() - started) / 1000);
     try {
-      return await this.store(incoming);
+      const record = await this.store(incoming);
+      finished('stored');
+      return record;
+    } catch (error) {
+      finished(toAppError(error).code);
+      throw error;
     } finally {
       this.inFlight--;
       if (this.inFlight === 0) for (const wake of this.drainWaiters.splice(0)) wake();

@@ -80,7 +80,7 @@ export class SendService {
       throw new AppError('message_too_large', `the composed message is ${raw.length} bytes, over the maximum of ${this.maxMessageBytes}`);
     }
     const recipients = [...new Set([...request.to, ...(request.cc ?? []), ...(request.bcc ?? [])].map((address) => address.email))];
-    const record = await this.pipeline.ingest({ inbox, envelopeFrom: request.from.email, recipients, raw, tls: false, tags });
+    const record = await this.pipeline.ingest({ inbox, envelopeFrom: request.from.email, recipients, raw, tls: false, tags, channel: 'http' });
     return record.id;
   }
 }

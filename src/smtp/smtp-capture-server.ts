@@ -7,6 +7,8 @@ import type { Inbox } from '../domain/types.js';
 import type { IngestPipeline } from '../ingest/ingest-message.js';
 import type { InboxService } from '../services/inboxes.js';
 import type { TlsMaterial } from './tls-material.js';
+import type { CaptureObserver } from '../ingest/ingest-message.js';
+import type { OpenCount, SmtpStage } from '../observability/metrics.js';
 
 export interface SmtpCaptureOptions {
   bind: string;
@@ -33,6 +35,13 @@ export function smtpErrorFor(error: unknown): SmtpError {
   return Object.assign(new Error(message), { responseCode: appError.smtpReply.code });
 }
 
+/** What the front door reports as it goes (the metrics, in the server). */
+export interface SmtpObserver extends CaptureObserver {
+  smtpConnections: { inc(): void };
+  smtpSessionsOpen: OpenCount;
+  smtpReplied(stage: SmtpStage, code: number): void;
+}
+
 /** After the transactions have drained, idle sessions get this long before they are told 421 and closed. */
 const IDLE_SESSION_CLOSE_MS = 1000;
 
@@ -42,12 +51,15 @@ export class SmtpCaptureServer {
   /** Sessions between an accepted MAIL FROM and the end of their DATA (or disconnect). */
   private readonly openTransactions = new Set<string>();
   private idleWaiters: (() => void)[] = [];
+  /** Sessions counted as open; smtp-server may report the close of a socket it never announced. */
+  private readonly openSessions = new Set<string>();
 
   constructor(
     private readonly options: SmtpCaptureOptions,
     private readonly inboxes: InboxService,
     private readonly pipeline: IngestPipeline,
     private readonly log: Logger,
+    private readonly observer: SmtpObserver,
   ) {}
 
   /** Starts the plain (STARTTLS) and implicit-TLS listeners; resolves to the ports actually bound. */
@@ -118,31 +130,43 @@ export class SmtpCaptureServer {
       // Shutdown waits for open transactions itself (transactionsFinished) before closing the servers.
       closeTimeout: IDLE_SESSION_CLOSE_MS,
       logger: false,
-      onConnect: (_session, callback) => callback(this.draining ? this.shuttingDown() : undefined),
+      onConnect: (session, callback) => {
+        this.observer.smtpConnections.inc();
+        this.observer.smtpSessionsOpen.inc();
+        this.openSessions.add(session.id);
+        callback(this.draining ? this.shuttingDown() : undefined);
+      },
       // A session that leaves mid-transaction (RSET-less disconnect) must not hold up shutdown.
-      onClose: (session) => this.endTransaction(session.id),
+      onClose: (session) => {
+        if (this.openSessions.delete(session.id)) this.observer.smtpSessionsOpen.dec();
+        this.endTransaction(session.id);
+      },
       onAuth: (auth, _session, callback) => {
-        if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') return callback(Object.assign(new Error('Unsupported AUTH method'), { responseCode: 504 }));
+        const refuse = (error: SmtpError) => callback(this.refused('auth', error));
+        if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') return refuse(Object.assign(new Error('Unsupported AUTH method'), { responseCode: 504 }));
         this.inboxes.authenticateSmtp(auth.username ?? '', auth.password ?? '').then(
           (inbox) => {
-            if (!inbox) return callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
+            if (!inbox) return refuse(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
             const user: SessionUser = { inbox };
+            this.observer.smtpReplied('auth', 235);
             callback(null, { user });
           },
-          (error) => callback(smtpErrorFor(error)),
+          (error) => refuse(smtpErrorFor(error)),
         );
       },
       onMailFrom: (_address, session, callback) => {
-        if (this.draining) return callback(this.shuttingDown());
+        if (this.draining) return callback(this.refused('mail', this.shuttingDown()));
         this.checkSession(session).then(() => {
           this.openTransactions.add(session.id);
+          this.observer.smtpReplied('mail', 250);
           callback();
-        }, (error) => callback(smtpErrorFor(error)));
+        }, (error) => callback(this.refused('mail', smtpErrorFor(error))));
       },
       onRcptTo: (_address, session, callback) => {
         if (session.envelope.rcptTo.length >= this.options.maxRecipients) {
-          return callback(smtpErrorFor(new AppError('too_many_recipients', `Too many recipients: at most ${this.options.maxRecipients} per message`)));
+          return callback(this.refused('rcpt', smtpErrorFor(new AppError('too_many_recipients', `Too many recipients: at most ${this.options.maxRecipients} per message`))));
         }
+        this.observer.smtpReplied('rcpt', 250);
         callback();
       },
       onData: (stream, session, callback) => {
@@ -161,11 +185,15 @@ export class SmtpCaptureServer {
           if (failed) return;
           if (stream.sizeExceeded) {
             this.endTransaction(session.id);
-            return callback(smtpErrorFor(new AppError('message_too_large', `Message exceeds the maximum size of ${this.options.maxMessageBytes} bytes`)));
+            this.observer.captureFinished('smtp', 'message_too_large', 0);
+            return callback(this.refused('data', smtpErrorFor(new AppError('message_too_large', `Message exceeds the maximum size of ${this.options.maxMessageBytes} bytes`))));
           }
           this.capture(session, Buffer.concat(chunks)).then(
-            (id) => callback(null, `Message stored as ${id}`),
-            (error) => callback(smtpErrorFor(error)),
+            (id) => {
+              this.observer.smtpReplied('data', 250);
+              callback(null, `Message stored as ${id}`);
+            },
+            (error) => callback(this.refused('data', smtpErrorFor(error))),
           ).finally(() => this.endTransaction(session.id));
         });
       },
@@ -173,6 +201,12 @@ export class SmtpCaptureServer {
     const server = new SMTPServer(options);
     server.on('error', (error) => this.log.warn({ err: error }, 'smtp connection error'));
     return server;
+  }
+
+  /** Counts a refusal on its way to the client. */
+  private refused(stage: SmtpStage, error: SmtpError): SmtpError {
+    this.observer.smtpReplied(stage, error.responseCode);
+    return error;
   }
 
   private shuttingDown(): SmtpError {
@@ -199,6 +233,7 @@ export class SmtpCaptureServer {
       recipients: session.envelope.rcptTo.map((recipient) => recipient.address),
       raw,
       tls: Boolean(session.secure),
+      channel: 'smtp',
     });
     return record.id;
   }

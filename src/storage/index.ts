@@ -46,6 +46,7 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
     bus: new InProcessBus(),
     rateLimiter: new MemoryRateLimiter(),
     webhooks: new SqliteWebhookStore(db),
+    probes: [{ component: 'sqlite', check: async () => void db.prepare('SELECT 1').get() }],
     close: async () => {
       await checkpointer.close();
       await commits.close();

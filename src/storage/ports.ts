@@ -274,6 +274,8 @@ export interface WebhookStore {
    * error). 'not_finished' when it is still pending; null when there is no such delivery in the workspace.
    */
   requeue(workspaceId: string, id: number, now: Date): Promise<'requeued' | 'not_finished' | null>;
+  /** Pending deliveries of every workspace, and when the earliest of them is due; for operators' metrics. */
+  queueStats(): Promise<{ pending: number; oldestDueAt: Date | null }>;
 }
 
 export interface RateDecision {
@@ -286,6 +288,14 @@ export interface RateLimiter {
   take(key: string, perSecond: number): Promise<RateDecision>;
 }
 
+/** One component a backend depends on (a database, a server), checked for readiness on request. */
+export interface ReadinessProbe {
+  /** What it is, as operators know it: sqlite, elasticsearch, redis, s3. */
+  component: string;
+  /** Resolves when the component answers; rejects with why it does not. The caller bounds how long it waits. */
+  check(): Promise<void>;
+}
+
 /** Everything a profile provides; built once by the composition root. */
 export interface Backend {
   metadata: MetadataStore;
@@ -295,5 +305,6 @@ export interface Backend {
   rateLimiter: RateLimiter;
   webhooks: WebhookStore;
   captures: CaptureStore;
+  probes: readonly ReadinessProbe[];
   close(): Promise<void>;
 }

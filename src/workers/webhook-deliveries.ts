@@ -22,6 +22,8 @@ export interface DeliveryWorkerOptions {
    * node. Longer than an attempt can take (the receiver's 10 s plus name resolution and connect).
    */
   leaseMs?: number;
+  /** Told the outcome of every attempt once it is recorded (the metrics, in the server). */
+  attempted?: (outcome: AttemptRecord['outcome']) => void;
 }
 
 export class WebhookDeliveryWorker {
@@ -129,7 +131,9 @@ export class WebhookDeliveryWorker {
       };
       const result = await postWebhook(webhook.url, body, headers, this.policy, { signal: this.stopping.signal });
       if (this.stopping.signal.aborted) return;
-      await this.store.recordAttempt(delivery.id, this.outcome(delivery, result));
+      const attempt = this.outcome(delivery, result);
+      await this.store.recordAttempt(delivery.id, attempt);
+      this.options.attempted?.(attempt.outcome);
     } catch (error) {
       // The claim's lease makes the delivery due again, so a failure to record costs a repeat, not a loss.
       this.log.warn({ err: error, delivery_id: delivery.id }, 'webhook delivery attempt could not be recorded');

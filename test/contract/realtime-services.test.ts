@@ -54,7 +54,7 @@ for (const factory of backendFactories) {
       return inboxes.require(workspace.id, inbox.id);
     };
     const capture = (inbox: Inbox, subject: string): Promise<MessageRecord> => pipeline.ingest({
-      inbox, envelopeFrom: 'app@sender.test', recipients: ['qa@rcpt.test'], tls: false,
+      inbox, envelopeFrom: 'app@sender.test', recipients: ['qa@rcpt.test'], tls: false, channel: 'http',
       raw: Buffer.from(`From: app@sender.test\r\nTo: qa@rcpt.test\r\nSubject: ${subject}\r\n\r\nbody of ${subject}\r\n`),
     });
     const waiter = (hooks: WaitHooks = {}) => new MessageWaiter(feeds, under.backend.messages, inboxes, hooks);

@@ -88,11 +88,27 @@ describeCluster('cluster service outages', function () {
     if (redis) fs.rmSync(redis.dir, { recursive: true, force: true });
   });
 
+  /** /readyz names the component that is down within 5 s of it going, and says ready again once it is back. */
+  const readiness = async () => {
+    const response = await api.withKey(null).get<{ status: string; components: { component: string; ready: boolean }[] }>('/readyz');
+    return { status: response.status, down: response.json.components.filter((component) => !component.ready).map((component) => component.component) };
+  };
+  const assertNotReady = async (component: string, downSince: number) => {
+    const answer = await readiness();
+    assert.equal(answer.status, 503);
+    assert.deepEqual(answer.down, [component]);
+    assert.ok(Date.now() - downSince < 5000, `/readyz answered 503 ${Date.now() - downSince} ms after ${component} went down`);
+  };
+  const assertReadyAgain = async () => pollUntil(async () => (await readiness()).status === 200, 30_000, '/readyz to answer 200 again', 250);
+
   const assertRefusedWhileDown = async (what: string) => {
     const sent = await trySend(smtp, `during the ${what} outage`);
     assert.equal(sent.code, 451, `SMTP during the ${what} outage: ${sent.text}`);
     assert.ok(sent.ms < 30_000, `the 451 came after ${sent.ms} ms`);
-    expectError(await api.get(`/v1/inboxes/${inbox.id}/messages`), 503, 'storage_unavailable', `API during the ${what} outage`);
+    const refused = await api.get(`/v1/inboxes/${inbox.id}/messages`, { 'X-Request-Id': `outage-${what}` });
+    expectError(refused, 503, 'storage_unavailable', `API during the ${what} outage`);
+    // The log line about the failed request carries the id its response did (it reaches us through a pipe, soon after).
+    await pollUntil(async () => server.logs.some((entry) => entry.request_id === `outage-${what}` && entry.level === 50), 5000, `a log line with request_id outage-${what}`);
   };
 
   const assertResumes = async (what: string) => {
@@ -112,8 +128,10 @@ describeCluster('cluster service outages', function () {
     try {
       await stream.waitOpened();
       await redis.kill();
+      await assertNotReady('redis', Date.now());
       await assertRefusedWhileDown('Redis');
       await redis.start();
+      await assertReadyAgain();
       await assertResumes('Redis');
       await stream.waitForEvents(1);
       assert.deepEqual(stream.summaries().map((m) => m.id), [storedBefore.at(-1)], 'the message captured after the outage, once');
@@ -125,9 +143,11 @@ describeCluster('cluster service outages', function () {
 
   it('answers 451 and 503 while Elasticsearch is unreachable, and resumes when it is back', async () => {
     await relay.cut();
+    await assertNotReady('elasticsearch', Date.now());
     await assertRefusedWhileDown('Elasticsearch');
     expectOk(await api.get('/v1/tag-rules'), 200, 'what lives in Redis alone stays readable');
     await relay.open();
+    await assertReadyAgain();
     await assertResumes('Elasticsearch');
   });
 });

@@ -21,6 +21,12 @@ describe('loadConfig', () => {
     assert.equal(config.webhookTimeScale, 1);
     assert.equal(config.webhookAllowPrivate, false);
     assert.equal(loadConfig({ SANDBOX_WEBHOOK_TIME_SCALE: '0.01', SANDBOX_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookTimeScale, 0.01);
+    assert.equal(config.metricsToken, null);
+    assert.equal(config.metricsPort, null);
+    assert.deepEqual(
+      (({ metricsToken, metricsPort }) => ({ metricsToken, metricsPort }))(loadConfig({ SANDBOX_METRICS_TOKEN: 'a-long-enough-token', SANDBOX_METRICS_PORT: '9464' })),
+      { metricsToken: 'a-long-enough-token', metricsPort: 9464 },
+    );
     assert.ok(Object.isFrozen(config));
   });
 
@@ -54,6 +60,9 @@ describe('loadConfig', () => {
     ['SANDBOX_WEBHOOK_TIME_SCALE', '0'],
     ['SANDBOX_WEBHOOK_TIME_SCALE', 'fast'],
     ['SANDBOX_WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['SANDBOX_METRICS_TOKEN', 'short'],
+    ['SANDBOX_METRICS_TOKEN', 'has a space in the middle of it'],
+    ['SANDBOX_METRICS_PORT', '70000'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {

@@ -8,6 +8,7 @@ import type { InboxEventStreams, StreamItem } from '../../realtime/inbox-event-s
 import type { HandlerTable } from '../handler.js';
 import type { SseEvent } from '../event-stream.js';
 import { messageDetailJson, messageSummaryJson } from '../presenters.js';
+import type { OpenCount } from '../../observability/metrics.js';
 
 /** Reconnect delay suggested to clients, in ms. */
 const RECONNECT_MS = 2000;
@@ -48,16 +49,34 @@ async function* sseEvents(inboxId: string, items: AsyncIterable<StreamItem>): As
   for await (const item of items) yield sseEvent(inboxId, item);
 }
 
-export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStreams, content: MessageContentService, signer: FileUrlSigner): HandlerTable {
+/** Waits and event streams open now, for the metrics. */
+export interface RealtimeCounts {
+  waitsOpen: OpenCount;
+  eventStreamsOpen: OpenCount;
+}
+
+export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStreams, content: MessageContentService, signer: FileUrlSigner, counts: RealtimeCounts): HandlerTable {
   return {
     waitForMessage: async ({ principal, params, query, origin, signal }) => {
       const search = query as { q?: string; from?: string; to?: string; subject?: string; since?: string; timeout: number };
-      const record = await waiter.wait(principal.workspace.id, params.id!, listFilter(search), search.timeout * 1000, signal);
+      counts.waitsOpen.inc();
+      let record: MessageRecord;
+      try {
+        record = await waiter.wait(principal.workspace.id, params.id!, listFilter(search), search.timeout * 1000, signal);
+      } finally {
+        counts.waitsOpen.dec();
+      }
       return { data: messageDetailJson(await content.detail(principal.workspace.id, record.id), signer, origin) };
     },
     streamInboxEvents: async ({ principal, params, headers }) => {
       const stream = await streams.open(principal.workspace.id, params.id!, headers['Last-Event-ID']);
-      return { events: sseEvents(params.id!, stream.items), stopped: stream.stopped, close: stream.close };
+      counts.eventStreamsOpen.inc();
+      // The stream writer closes a stream exactly once, however it ends.
+      const close = () => {
+        counts.eventStreamsOpen.dec();
+        stream.close();
+      };
+      return { events: sseEvents(params.id!, stream.items), stopped: stream.stopped, close };
     },
   };
 }

@@ -69,6 +69,11 @@ export class MinioBlobStore implements BlobStore {
     return store;
   }
 
+  /** Readiness: the server answers and the bucket is there; bounded far below the request timeout by its caller. */
+  async probe(): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket))) throw new Error(`bucket ${this.bucket} does not exist`);
+  }
+
   /** Deletes every object and then the bucket itself (namespace clean-up). */
   async removeBucket(): Promise<void> {
     await this.removeAllUnder('');

@@ -53,6 +53,13 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
       rateLimiter: new RedisRateLimiter(redis, names.redisPrefix),
       webhooks: new RedisWebhookStore(redis, names.redisPrefix, config.nodeId),
       captures,
+      probes: [
+        // A cluster with no usable copy of the messages index cannot answer searches, whatever its node says.
+        { component: 'elasticsearch', check: async () => void (await elasticsearch.search({ index: names.messagesAlias, size: 0, routing: 'readiness' })) },
+        // Both connections: commands carry the data, events the wake-ups that waits and streams depend on.
+        { component: 'redis', check: async () => void (await Promise.all([redis.ping(), subscriber.ping()])) },
+        { component: 's3', check: () => blobs.probe() },
+      ],
       close: async () => {
         clearInterval(reconciler);
         await closeConnections();

@@ -297,6 +297,14 @@ export class RedisWebhookStore implements WebhookStore {
     return guardedRedis(async () => (await RELEASE_CLAIMS.run(this.redis, [this.claimsKey, this.scheduleKey], [now.getTime(), this.key('delivery', '')])) as number);
   }
 
+  queueStats(): Promise<{ pending: number; oldestDueAt: Date | null }> {
+    return guardedRedis(async () => {
+      // The schedule holds every pending delivery, scored by when it is due (a claimed one by its lease's end).
+      const [pending, oldest] = await Promise.all([this.redis.zcard(this.scheduleKey), this.redis.zrange(this.scheduleKey, 0, 0, 'WITHSCORES')]);
+      return { pending, oldestDueAt: oldest.length === 2 ? new Date(Number(oldest[1])) : null };
+    });
+  }
+
   requeue(workspaceId: string, id: number, now: Date): Promise<'requeued' | 'not_finished' | null> {
     return guardedRedis(async () => {
       const keys = [this.key('delivery', String(id)), this.scheduleKey];

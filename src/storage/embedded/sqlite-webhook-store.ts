@@ -132,6 +132,13 @@ export class SqliteWebhookStore implements WebhookStore {
     return guarded(() => this.sql(`UPDATE webhook_deliveries SET due_at = ?, claimed = 0 WHERE claimed = 1 AND status = 'pending'`).run(now.getTime()).changes);
   }
 
+  queueStats(): Promise<{ pending: number; oldestDueAt: Date | null }> {
+    return guarded(() => {
+      const row = this.sql(`SELECT count(*) AS pending, min(due_at) AS oldest FROM webhook_deliveries WHERE status = 'pending'`).get() as { pending: number; oldest: number | null };
+      return { pending: row.pending, oldestDueAt: row.oldest === null ? null : new Date(row.oldest) };
+    });
+  }
+
   requeue(workspaceId: string, id: number, now: Date): Promise<'requeued' | 'not_finished' | null> {
     return guarded(() => this.db.transaction(() => {
       const status = this.sql('SELECT status FROM webhook_deliveries WHERE workspace_id = ? AND id = ?').pluck().get(workspaceId, id) as string | undefined;

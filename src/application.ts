@@ -1,0 +1,265 @@
+// The composition root: builds the backend for the profile and every service on it, wires SMTP and HTTP, and
+// takes it all down again in order. main.ts adds only signals and exit codes, so tests and benches can run it
+// in-process too.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { openBackend, embeddedRoot } from './storage/index.js';
+import { MessageService } from './services/messages.js';
+import { MessageContentService } from './services/message-content.js';
+import { TagService } from './services/tags.js';
+import { SendService } from './services/send-message.js';
+import { FileUrlSigner } from './services/signed-urls.js';
+import { checkReadiness } from './services/readiness.js';
+import { contentPoolFor } from './workers/content-pool.js';
+import { buildCaptureServices } from './capture-services.js';
+import { RetentionWorker } from './workers/retention.js';
+import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
+import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
+import { loadTlsMaterial } from './smtp/tls-material.js';
+import { createHttpApp } from './http/app.js';
+import { loadOpenApi } from './http/openapi.js';
+import { workspaceHandlers } from './http/routes/workspace.js';
+import { inboxHandlers } from './http/routes/inboxes.js';
+import { messageHandlers } from './http/routes/messages.js';
+import { tagHandlers } from './http/routes/tags.js';
+import { sendHandlers } from './http/routes/send.js';
+import { fileHandlers } from './http/routes/files.js';
+import { realtimeHandlers } from './http/routes/realtime.js';
+import { metricsReply, operationsHandlers } from './http/routes/operations.js';
+import { InboxFeeds } from './realtime/inbox-feeds.js';
+import { MessageWaiter } from './realtime/wait-for-message.js';
+import { InboxEventStreams } from './realtime/inbox-event-stream.js';
+import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
+import { webhookHandlers } from './http/routes/webhooks.js';
+import { ServiceMetrics } from './observability/metrics.js';
+
+/** What the application takes from its host rather than from the world, so a test can hold them. */
+export interface ApplicationDeps {
+  log: Logger;
+  now?: () => Date;
+  /** Secure random bytes (the signing secret of file links, on the very first start). */
+  random: (bytes: number) => Buffer;
+}
+
+export interface ListeningAddresses {
+  httpPort: number;
+  smtpPort: number;
+  smtpsPort: number;
+  /** The port metrics are served on when SANDBOX_METRICS_PORT is set; null: on the HTTP port. */
+  metricsPort: number | null;
+}
+
+export interface Application {
+  /** Opens storage, starts the workers and listens; resolves once every port is bound. */
+  listen(): Promise<ListeningAddresses>;
+  /**
+   * Stops taking new work, lets messages in flight finish (up to SANDBOX_SHUTDOWN_GRACE_MS), then stops workers
+   * and closes storage. Safe to call once listen has failed half way.
+   */
+  close(): Promise<void>;
+}
+
+/** Requests Node cannot parse never reach Koa; they still get the JSON envelope rather than a bare status line. */
+function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const problem = error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers exceed 64 KiB' : `the request is not valid HTTP (${error.code ?? 'parse error'})`;
+  const body = JSON.stringify({ success: false, error: { code: 'invalid_request', message: problem } });
+  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+async function listenOn(server: http.Server, port: number, bind: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, bind, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** SANDBOX_METRICS_PORT: /metrics alone, on a port that can stay private while the API's is exposed. */
+function metricsServer(metrics: ServiceMetrics, log: Logger): http.Server {
+  return http.createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method !== 'GET' || path !== '/metrics') {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('only GET /metrics is served here\n');
+      return;
+    }
+    metricsReply(metrics).then(
+      (reply) => response.writeHead(200, { 'Content-Type': reply.contentType }).end(reply.file),
+      (error: unknown) => {
+        log.error({ err: error }, 'collecting metrics failed');
+        response.writeHead(500, { 'Content-Type': 'text/plain' }).end('collecting metrics failed\n');
+      },
+    );
+  });
+}
+
+/** A step of shutdown that both the orderly path and the clean-up after a failed start may ask for: it runs once. */
+function once(step: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | null = null;
+  return () => (done ??= step());
+}
+
+export function createApplication(config: Readonly<Config>, deps: ApplicationDeps): Application {
+  const { log } = deps;
+  const now = deps.now ?? (() => new Date());
+  /** Undo steps of what has been started, run in reverse by close. */
+  const stops: (() => Promise<void>)[] = [];
+  let closing: Promise<void> | null = null;
+  /** What shutdown must sequence between the parts it stops. */
+  let beginShutdown: () => Promise<void> = async () => undefined;
+
+  async function listen(): Promise<ListeningAddresses> {
+    const backend = await openBackend(config, { onError: (error, context) => log.warn({ err: error }, `${context} failed`) });
+    stops.push(() => backend.close());
+    const contentPool = contentPoolFor(config);
+    stops.push(() => contentPool.close());
+    const metrics = new ServiceMetrics({ webhookQueue: () => backend.webhooks.queueStats(), contentTasks: () => contentPool.stats() });
+
+    const deliveryWorker = new WebhookDeliveryWorker(
+      backend.webhooks,
+      { allowPrivate: config.webhookAllowPrivate },
+      { timeScale: config.webhookTimeScale, attempted: (outcome) => metrics.deliveryAttempted(outcome) },
+      log,
+      now,
+    );
+    const { workspaces, inboxes, tagRules, webhooks, pipeline } = buildCaptureServices(backend, config, contentPool, log, () => deliveryWorker.wake(), { now, observer: metrics });
+    const messages = new MessageService(backend.messages, backend.blobs, inboxes);
+    const content = new MessageContentService(messages, backend.blobs, contentPool);
+    // One secret for every node, so a link signed by one is honoured by all.
+    const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => deps.random(32).toString('hex')), config.fileUrlTtlSeconds);
+
+    const feeds = new InboxFeeds(backend.messages, backend.bus, (error, context) => log.warn({ err: error }, `${context} failed`));
+    await feeds.start();
+    const closeFeeds = once(() => feeds.close());
+    stops.push(closeFeeds);
+
+    const created = await workspaces.ensureDefaultWorkspace();
+    if (created) {
+      log.info({ workspace_id: created.workspace.id, api_key: created.key.key, access: created.key.access },
+        'created workspace "default" on the unlimited plan; this read_write API key is shown only once');
+    }
+
+    const tls = await loadTlsMaterial({ certPath: config.tlsCertPath, keyPath: config.tlsKeyPath, dataDir: embeddedRoot(config), hostname: config.smtpHostname });
+    const smtp = new SmtpCaptureServer({
+      bind: config.bind,
+      smtpPort: config.smtpPort,
+      smtpsPort: config.smtpsPort,
+      hostname: config.smtpHostname,
+      maxMessageBytes: config.maxMessageBytes,
+      maxRecipients: config.maxRecipients,
+      shutdownGraceMs: config.shutdownGraceMs,
+      tls,
+    }, inboxes, pipeline, log, metrics);
+    const smtpPorts = await smtp.listen();
+    const closeSmtp = once(() => smtp.close());
+    stops.push(closeSmtp);
+
+    const app = createHttpApp({
+      openapi: loadOpenApi(),
+      handlers: {
+        ...workspaceHandlers(workspaces),
+        ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
+        ...messageHandlers(messages, content, signer),
+        ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),
+        ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
+        ...webhookHandlers(webhooks, workspaces),
+        ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),
+      },
+      publicHandlers: {
+        ...fileHandlers(messages, content, signer),
+        ...operationsHandlers({
+          readiness: () => checkReadiness(backend.probes),
+          metrics,
+          metricsToken: config.metricsToken,
+          metricsElsewhere: config.metricsPort !== null,
+        }),
+      },
+      publicUrl: config.publicUrl,
+      // Base64 grows attachments by a third; leave room for the JSON around them.
+      maxMessageBodyBytes: Math.ceil(config.maxMessageBytes * 4 / 3) + 1024 * 1024,
+      metadata: backend.metadata,
+      rateLimiter: backend.rateLimiter,
+      workspaces,
+      eventStreams: { heartbeatMs: config.streamHeartbeatSeconds * 1000, maxMs: config.streamMaxSeconds * 1000 },
+      log,
+      metrics,
+    });
+    // Long q values percent-encode to far more than Node's default 16 KiB of request line and headers.
+    const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app.callback());
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket));
+    // Idle keep-alive connections outlive a load balancer's idle timeout (60 s is common), so the server never
+    // closes one just as a client or proxy sends its next request on it (Node's default is 5 s).
+    server.keepAliveTimeout = 65_000;
+    const httpPort = await listenOn(server, config.httpPort, config.bind);
+    const httpClosed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+    const closeHttp = once(async () => {
+      server.close();
+      server.closeIdleConnections();
+      await httpClosed;
+    });
+    stops.push(closeHttp);
+    let metricsPort: number | null = null;
+    if (config.metricsPort !== null) {
+      const ownServer = metricsServer(metrics, log);
+      metricsPort = await listenOn(ownServer, config.metricsPort, config.bind);
+      stops.push(() => new Promise((resolve) => ownServer.close(() => resolve())));
+    }
+
+    await deliveryWorker.start();
+    stops.push(() => deliveryWorker.stop());
+    const retention = new RetentionWorker(backend, workspaces, log);
+    retention.start(config.retentionSweepSeconds * 1000);
+    stops.push(() => retention.stop());
+    const orphanSweep = sweepOrphanBlobs(backend).then(
+      ({ removed, indexMissing }) => {
+        if (removed > 0) log.warn({ removed }, 'removed message blob folders an interrupted capture left behind');
+        if (indexMissing.length > 0) log.error({ workspaces: indexMissing }, 'the index knows none of these workspaces\' stored messages; run scripts/reindex to rebuild it');
+      },
+      (error: unknown) => log.error({ err: error }, 'sweeping orphaned blob folders failed'),
+    );
+    stops.push(() => orphanSweep);
+
+    beginShutdown = async () => {
+      smtp.beginShutdown();
+      // Open waits answer 503 and event streams end (their clients reconnect elsewhere), so HTTP can close.
+      await closeFeeds();
+      const httpDone = closeHttp();
+      // New sessions get 421 from the still-open listener while transactions under way finish.
+      await smtp.transactionsFinished(config.shutdownGraceMs);
+      await closeSmtp();
+      await httpDone;
+      await pipeline.drain();
+    };
+
+    log.info({
+      profile: config.profile,
+      data_dir: embeddedRoot(config),
+      http_url: `http://${config.bind}:${httpPort}`,
+      http_port: httpPort,
+      smtp_port: smtpPorts.smtpPort,
+      smtps_port: smtpPorts.smtpsPort,
+      ...(metricsPort === null ? {} : { metrics_port: metricsPort }),
+    }, `mail-sandbox listening: HTTP ${httpPort}, SMTP ${smtpPorts.smtpPort} (STARTTLS), SMTPS ${smtpPorts.smtpsPort}`);
+    return { httpPort, ...smtpPorts, metricsPort };
+  }
+
+  async function shutDown(): Promise<void> {
+    await beginShutdown();
+    // Then everything in the reverse of the order it started: workers before the pool and storage they use.
+    for (const stop of stops.splice(0).reverse()) await stop();
+  }
+
+  return {
+    listen,
+    close: () => (closing ??= shutDown()),
+  };
+}

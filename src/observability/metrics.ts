@@ -1,0 +1,160 @@
+// The service's Prometheus metrics: one registry per application and a fixed catalogue whose labels never name a
+// workspace, inbox or address, so the number of series stays bounded however many tenants there are.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+const PREFIX = 'mail_sandbox_';
+
+/** Capture answers range from a millisecond (embedded, idle) to seconds (a 25 MB message, a slow cluster). */
+const CAPTURE_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Waits and event streams last up to minutes; their durations would only stretch the buckets of everything else. */
+const HTTP_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/** Where a message came in. */
+export type CaptureChannel = 'smtp' | 'http' | 'import';
+/** The SMTP commands whose replies are counted; every reply to them is a decision of this service's. */
+export type SmtpStage = 'auth' | 'mail' | 'rcpt' | 'data';
+/** What became of a webhook delivery attempt. */
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
+
+/** A count of things open now (waits, event streams, SMTP sessions); prom-client's Gauge has this shape. */
+export interface OpenCount {
+  inc(): void;
+  dec(): void;
+}
+
+/** State read only when Prometheus scrapes, rather than kept up to date on every change. */
+export interface ScrapeSources {
+  webhookQueue(): Promise<{ pending: number; oldestDueAt: Date | null }>;
+  contentTasks(): { running: number; waiting: number };
+}
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+
+  readonly smtpConnections = new Counter({
+    name: `${PREFIX}smtp_connections_total`,
+    help: 'SMTP connections accepted (plain and implicit TLS ports together).',
+    registers: [this.registry],
+  });
+
+  readonly smtpSessionsOpen: OpenCount = new Gauge({
+    name: `${PREFIX}smtp_sessions_open`,
+    help: 'SMTP sessions connected now.',
+    registers: [this.registry],
+  });
+
+  private readonly smtpReplies = new Counter({
+    name: `${PREFIX}smtp_replies_total`,
+    help: 'Replies to AUTH, MAIL FROM, RCPT TO and DATA, by command and reply class (2xx, 4xx, 5xx).',
+    labelNames: ['command', 'class'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly captured = new Counter({
+    name: `${PREFIX}messages_captured_total`,
+    help: 'Messages offered for capture, by channel and result: "stored", or the error code it was refused with.',
+    labelNames: ['channel', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly captureSeconds = new Histogram({
+    name: `${PREFIX}capture_duration_seconds`,
+    help: 'From the whole message received (end of DATA, or the HTTP body read) to its answer (250 / 201 or a refusal).',
+    labelNames: ['channel'] as const,
+    buckets: CAPTURE_SECONDS,
+    registers: [this.registry],
+  });
+
+  private readonly httpSeconds = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'HTTP requests by method, route template (openapi.yaml path, or "unmatched") and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: HTTP_SECONDS,
+    registers: [this.registry],
+  });
+
+  readonly waitsOpen: OpenCount = new Gauge({
+    name: `${PREFIX}message_waits_open`,
+    help: 'GET …/messages/wait requests waiting now.',
+    registers: [this.registry],
+  });
+
+  readonly eventStreamsOpen: OpenCount = new Gauge({
+    name: `${PREFIX}event_streams_open`,
+    help: 'Inbox event streams (SSE) open now.',
+    registers: [this.registry],
+  });
+
+  private readonly deliveries = new Counter({
+    name: `${PREFIX}webhook_deliveries_total`,
+    help: 'Webhook delivery attempts by outcome: delivered, retry (will be attempted again), failed (attempts used up).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly storageErrors = new Counter({
+    name: `${PREFIX}storage_errors_total`,
+    help: 'Requests and captures that failed because a storage backend did (sqlite, elasticsearch, redis, s3).',
+    labelNames: ['backend'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(sources: ScrapeSources) {
+    // Unprefixed (process_cpu_seconds_total, nodejs_heap_size_used_bytes, …), as every Node dashboard expects them.
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: `${PREFIX}webhook_deliveries_pending`,
+      help: 'Webhook deliveries waiting for an attempt (due now or later), across all workspaces.',
+      registers: [this.registry],
+      async collect() {
+        this.set((await sources.webhookQueue()).pending);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}webhook_oldest_due_age_seconds`,
+      help: 'How long the longest-overdue pending webhook delivery has been due; 0 when none is overdue.',
+      registers: [this.registry],
+      async collect() {
+        const { oldestDueAt } = await sources.webhookQueue();
+        this.set(oldestDueAt === null ? 0 : Math.max(0, (Date.now() - oldestDueAt.getTime()) / 1000));
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}content_tasks`,
+      help: 'Parsing and analysis tasks in the content worker pool, running or waiting for a worker.',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const { running, waiting } = sources.contentTasks();
+        this.set({ state: 'running' }, running);
+        this.set({ state: 'waiting' }, waiting);
+      },
+    });
+  }
+
+  smtpReplied(stage: SmtpStage, code: number): void {
+    this.smtpReplies.inc({ command: stage, class: `${Math.floor(code / 100)}xx` });
+  }
+
+  captureFinished(channel: CaptureChannel, result: string, seconds: number): void {
+    this.captured.inc({ channel, result });
+    this.captureSeconds.observe({ channel }, seconds);
+  }
+
+  httpRequestFinished(method: string, route: string, status: number, seconds: number): void {
+    this.httpSeconds.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  deliveryAttempted(outcome: DeliveryOutcome): void {
+    this.deliveries.inc({ outcome });
+  }
+
+  storageFailed(backend: string): void {
+    this.storageErrors.inc({ backend });
+  }
+
+  /** The exposition in Prometheus text format. */
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+}
