@@ -7,7 +7,7 @@ import { InboxService } from './services/inboxes.js';
 import { TagRuleService } from './services/tag-rules.js';
 import { IngestPipeline } from './ingest/ingest-message.js';
 import { WebhookService } from './webhooks/webhook-service.js';
-import type { ContentPool } from './workers/content-pool.js';
+import type { ContentPool } from './content/content-pool.js';
 import { messageSummaryJson } from './http/presenters.js';
 
 export interface CaptureServices {

@@ -11,7 +11,7 @@ import { MessageContentService } from './services/message-content.js';
 import { TagService } from './services/tags.js';
 import { SendService } from './services/send-message.js';
 import { FileUrlSigner } from './services/signed-urls.js';
-import { contentPoolFor } from './workers/content-pool.js';
+import { contentPoolFor } from './content/content-pool.js';
 import { buildCaptureServices } from './capture-services.js';
 import { RetentionWorker } from './workers/retention.js';
 import { sweepOrphanBlobs } from './workers/orphan-blobs.js';

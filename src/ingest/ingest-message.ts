@@ -8,7 +8,7 @@ import type { Inbox, MessageRecord, Workspace } from '../domain/types.js';
 import type { Backend, CapturedMessage, InsertOutcome } from '../storage/ports.js';
 import type { WorkspaceService } from '../services/workspaces.js';
 import type { TagRuleService } from '../services/tag-rules.js';
-import type { ContentPool } from '../workers/content-pool.js';
+import type { ContentPool } from '../content/content-pool.js';
 import { GroupCommit } from './group-commit.js';
 import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
 import { encodeEnvelope, messageRecord } from './capture-envelope.js';

@@ -12,7 +12,7 @@ import { MessageWaiter, type WaitHooks } from '../../src/realtime/wait-for-messa
 import { InboxService } from '../../src/services/inboxes.js';
 import { TagRuleService } from '../../src/services/tag-rules.js';
 import { WorkspaceService } from '../../src/services/workspaces.js';
-import { contentPoolFor, type ContentPool } from '../../src/workers/content-pool.js';
+import { contentPoolFor, type ContentPool } from '../../src/content/content-pool.js';
 import { AppError } from '../../src/errors.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 
