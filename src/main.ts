@@ -26,9 +26,9 @@ import { tagHandlers } from './http/routes/tags.js';
 import { sendHandlers } from './http/routes/send.js';
 import { fileHandlers } from './http/routes/files.js';
 import { realtimeHandlers } from './http/routes/realtime.js';
-import { InboxFeeds } from './realtime/inbox-feeds.js';
-import { MessageWaiter } from './realtime/wait-for-message.js';
-import { InboxEventStreams } from './realtime/inbox-event-stream.js';
+import { InboxFeeds } from './services/inbox-feeds.js';
+import { MessageWaiter } from './services/wait-for-message.js';
+import { InboxEventStreams } from './services/inbox-event-stream.js';
 import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
 import { webhookHandlers } from './http/routes/webhooks.js';
 
