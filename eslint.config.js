@@ -7,7 +7,7 @@ const storageDrivers = ['better-sqlite3', '@elastic/elasticsearch', 'minio', 'io
   name, message: 'Storage drivers are imported only under src/storage/.',
 }));
 
-const WORKER_ONLY = 'Content parsing runs only in the content worker pool: only src/mime/ and src/workers/content-worker.ts load it.';
+const WORKER_ONLY = 'Content parsing runs only in the content worker pool: only src/mime/ and src/content/content-worker.ts load it.';
 const contentParsers = ['mailparser', 'html-to-text', 'htmlparser2', 'linkify-it'].map((name) => ({ name, message: WORKER_ONLY }));
 /** The modules under src/mime/ that load a parser; their types are free to use anywhere. */
 const parserModules = {
@@ -35,7 +35,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: contentParsers, patterns: [parserModules] }] },
   },
   {
-    files: ['src/mime/**', 'src/workers/content-worker.ts'],
+    files: ['src/mime/**', 'src/content/content-worker.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: storageDrivers }] },
   },
   {

@@ -1,4 +1,4 @@
-// `npm test`: typecheck, lint and unit tests once, then the contract and end-to-end suites on both profiles.
+// `npm test`: typecheck, lint, the layer check and unit tests once, then the contract and end-to-end suites on both profiles.
 // The cluster profile needs Elasticsearch, MinIO and Redis: this starts them with scripts/services/up (installing
 // them the first time) and fails when they cannot start. SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +19,7 @@ const suites = ['run', '--silent', 'test:suites'];
 
 run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 run('lint', 'npx', ['eslint', '.']);
+run('layers', 'npm', ['run', '--silent', 'lint:layers']);
 run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
 run('contract and end-to-end tests, embedded profile', 'npm', suites, { SANDBOX_TEST_PROFILE: 'embedded' });
 

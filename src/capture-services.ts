@@ -6,8 +6,8 @@ import { WorkspaceService } from './services/workspaces.js';
 import { InboxService } from './services/inboxes.js';
 import { TagRuleService } from './services/tag-rules.js';
 import { IngestPipeline, type CaptureObserver } from './ingest/ingest-message.js';
-import { WebhookService } from './webhooks/webhook-service.js';
-import type { ContentPool } from './workers/content-pool.js';
+import { WebhookService } from './services/webhooks.js';
+import type { ContentPool } from './content/content-pool.js';
 import { messageSummaryJson } from './http/presenters.js';
 
 export interface CaptureServices {

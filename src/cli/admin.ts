@@ -8,7 +8,7 @@ import { createLogger } from '../logger.js';
 import { openBackend } from '../storage/index.js';
 import { WorkspaceService } from '../services/workspaces.js';
 import { buildCaptureServices } from '../capture-services.js';
-import { contentPoolFor } from '../workers/content-pool.js';
+import { contentPoolFor } from '../content/content-pool.js';
 import { assertPathsExist, findInbox, importMessages, importSummaryText } from './import-messages.js';
 import type { Access, MemberRole } from '../domain/types.js';
 

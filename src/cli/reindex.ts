@@ -4,7 +4,7 @@ import { openBackend } from '../storage/index.js';
 import { InboxService } from '../services/inboxes.js';
 import { TagRuleService } from '../services/tag-rules.js';
 import { reindexMessages } from '../services/reindex.js';
-import { contentPoolFor } from '../workers/content-pool.js';
+import { contentPoolFor } from '../content/content-pool.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,6 +1,6 @@
 // The one normalisation behind substring search: Unicode lower case, whitespace runs as one space.
 // Stored search columns, query needles and the in-memory matcher all go through it, so they agree.
-import type { MessageRecord } from './types.js';
+import type { MessageRecord, SearchFields } from './types.js';
 
 /** Separates values inside one search field so a needle never matches across two of them. */
 export const FIELD_SEPARATOR = '\u001f';
@@ -11,16 +11,6 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 export function normalizeSearchText(text: string): string {
   return text.replace(CONTROL, '').replace(/\s+/gu, ' ').toLowerCase();
-}
-
-export interface SearchFields {
-  subject: string;
-  /** From header and envelope sender. */
-  sender: string;
-  /** To and Cc headers and every envelope recipient. */
-  recipients: string;
-  /** Text body and the text of the HTML body. */
-  body: string;
 }
 
 const joinValues = (values: string[]) => values.map(normalizeSearchText).join(FIELD_SEPARATOR);

@@ -1,5 +1,4 @@
 // Domain types shared by every layer; storage adapters speak only these.
-import type { SearchFields } from './search-text.js';
 
 export type Access = 'read' | 'read_write';
 export type MemberRole = 'owner' | 'admin' | 'member';
@@ -47,6 +46,17 @@ export interface Inbox {
   /** SHA-256 of the SMTP password, hex. */
   smtpPasswordHash: string;
   createdAt: Date;
+}
+
+/** A message's text as substring search sees it: each field normalised by search-text.ts. */
+export interface SearchFields {
+  subject: string;
+  /** From header and envelope sender. */
+  sender: string;
+  /** To and Cc headers and every envelope recipient. */
+  recipients: string;
+  /** Text body and the text of the HTML body. */
+  body: string;
 }
 
 /** What the ingest pipeline derives from a raw message; the search document. */

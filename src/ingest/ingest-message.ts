@@ -4,11 +4,9 @@ import type { Logger } from 'pino';
 import { AppError, toAppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { quotaPeriod } from '../domain/quota-period.js';
-import type { Inbox, MessageRecord, Workspace } from '../domain/types.js';
+import type { Inbox, MessageRecord, Plan, Workspace } from '../domain/types.js';
 import type { Backend, CapturedMessage, InsertOutcome } from '../storage/ports.js';
-import type { WorkspaceService } from '../services/workspaces.js';
-import type { TagRuleService } from '../services/tag-rules.js';
-import type { ContentPool } from '../workers/content-pool.js';
+import type { ContentPool } from '../content/content-pool.js';
 import { GroupCommit } from './group-commit.js';
 import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
 import { encodeEnvelope, messageRecord } from './capture-envelope.js';
@@ -32,6 +30,20 @@ export interface CaptureObserver {
 
 const unobserved: CaptureObserver = { captureFinished: () => undefined };
 
+/**
+ * The workspace and plan a capture is charged to, as the workspace service answers them. Ingest sits below the
+ * services that call it, so it names what it asks of them rather than importing them.
+ */
+export interface CaptureWorkspaces {
+  requireWorkspace(id: string): Promise<Workspace>;
+  planFor(workspace: Workspace): Plan;
+}
+
+/** The tags a workspace's rules give a just-parsed message, as the tag-rule service answers them. */
+export interface CaptureTagRules {
+  tagsFor(message: MessageRecord): Promise<string[]>;
+}
+
 /** Work that must be durably done for every stored message before the sender hears it was stored. */
 export interface StoredMessageHandler {
   messageStored(record: MessageRecord): Promise<void>;
@@ -54,8 +66,8 @@ export class IngestPipeline {
   /** `afterStore`: run in order once a message is stored (queueing webhook deliveries). */
   constructor(
     private readonly backend: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'bus' | 'captures'>,
-    private readonly workspaces: WorkspaceService,
-    private readonly tagRules: TagRuleService,
+    private readonly workspaces: CaptureWorkspaces,
+    private readonly tagRules: CaptureTagRules,
     private readonly content: Pick<ContentPool, 'analyze'>,
     private readonly log: Logger,
     options: { now?: () => Date; afterStore?: StoredMessageHandler[]; observer?: CaptureObserver } = {},

@@ -1,5 +1,5 @@
 // What a reader sees of a message, derived from its raw bytes: bodies, decoded headers, links, attachments.
-// Runs only inside the content worker pool (src/workers/content-worker.ts), never on the event loop.
+// Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
 import type { Attachment, ParsedMail } from 'mailparser';
 import libmime from 'libmime';
 import { extractLinks } from './extract-links.js';

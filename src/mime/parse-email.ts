@@ -1,5 +1,5 @@
 // Derives the searchable fields of a message from its raw bytes; never throws, reports problems in parseError.
-// Runs only inside the content worker pool (src/workers/content-worker.ts), never on the event loop.
+// Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
 import { convert as htmlToText } from 'html-to-text';
 import { extractLinks } from './extract-links.js';

@@ -1,6 +1,5 @@
 // Evaluates a query against one message in memory: for a message that just arrived (tag rules, wait, streams, webhooks).
-import type { SearchFields } from '../domain/search-text.js';
-import type { MessageRecord } from '../domain/types.js';
+import type { MessageRecord, SearchFields } from '../domain/types.js';
 import type { QueryNode } from './ast.js';
 
 export type MatchableMessage = Pick<MessageRecord, 'read' | 'tags' | 'attachmentCount' | 'size' | 'receivedAt'> & { search: SearchFields };

@@ -5,7 +5,7 @@ import type { MessageRecord } from '../domain/types.js';
 import type { BlobStore } from '../storage/ports.js';
 import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageView } from '../domain/message-view.js';
 import { thumbnailBlobKey } from '../domain/blob-keys.js';
-import { analysisCutShort, type ContentPool } from '../workers/content-pool.js';
+import { analysisCutShort, type ContentPool } from '../content/content-pool.js';
 import type { MessageService } from './messages.js';
 
 export interface MessageDetail extends MessageView {

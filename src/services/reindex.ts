@@ -4,7 +4,7 @@ import type { Backend } from '../storage/ports.js';
 import type { TagRuleService } from './tag-rules.js';
 import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
 import { decodeEnvelope, messageRecord, type RecordSource } from '../ingest/capture-envelope.js';
-import type { ContentPool } from '../workers/content-pool.js';
+import type { ContentPool } from '../content/content-pool.js';
 
 export interface ReindexReport {
   /** Documents rewritten from their blobs. */

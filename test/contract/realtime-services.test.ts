@@ -6,13 +6,13 @@ import { loadConfig } from '../../src/config.js';
 import type { Inbox, MessageRecord, Workspace } from '../../src/domain/types.js';
 import { IngestPipeline } from '../../src/ingest/ingest-message.js';
 import { listFilter } from '../../src/query/parse-query.js';
-import { InboxFeeds } from '../../src/realtime/inbox-feeds.js';
-import { InboxEventStreams, type InboxEventStream, type StreamItem } from '../../src/realtime/inbox-event-stream.js';
-import { MessageWaiter, type WaitHooks } from '../../src/realtime/wait-for-message.js';
+import { InboxFeeds } from '../../src/services/inbox-feeds.js';
+import { InboxEventStreams, type InboxEventStream, type StreamItem } from '../../src/services/inbox-event-stream.js';
+import { MessageWaiter, type WaitHooks } from '../../src/services/wait-for-message.js';
 import { InboxService } from '../../src/services/inboxes.js';
 import { TagRuleService } from '../../src/services/tag-rules.js';
 import { WorkspaceService } from '../../src/services/workspaces.js';
-import { contentPoolFor, type ContentPool } from '../../src/workers/content-pool.js';
+import { contentPoolFor, type ContentPool } from '../../src/content/content-pool.js';
 import { AppError } from '../../src/errors.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 

@@ -1,5 +1,5 @@
 // Webhook endpoints: create, list, delete, deliveries, test, and retrying a finished delivery.
-import type { WebhookInput, WebhookService } from '../../webhooks/webhook-service.js';
+import type { WebhookInput, WebhookService } from '../../services/webhooks.js';
 import type { WorkspaceService } from '../../services/workspaces.js';
 import type { HandlerTable } from '../handler.js';
 import { deliveryJson, webhookJson, webhookWithSecretJson } from '../presenters.js';

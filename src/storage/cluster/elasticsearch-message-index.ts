@@ -2,7 +2,6 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
-import { compileEs } from '../../query/compile-es.js';
 import { matches } from '../../query/match.js';
 import type { ArrivalPage, ChangeResult, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessageSelection, NewMessage } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
@@ -10,6 +9,7 @@ import type { ClusterNames } from './names.js';
 import type { QuotaLedger } from './quota-ledger.js';
 import type { RedisArrivalLog } from './redis-arrival-log.js';
 import { CoalescedFlush } from '../coalesced-flush.js';
+import { compileEs } from './compile-es.js';
 
 /** The document, as search-mappings/messages.template.json maps it. */
 interface MessageDoc {
@@ -268,7 +268,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
 
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]> {
     return this.guard(async () => {
-      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, compileEs(options.filter) as estypes.QueryDslQueryContainer);
+      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, compileEs(options.filter));
       const after = options.after && [options.after.receivedAt.getTime(), options.after.id];
       const messages: MessageRecord[] = [];
       for await (const hits of this.pages(workspaceId, query, NEWEST_FIRST, { after, limit: options.limit })) {
@@ -328,7 +328,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
       const filters: estypes.QueryDslQueryContainer[] = [];
       if (selection.inboxId !== undefined) filters.push({ term: { inbox_id: selection.inboxId } });
       if (selection.ids !== undefined) filters.push({ terms: { id: selection.ids } });
-      if (selection.filter !== undefined) filters.push(compileEs(selection.filter) as estypes.QueryDslQueryContainer);
+      if (selection.filter !== undefined) filters.push(compileEs(selection.filter));
       const ids = selection.ids && new Set(selection.ids);
       const stillSelected = (m: MessageRecord) => (selection.inboxId === undefined || m.inboxId === selection.inboxId)
         && (!ids || ids.has(m.id)) && (selection.filter === undefined || matches(selection.filter, m));

@@ -1,34 +1,8 @@
 // Compiles a q syntax tree to an Elasticsearch query (filter context) over the fields of search-mappings/messages.template.json.
-import type { QueryNode, TextField } from './ast.js';
+import type { estypes } from '@elastic/elasticsearch';
+import type { QueryNode, TextField } from '../../query/ast.js';
 
-/**
- * The few query shapes this compiler emits, typed here because only src/storage/** may import the
- * Elasticsearch client (and with it its DSL types); they are a subset of its QueryDslQueryContainer.
- */
-export type EsQuery =
-  | { match_all: Record<string, never> }
-  | { match_none: Record<string, never> }
-  | { bool: EsBool }
-  | { term: Record<string, { value: string | boolean }> }
-  | { match_phrase: Record<string, { query: string }> }
-  | { exists: { field: string } }
-  | { range: Record<string, EsRange> }
-  | { wrapper: { query: string } };
-
-export interface EsBool {
-  filter?: EsQuery[];
-  should?: EsQuery[];
-  must_not?: EsQuery[];
-  minimum_should_match?: number;
-}
-
-export interface EsRange {
-  gt?: number;
-  gte?: number;
-  lt?: number;
-  lte?: number;
-  format?: string;
-}
+type EsQuery = estypes.QueryDslQueryContainer;
 
 /** Document fields holding the normalised search text (the `search` object of a MessageRecord). */
 export const SEARCH_FIELD: Record<TextField, string> = {
@@ -79,7 +53,7 @@ function bounded(child: Compiled): Compiled {
 function bool(parts: { filter?: Compiled[]; should?: Compiled[]; mustNot?: Compiled[] }): Compiled {
   const take = (list: Compiled[] | undefined) => (list && list.length > 0 ? list.map(bounded) : undefined);
   const [filter, should, mustNot] = [take(parts.filter), take(parts.should), take(parts.mustNot)];
-  const body: EsBool = {};
+  const body: estypes.QueryDslBoolQuery = {};
   if (filter) body.filter = filter.map((c) => c.query);
   if (should) {
     body.should = should.map((c) => c.query);

@@ -4,7 +4,7 @@ import type { MessageRecord } from '../domain/types.js';
 import type { QueryNode } from '../query/ast.js';
 import { matches } from '../query/match.js';
 import type { MessageIndex } from '../storage/ports.js';
-import type { InboxService } from '../services/inboxes.js';
+import type { InboxService } from './inboxes.js';
 import type { InboxFeeds } from './inbox-feeds.js';
 
 /** Seams for the race tests, which land messages at exactly these points of a wait. */

@@ -1,20 +1,25 @@
 // The q → Elasticsearch compiler: which query carries each clause, constant folding, and the nesting-depth bound.
 // Exact agreement with the matcher on real data is the cluster run of test/contract/query-agreement.test.ts.
 import { strict as assert } from 'node:assert';
-import { compileEs, type EsQuery } from '../../src/query/compile-es.js';
-import type { QueryNode } from '../../src/query/ast.js';
+import { compileEs } from '../../../src/storage/cluster/compile-es.js';
+import type { QueryNode } from '../../../src/query/ast.js';
+
+/** The client's query DSL type; tests may not import the Elasticsearch client themselves. */
+type EsQuery = ReturnType<typeof compileEs>;
 
 const text = (needle: string, fields: ('subject' | 'sender' | 'recipients' | 'body')[] = ['subject']): QueryNode => ({ kind: 'text', fields, needle });
 const tag = (name: string): QueryNode => ({ kind: 'tag', name });
 
 /** Compound levels Elasticsearch counts while parsing, with wrapper contents parsed on their own. */
 function depth(query: EsQuery): { outer: number; deepestInner: number } {
-  if ('bool' in query) {
-    const children = [...query.bool.filter ?? [], ...query.bool.should ?? [], ...query.bool.must_not ?? []].map(depth);
+  const { bool, wrapper } = query;
+  if (bool) {
+    // The DSL takes one clause or a list of them.
+    const children = [bool.filter, bool.should, bool.must_not].flatMap((clauses) => clauses ?? []).map(depth);
     return { outer: 1 + Math.max(0, ...children.map((c) => c.outer)), deepestInner: Math.max(0, ...children.map((c) => c.deepestInner)) };
   }
-  if ('wrapper' in query) {
-    const inner = depth(JSON.parse(Buffer.from(query.wrapper.query, 'base64').toString()) as EsQuery);
+  if (wrapper) {
+    const inner = depth(JSON.parse(Buffer.from(wrapper.query, 'base64').toString()) as EsQuery);
     return { outer: 0, deepestInner: Math.max(inner.outer, inner.deepestInner) };
   }
   return { outer: 0, deepestInner: 0 };

@@ -1,6 +1,6 @@
 // The content worker pool: results, the time and memory limits, a worker terminated mid-task, and the fallback.
 import { strict as assert } from 'node:assert';
-import { ContentPool } from '../../../src/workers/content-pool.js';
+import { ContentPool } from '../../../src/content/content-pool.js';
 import { HOSTILE_SHAPES } from '../../support/hostile-messages.js';
 import { pollUntil } from '../../support/poll.js';
 

@@ -1,7 +1,7 @@
 // GET /inboxes/{id}/events: an inbox's arrivals as a stream that resumes after a cursor without gaps or repeats.
 import type { MessageRecord } from '../domain/types.js';
 import type { MessageIndex } from '../storage/ports.js';
-import type { InboxService } from '../services/inboxes.js';
+import type { InboxService } from './inboxes.js';
 import type { ArrivalListener, InboxFeeds } from './inbox-feeds.js';
 import { decodeStreamCursor, encodeStreamCursor } from './stream-cursor.js';
 

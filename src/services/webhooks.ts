@@ -4,8 +4,8 @@ import { newId } from '../domain/ids.js';
 import { newWebhookSecret } from '../domain/secrets.js';
 import type { Delivery, MessageRecord, Plan, Webhook, WebhookEvent } from '../domain/types.js';
 import type { WebhookStore } from '../storage/ports.js';
-import type { InboxService } from '../services/inboxes.js';
-import { targetRefusal, type TargetPolicy } from './target-policy.js';
+import type { InboxService } from './inboxes.js';
+import { targetRefusal, type TargetPolicy } from '../webhooks/target-policy.js';
 
 /** GET /webhooks/{id}/deliveries lists this many. */
 const LISTED_DELIVERIES = 50;

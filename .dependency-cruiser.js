@@ -1,0 +1,155 @@
+// The layers of src/ (ARCHITECTURE.md, "Layers, enforced by a tool"), checked by `npm run lint:layers` in npm test.
+// http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, webhooks/ → domain/: a layer may use any layer
+// below it (SMTP hands a message straight to the ingest pipeline), none above. Storage is reached only through its
+// ports; main.ts, application.ts, capture-services.ts and cli/ wire it all together. Storage drivers and content parsers are eslint's.
+
+/**
+ * Composition roots: they open the backend, build the services and hand them to the entry points, so they may import
+ * anything. application.ts is the server's wiring (main.ts runs it); capture-services.ts is the wiring the server and
+ * the admin CLI share (it hands the API's message JSON to the webhook service).
+ */
+const COMPOSITION = '^src/(main\\.ts$|application\\.ts$|capture-services\\.ts$|cli/)';
+/** Ways in: HTTP requests, SMTP sessions, background jobs. */
+const ENTRY_POINTS = '^src/(http|smtp|workers)/';
+/** What the use cases build on: the capture pipeline, the q language, MIME derivations, the content pool, webhook mechanics. */
+const BELOW_USE_CASES = '^src/(ingest|query|mime|content|webhooks)/';
+/** Modules every layer uses: at the root of src/, and the metrics catalogue each layer reports to. */
+const SHARED = '^src/((errors|config|logger|project-root|worker-file)\\.ts$|observability/)';
+/** Where a module may live: the layers above, storage/ and domain/. */
+const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-cycles-between-folders',
+      comment: 'Two folders that import each other are one layer split in two, and neither can be understood or changed alone. '
+        + 'Checked per folder, so modules that are each free of cycles cannot hide one between their folders.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-cycles-between-modules',
+      comment: 'A cycle, even of types only, hides which module is the lower one; with values it also makes load order matter.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-unresolvable-imports',
+      comment: 'An import the checker cannot resolve is one no other rule here sees.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-modules-outside-the-layers',
+      comment: 'A module in a folder (or at the root of src/) that no layer names escapes every rule but the cycle checks: '
+        + 'a new folder is placed in a layer here first.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: PLACED },
+      to: {},
+    },
+    {
+      name: 'no-storage-internals-outside-storage',
+      comment: 'Everything else reaches storage through its ports (ports.ts; index.ts builds a backend), so an adapter or '
+        + 'a helper of adapters can change without the rest of the code noticing.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/storage/' },
+      to: { path: '^src/storage/', pathNot: '^src/storage/(ports|index)\\.ts$' },
+    },
+    {
+      name: 'no-backend-factory-imports-outside-composition-roots',
+      comment: 'Only a composition root opens a backend; every other module is handed the ports it needs, which keeps it '
+        + 'working on either profile and in tests.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `${COMPOSITION}|^src/storage/` },
+      to: { path: '^src/storage/index\\.ts$' },
+    },
+    {
+      name: 'no-adapter-imports-outside-the-backend-factory',
+      comment: 'Only the backend factory (storage/index.ts) chooses an adapter for the configured profile.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/storage/(index\\.ts$|embedded/|cluster/)' },
+      to: { path: '^src/storage/(embedded|cluster)/' },
+    },
+    {
+      name: 'no-imports-between-adapters',
+      comment: 'Each profile stands alone: the embedded profile never loads the cluster drivers, and the other way round. '
+        + 'What both need sits in storage/ beside the ports.',
+      severity: 'error',
+      from: { path: '^src/storage/(embedded|cluster)/' },
+      to: { path: '^src/storage/(embedded|cluster)/', pathNot: '^src/storage/$1/' },
+    },
+    {
+      name: 'no-domain-importing-beyond-errors',
+      comment: 'The domain is the bottom layer, types and pure rules every layer shares: it may use the error vocabulary '
+        + 'and nothing else of src/.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/(domain/|errors\\.ts$)' },
+    },
+    {
+      name: 'no-imports-of-composition-roots',
+      comment: 'Composition roots sit above every layer; a module that imports one depends on the whole application.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: COMPOSITION },
+      to: { path: COMPOSITION },
+    },
+    {
+      name: 'no-imports-between-entry-points',
+      comment: 'HTTP, SMTP and the background jobs are independent ways in; what two of them share belongs in services/ or below.',
+      severity: 'error',
+      from: { path: ENTRY_POINTS },
+      to: { path: ENTRY_POINTS, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'no-services-importing-entry-points',
+      comment: 'Use cases serve HTTP, SMTP, the background jobs and the CLI alike, so they know none of them; what they need '
+        + 'from one (the API\'s JSON for webhook payloads) is handed to them by a composition root.',
+      severity: 'error',
+      from: { path: '^src/services/' },
+      to: { path: ENTRY_POINTS },
+    },
+    {
+      name: 'no-upward-imports-below-services',
+      comment: 'ingest/, query/, mime/, content/ and webhooks/ are what the use cases build on. When one needs a little of a '
+        + 'service it names those methods as an interface the service satisfies (ingest-message.ts does).',
+      severity: 'error',
+      from: { path: BELOW_USE_CASES },
+      to: { path: `^src/services/|${ENTRY_POINTS}` },
+    },
+    {
+      name: 'no-mime-or-query-importing-beyond-domain',
+      comment: 'MIME derivations and the q language are pure: they know no storage, pool or pipeline. A query compiler '
+        + 'needs its backend\'s types, so it lives beside its adapter (storage/embedded/compile-sql.ts, storage/cluster/compile-es.ts).',
+      severity: 'error',
+      from: { path: '^src/(mime|query)/' },
+      to: { path: '^src/', pathNot: '^src/($1|domain)/|^src/errors\\.ts$' },
+    },
+    {
+      name: 'no-storage-importing-its-users',
+      comment: 'Adapters implement the ports in the terms of the domain and the q language, opened with the configuration; '
+        + 'importing any layer that uses storage would make storage depend on its own callers.',
+      severity: 'error',
+      from: { path: '^src/storage/' },
+      to: { path: '^src/', pathNot: '^src/(storage|domain|query)/|^src/(errors|config|project-root)\\.ts$' },
+    },
+    {
+      name: 'no-shared-modules-importing-layers',
+      comment: 'Errors, configuration, logging, paths and the metrics catalogue serve every layer, so they may use only the '
+        + 'domain and each other; the folder rule above cannot see cycles through them.',
+      severity: 'error',
+      from: { path: SHARED },
+      to: { path: '^src/', pathNot: `^src/domain/|${SHARED}` },
+    },
+  ],
+  options: {
+    // A layer that names another's types depends on it as much as one that calls it.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+  },
+};
