@@ -1,14 +1,14 @@
 // The Koa application: envelope and errors, API-key auth, rate limits, and routes generated from openapi.yaml.
 import Koa, { type Context, type Next } from 'koa';
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import type { Logger } from 'pino';
 import type { ValidateFunction } from 'ajv';
 import { AppError, toAppError } from '../errors.js';
 import type { MetadataStore, RateLimiter } from '../storage/ports.js';
 import { authenticateApiKey, type Principal } from '../services/api-keys.js';
 import type { WorkspaceService } from '../services/workspaces.js';
-import type { FileReply, HandlerTable, JsonReply, PublicHandlerTable } from './handler.js';
-import { writeEventStream } from './event-stream.js';
+import type { AnyReply, HandlerTable, KeyedOperationId, PublicHandlerTable, PublicOperationId } from './handler.js';
+import { writeEventStream, type EventStreamReply } from './event-stream.js';
 import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
 import { requestContext, type RequestState } from './request-context.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
@@ -16,8 +16,8 @@ import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type 
 
 export interface HttpAppDeps {
   openapi: OpenApiDocument;
-  handlers: HandlerTable;
-  publicHandlers: PublicHandlerTable;
+  handlers: HandlerTable<KeyedOperationId>;
+  publicHandlers: PublicHandlerTable<PublicOperationId>;
   /** Base of absolute URLs in responses; null: the origin each request was made to. */
   publicUrl: string | null;
   /** Body limit of operations that declare `x-body-limit: message` (send). */
@@ -35,7 +35,7 @@ interface State extends RequestState {
   principal: Principal;
 }
 
-type ApiContext = Context & { state: State };
+type ApiContext = RouterContext<State>;
 
 function sendError(ctx: Context, error: AppError): void {
   ctx.status = error.httpStatus;
@@ -122,8 +122,19 @@ function singleValuedQuery(ctx: Context): Record<string, unknown> {
   return query;
 }
 
-function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: unknown) {
-  const params: Record<string, unknown> = { ...(ctx as unknown as { params: Record<string, string> }).params };
+/** A request that validateRequest has checked, coerced and completed with defaults against its operation's schemas. */
+interface CheckedRequest {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, string>;
+  body: unknown;
+  origin: string;
+  signal: AbortSignal;
+  principal?: Principal;
+}
+
+function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: unknown): Pick<CheckedRequest, 'params' | 'query' | 'headers'> {
+  const params: Record<string, unknown> = { ...ctx.params };
   if (!operation.path(params)) throw new AppError('invalid_request', describeAjvError('path', operation.path.errors?.[0]));
   const query = singleValuedQuery(ctx);
   if (!operation.query(query)) {
@@ -146,17 +157,23 @@ function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: un
       throw new AppError('invalid_request', describeAjvError('body', operation.body.errors?.[0]));
     }
   }
-  return { params: params as Record<string, string>, query, headers };
+  return { params, query, headers };
 }
 
-function writeReply(ctx: Context, reply: JsonReply | FileReply): void {
-  ctx.status = reply.status ?? 200;
+function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply>): void {
   if ('file' in reply) {
+    ctx.status = 200;
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
     ctx.type = reply.contentType;
     ctx.body = reply.file;
     return;
   }
+  if ('json' in reply) {
+    ctx.status = Number(reply.status);
+    ctx.body = reply.json;
+    return;
+  }
+  ctx.status = reply.status ?? 200;
   ctx.body = { success: true, data: reply.data, ...(reply.nextCursor ? { next_cursor: reply.nextCursor } : {}) };
 }
 
@@ -178,28 +195,40 @@ function requestOrigin(ctx: Context): string {
   return `${ctx.protocol}://${ctx.host}`;
 }
 
-/** Every operation must have exactly one handler, in the table its security calls for. */
-function checkHandlers(operations: CompiledOperation[], deps: HttpAppDeps): void {
+/** An operation's handler as the router calls it. */
+type CheckedHandler = (request: CheckedRequest) => Promise<AnyReply>;
+
+/**
+ * Pairs every operation with its handler, from the table its security calls for, and fails when openapi.yaml and the
+ * tables disagree. Each handler's request type is generated from the schemas validateRequest checks its requests
+ * against; this is the one place that link is asserted rather than compiled.
+ */
+function withHandlers(operations: CompiledOperation[], deps: HttpAppDeps): { operation: CompiledOperation; handler: CheckedHandler }[] {
+  const keyed: Record<string, unknown> = deps.handlers;
+  const open: Record<string, unknown> = deps.publicHandlers;
+  const paired: { operation: CompiledOperation; handler: CheckedHandler }[] = [];
   const problems: string[] = [];
-  for (const { spec } of operations) {
-    const table = spec.public ? deps.publicHandlers : deps.handlers;
-    if (!table[spec.operationId]) problems.push(`no ${spec.public ? 'public ' : ''}handler for ${spec.operationId}`);
+  for (const operation of operations) {
+    const { spec } = operation;
+    const handler = (spec.public ? open : keyed)[spec.operationId];
+    if (typeof handler === 'function') paired.push({ operation, handler: handler as CheckedHandler });
+    else problems.push(`no ${spec.public ? 'public ' : ''}handler for ${spec.operationId}`);
   }
-  for (const [kind, table] of [['', deps.handlers], ['public ', deps.publicHandlers]] as const) {
+  for (const [kind, table] of [['', keyed], ['public ', open]] as const) {
     for (const id of Object.keys(table)) {
       const spec = operations.find((operation) => operation.spec.operationId === id)?.spec;
       if (!spec || spec.public !== (kind === 'public ')) problems.push(`${kind}handler ${id} has no matching operation`);
     }
   }
   if (problems.length > 0) throw new Error(`openapi.yaml and the handlers disagree: ${problems.join('; ')}`);
+  return paired;
 }
 
 export function createHttpApp(deps: HttpAppDeps): Koa<State> {
-  const operations = compileOperations(deps.openapi);
-  checkHandlers(operations, deps);
+  const operations = withHandlers(compileOperations(deps.openapi), deps);
 
   const router = new Router<State>();
-  for (const operation of operations) {
+  for (const { operation, handler } of operations) {
     const { spec } = operation;
     const koaPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
     const bodyLimit = spec.messageSizedBody ? deps.maxMessageBodyBytes : JSON_BODY_LIMIT;
@@ -214,9 +243,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
       const body = operation.body ? await readJsonBody(ctx, bodyLimit) : undefined;
       const { params, query, headers } = validateRequest(operation, ctx, body);
       const request = { params, query, headers, body, origin: deps.publicUrl ?? requestOrigin(ctx), signal: clientGone(ctx) };
-      const reply = principal
-        ? await deps.handlers[spec.operationId]!({ ...request, principal })
-        : await deps.publicHandlers[spec.operationId]!(request);
+      const reply = await handler(principal ? { ...request, principal } : request);
       if ('events' in reply) {
         writeEventStream(ctx, reply, { ...deps.eventStreams, onError: (error) => ctx.state.log.warn({ err: error, path: ctx.path }, 'event stream ended by a failure') });
       } else {

@@ -1,41 +1,103 @@
-// The shape of an API handler: validated input in, a JSON envelope payload, a file or an event stream out.
+// The shape of an API handler, typed per operation from openapi.yaml: validated input in, a JSON envelope
+// payload, a file or an event stream out, each as that operation's success responses declare.
 import type { Principal } from '../services/api-keys.js';
+import type { defaultedParameters, operations, publicOperations } from './api-types.js';
 import type { EventStreamReply } from './event-stream.js';
 
-export interface PublicRequest {
-  params: Record<string, string>;
-  query: Record<string, unknown>;
+export type OperationId = keyof operations;
+export type PublicOperationId = publicOperations;
+export type KeyedOperationId = Exclude<OperationId, PublicOperationId>;
+
+/** A location's parameters as validation hands them over; an operation without any gets an empty object. */
+type Located<T> = [NonNullable<T>] extends [never] ? Record<string, never> : NonNullable<T>;
+
+/** Validation fills a left-out parameter from its default, so a handler always sees it. */
+type WithDefaults<T, Op, Location extends string> = Op extends keyof defaultedParameters
+  ? defaultedParameters[Op] extends Record<Location, infer Names extends keyof T>
+    ? Omit<T, Names> & Required<Pick<T, Names>>
+    : T
+  : T;
+
+type ParametersIn<Op extends OperationId, Location extends 'path' | 'query' | 'header'> =
+  WithDefaults<Located<operations[Op]['parameters'][Location]>, Op, Location>;
+
+/** The JSON body of an operation that takes one; undefined only when openapi.yaml makes it optional. */
+type RequestBody<Op extends OperationId> = [NonNullable<operations[Op]['requestBody']>] extends [never]
+  ? undefined
+  : NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer Body } }
+    ? Body | (undefined extends operations[Op]['requestBody'] ? undefined : never)
+    : undefined;
+
+export interface PublicRequest<Op extends OperationId> {
+  params: ParametersIn<Op, 'path'>;
+  query: ParametersIn<Op, 'query'>;
   /** The header parameters the operation declares, by their names in openapi.yaml, when present. */
-  headers: Record<string, string>;
-  body: unknown;
+  headers: ParametersIn<Op, 'header'>;
+  body: RequestBody<Op>;
   /** Scheme, host and port this server is reached at, for absolute URLs in responses. */
   origin: string;
   /** Aborted when the client goes away before the response is complete. */
   signal: AbortSignal;
 }
 
-export interface ApiRequest extends PublicRequest {
+export interface ApiRequest<Op extends OperationId> extends PublicRequest<Op> {
   principal: Principal;
 }
 
-export interface JsonReply {
-  status?: number;
-  data: unknown;
-  nextCursor?: string | null;
-}
+/** The envelope's `data` (and `next_cursor` where the response declares one); 200 is the status unless set. */
+type JsonReplyFor<Status, Envelope> = Envelope extends { data: infer Data }
+  ? (Status extends 200 ? { status?: 200 } : { status: Status })
+    & { data: Data }
+    & ('next_cursor' extends keyof Envelope ? { nextCursor?: string | null } : { nextCursor?: never })
+  : never;
 
 export interface FileReply {
-  status?: number;
   file: Buffer | string;
   contentType: string;
   headers?: Record<string, string>;
 }
 
-export type Handler = (request: ApiRequest) => Promise<JsonReply | FileReply | EventStreamReply>;
+type SuccessStatus<Op extends OperationId> = Extract<keyof operations[Op]['responses'], 200 | 201 | 202>;
+
+/** What one declared success response allows: its JSON envelope, an event stream, or a file of another type. */
+type ReplyFor<Status, Content> =
+  | (Content extends { 'application/json': infer Envelope } ? JsonReplyFor<Status, Envelope> : never)
+  | ('text/event-stream' extends keyof Content ? EventStreamReply : never)
+  | ([Exclude<keyof Content, 'application/json' | 'text/event-stream'>] extends [never] ? never : FileReply);
+
+/**
+ * JSON that is not the envelope (the operators' /livez and /readyz, read by probes that know no envelope): the body
+ * as declared, under any status declared with such a body, errors included (readiness answers 503 with its report).
+ */
+export interface BareJsonReply<Status, Body> {
+  status: Status;
+  json: Body;
+}
+
+type BareJsonReplies<Op extends OperationId> = {
+  [Status in keyof operations[Op]['responses']]: operations[Op]['responses'][Status] extends { content: { 'application/json': infer Body } }
+    ? (Body extends { success: unknown } ? never : BareJsonReply<Status, Body>)
+    : never;
+}[keyof operations[Op]['responses']];
+
+/** Every reply an operation's responses declare, checked against openapi.yaml at compile time. */
+export type Reply<Op extends OperationId> = BareJsonReplies<Op> | {
+  [Status in SuccessStatus<Op>]: operations[Op]['responses'][Status] extends { content: infer Content } ? ReplyFor<Status, Content> : never;
+}[SuccessStatus<Op>];
+
+/** Whatever any operation may answer, as the router writes it. */
+export type AnyReply = { [Op in OperationId]: Reply<Op> }[OperationId];
+
+export type Handler<Op extends KeyedOperationId> = (request: ApiRequest<Op>) => Promise<Reply<Op>>;
 
 /** For operations that openapi.yaml marks `security: []` (signed file links). */
-export type PublicHandler = (request: PublicRequest) => Promise<JsonReply | FileReply>;
+export type PublicHandler<Op extends PublicOperationId> = (request: PublicRequest<Op>) => Promise<Reply<Op>>;
 
-export type HandlerTable = Record<string, Handler>;
+export type HandlerTable<Ops extends KeyedOperationId> = { [Op in Ops]: Handler<Op> };
 
-export type PublicHandlerTable = Record<string, PublicHandler>;
+export type PublicHandlerTable<Ops extends PublicOperationId> = { [Op in Ops]: PublicHandler<Op> };
+
+/** Lets a route module name its operations once, by the keys of its table, and still have each handler typed. */
+export const handlers = <Ops extends KeyedOperationId>(table: HandlerTable<Ops>): HandlerTable<Ops> => table;
+
+export const publicHandlers = <Ops extends PublicOperationId>(table: PublicHandlerTable<Ops>): PublicHandlerTable<Ops> => table;

@@ -5,15 +5,19 @@ import type { MessageDetail } from '../services/message-content.js';
 import type { FileUrlSigner } from '../services/signed-urls.js';
 import type { TagView } from '../services/tags.js';
 import type { Usage } from '../services/workspaces.js';
+import type { components } from './api-types.js';
+
+/** The response schemas of openapi.yaml: each presenter's return type, so the compiler holds it to the contract. */
+type Schemas = components['schemas'];
 
 export interface SmtpEndpoint {
   host: string;
   ports: number[];
 }
 
-export const workspaceJson = (workspace: Workspace) => ({ id: workspace.id, name: workspace.name });
+export const workspaceJson = (workspace: Workspace): Schemas['Workspace'] => ({ id: workspace.id, name: workspace.name });
 
-export const usageJson = (usage: Usage) => ({
+export const usageJson = (usage: Usage): Schemas['Usage'] => ({
   period_start: usage.periodStart.toISOString(),
   used: usage.used,
   monthly_limit: usage.monthlyLimit,
@@ -23,7 +27,7 @@ export const usageJson = (usage: Usage) => ({
   inboxes: usage.inboxes,
 });
 
-export const inboxJson = (inbox: InboxView) => ({
+export const inboxJson = (inbox: InboxView): Schemas['Inbox'] => ({
   id: inbox.id,
   name: inbox.name,
   smtp_username: inbox.smtpUsername,
@@ -31,7 +35,7 @@ export const inboxJson = (inbox: InboxView) => ({
   created_at: inbox.createdAt.toISOString(),
 });
 
-export function inboxWithCredentialsJson(inbox: InboxView, password: string, smtp: SmtpEndpoint) {
+export function inboxWithCredentialsJson(inbox: InboxView, password: string, smtp: SmtpEndpoint): Schemas['InboxWithCredentials'] {
   const [plainPort, tlsPort] = smtp.ports;
   return {
     ...inboxJson(inbox),
@@ -47,7 +51,7 @@ export function inboxWithCredentialsJson(inbox: InboxView, password: string, smt
   };
 }
 
-export function messageSummaryJson(message: MessageRecord) {
+export function messageSummaryJson(message: MessageRecord): Schemas['MessageSummary'] {
   return {
     id: message.id,
     inbox_id: message.inboxId,
@@ -81,7 +85,7 @@ export const signedFilePath = {
   thumbnail: (w: string, m: string, index: number) => `${signedFilePath.base(w, m)}/thumbnails/${index}`,
 };
 
-export function messageDetailJson(detail: MessageDetail, signer: FileUrlSigner, origin: string) {
+export function messageDetailJson(detail: MessageDetail, signer: FileUrlSigner, origin: string): Schemas['MessageDetail'] {
   const { record } = detail;
   const expires = signer.expiry();
   const signed = (path: string) => origin + signer.sign(path, expires).path;
@@ -113,9 +117,9 @@ export function messageDetailJson(detail: MessageDetail, signer: FileUrlSigner, 
   };
 }
 
-export const tagJson = (tag: TagView) => ({ name: tag.name, color: tag.color, custom_color: tag.customColor, message_count: tag.messageCount });
+export const tagJson = (tag: TagView): Schemas['Tag'] => ({ name: tag.name, color: tag.color, custom_color: tag.customColor, message_count: tag.messageCount });
 
-export const tagRuleJson = (rule: TagRule) => ({
+export const tagRuleJson = (rule: TagRule): Schemas['TagRule'] => ({
   id: rule.id,
   inbox_id: rule.inboxId,
   query: rule.query,
@@ -123,7 +127,7 @@ export const tagRuleJson = (rule: TagRule) => ({
   created_at: rule.createdAt.toISOString(),
 });
 
-export const webhookJson = (webhook: Webhook) => ({
+export const webhookJson = (webhook: Webhook): Schemas['Webhook'] => ({
   id: webhook.id,
   inbox_id: webhook.inboxId,
   url: webhook.url,
@@ -131,9 +135,9 @@ export const webhookJson = (webhook: Webhook) => ({
 });
 
 /** Only the create response carries the secret. */
-export const webhookWithSecretJson = (webhook: Webhook) => ({ ...webhookJson(webhook), secret: webhook.secret });
+export const webhookWithSecretJson = (webhook: Webhook): Schemas['WebhookWithSecret'] => ({ ...webhookJson(webhook), secret: webhook.secret });
 
-export const deliveryJson = (delivery: Delivery) => ({
+export const deliveryJson = (delivery: Delivery): Schemas['Delivery'] => ({
   id: delivery.id,
   message_id: delivery.messageId,
   event: delivery.event,

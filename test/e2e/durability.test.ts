@@ -5,16 +5,8 @@ import net from 'node:net';
 import nodemailer from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { ApiClient } from '../support/api-client.js';
+import type { ResponseJson } from '../support/api-json.js';
 import { startServer, type StartedServer } from '../support/server.js';
-
-interface InboxCreated {
-  data: { id: string; smtp: { ports: number[]; username: string; password: string } };
-}
-
-interface MessagePage {
-  data: { id: string; subject: string }[];
-  next_cursor?: string;
-}
 
 const ENVELOPE = { from: 'sender@durability.example.test', to: ['inbox@durability.example.test'] };
 
@@ -50,7 +42,7 @@ interface SmtpInbox {
 }
 
 async function createInbox(api: ApiClient, name: string): Promise<SmtpInbox> {
-  const created = await api.post<InboxCreated>('/v1/inboxes', { name });
+  const created = await api.post<ResponseJson<'createInbox', 201>>('/v1/inboxes', { name });
   assert.equal(created.status, 201);
   const { username, password } = created.json.data.smtp;
   return { id: created.json.data.id, username, password };
@@ -61,7 +53,7 @@ async function listAll(api: ApiClient, inboxId: string): Promise<{ id: string; s
   const all: { id: string; subject: string }[] = [];
   let cursor: string | undefined;
   do {
-    const page = await api.get<MessagePage>(`/v1/inboxes/${inboxId}/messages?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page = await api.get<ResponseJson<'listMessages'>>(`/v1/inboxes/${inboxId}/messages?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     assert.equal(page.status, 200);
     all.push(...page.json.data);
     cursor = page.json.next_cursor;
@@ -188,7 +180,7 @@ describe('durability: SIGKILL under concurrent SMTP load', function () {
       // Every message that got a 250, in this cycle and the earlier ones, is there with its exact bytes.
       const acknowledged = [...attempts.entries()].filter(([, attempt]) => attempt.storedId !== null);
       for (const [tag, attempt] of acknowledged) {
-        const detail = await api.get<{ data: { subject: string } }>(`/v1/messages/${attempt.storedId}`);
+        const detail = await api.get<ResponseJson<'getMessage'>>(`/v1/messages/${attempt.storedId}`);
         assert.equal(detail.status, 200, `cycle ${cycle}: acknowledged message ${attempt.storedId} (${tag}) is missing after the restart`);
         assert.equal(detail.json.data.subject, tag);
         const raw = await api.get(`/v1/messages/${attempt.storedId}/raw`);
@@ -230,7 +222,7 @@ describe('durability: SIGKILL under concurrent SMTP load', function () {
       server = await startServer({ dataDir });
       const api = new ApiClient(server.httpUrl, key);
       const stored = (await listAll(api, inbox.id)).length;
-      const usage = await api.get<{ data: { used: number } }>('/v1/usage');
+      const usage = await api.get<ResponseJson<'getUsage'>>('/v1/usage');
       assert.equal(usage.status, 200);
       assert.equal(usage.json.data.used, stored, `cycle ${cycle}: usage.used is ${usage.json.data.used} but ${stored} messages are stored`);
     }

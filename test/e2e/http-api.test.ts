@@ -935,7 +935,7 @@ describe('HTTP API (e2e, shared server)', () => {
     it('a request line over 64 KiB gets a 400 in the envelope, not a bare status line', async () => {
       const response = await fetch(`${server.httpUrl}/v1/inboxes/${inboxA.id}/messages?q=${'a'.repeat(70_000)}`, { headers: { authorization: `Bearer ${server.defaultKey}` } });
       assert.equal(response.status, 400);
-      const body = (await response.json()) as { success: boolean; error: { code: string; message: string } };
+      const body = (await response.json()) as ErrorBody;
       assert.deepEqual([body.success, body.error.code], [false, 'invalid_request']);
       assert.match(body.error.message, /64 KiB/);
     });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, runAdmin } from '../support/admin.js';
 import { ApiClient } from '../support/api-client.js';
-import type { MessageSummaryJson, UsageJson } from '../support/api-json.js';
+import type { MessageSummaryJson, UsageJson, WebhookMessageReceivedEventJson } from '../support/api-json.js';
 import { assertSameBytes } from '../support/bytes.js';
 import { expectOk } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
@@ -137,7 +137,7 @@ describe('admin import', function () {
     // The import only queued the deliveries; the server's delivery worker sends them.
     const requests = await receiver.waitForRequests(expected.size, 30_000);
     assert.ok(requests.every((request) => request.signature.ok), 'every delivery is signed');
-    assert.deepEqual(requests.map((request) => bodyOf<{ data: { id: string } }>(request).data.id).sort(), listed.map((m) => m.id).sort());
+    assert.deepEqual(requests.map((request) => bodyOf<WebhookMessageReceivedEventJson>(request).data.id).sort(), listed.map((m) => m.id).sort());
   });
 
   it('prints a plain-text summary without --json', async () => {

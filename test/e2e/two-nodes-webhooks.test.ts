@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { createWorkspace } from '../support/admin.js';
 import { ApiClient } from '../support/api-client.js';
-import type { InboxWithCredentialsJson } from '../support/api-json.js';
+import type { DeliveryJson, InboxWithCredentialsJson, WebhookMessageReceivedEventJson } from '../support/api-json.js';
 import { expectOk } from '../support/envelope.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { pollUntil } from '../support/poll.js';
@@ -12,14 +12,6 @@ import { describeCluster } from '../support/profile.js';
 import { startServer, tempDataDir, type StartedServer } from '../support/server.js';
 import { credentialsOf, smtpTransport, storedId, type SmtpCredentials } from '../support/smtp.js';
 import { bodyOf, WebhookReceiver, type ReceivedRequest } from '../support/webhook-receiver.js';
-
-interface DeliveryJson {
-  id: number;
-  message_id: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_status: number | null;
-}
 
 /** Fails when two requests of one delivery overlap in time (one began before the other was answered). */
 function assertNeverInParallel(requests: ReceivedRequest[]): void {
@@ -105,7 +97,7 @@ describeCluster('webhooks across two nodes', function () {
     for (const request of receiver.requests) perDelivery.set(request.delivery!, (perDelivery.get(request.delivery!) ?? 0) + 1);
     assert.deepEqual([...perDelivery.entries()].filter(([, count]) => count !== 1), [], 'each delivery id reached the receiver exactly once');
     assert.deepEqual([...perDelivery.keys()].sort(), deliveries.map((d) => String(d.id)).sort(), 'the delivery ids are the recorded ones');
-    assert.deepEqual(receiver.requests.map((r) => bodyOf<{ data: { id: string } }>(r).data.id).sort(), [...ids].sort());
+    assert.deepEqual(receiver.requests.map((r) => bodyOf<WebhookMessageReceivedEventJson>(r).data.id).sort(), [...ids].sort());
     assert.ok(receiver.requests.every((r) => r.signature.ok), 'every request is signed');
   });
 

@@ -9,7 +9,10 @@ import type { ValidateFunction } from 'ajv';
 import { compileSchema, createAjv, describeAjvError, loadOpenApi } from '../../src/http/openapi.js';
 import { admin, createWorkspace } from '../support/admin.js';
 import { ApiClient } from '../support/api-client.js';
-import type { InboxWithCredentialsJson, MessageSummaryJson, TagRuleJson } from '../support/api-json.js';
+import type {
+  DeliveryJson, InboxWithCredentialsJson, MessageSummaryJson, TagRuleJson, WebhookJson, WebhookMessageReceivedEventJson, WebhookTestEventJson,
+  WebhookWithSecretJson,
+} from '../support/api-json.js';
 import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { listMessages } from '../support/messages.js';
@@ -19,44 +22,7 @@ import { credentialsOf, sendRaw, storedId, type SmtpCredentials } from '../suppo
 import { bodyOf, signatureOf, verifySignature, WebhookReceiver, type ReceivedRequest } from '../support/webhook-receiver.js';
 
 // ---------------------------------------------------------------------------------------------------------
-// Shapes (openapi.yaml components/schemas; ApiClient has validated them) and contract validators for what the
-// receiver gets (ApiClient only sees the API's own answers).
-
-interface WebhookJson {
-  id: string;
-  inbox_id: string | null;
-  url: string;
-  created_at: string;
-}
-
-interface WebhookWithSecretJson extends WebhookJson {
-  secret: string;
-}
-
-interface DeliveryJson {
-  id: number;
-  message_id: string;
-  event: 'message.received' | 'webhook.test';
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: string;
-  finished_at: string | null;
-  next_attempt_at: string | null;
-}
-
-interface MessageReceivedEventJson {
-  event: 'message.received';
-  created_at: string;
-  data: MessageSummaryJson;
-}
-
-interface TestEventJson {
-  event: 'webhook.test';
-  created_at: string;
-  data: { webhook_id: string; message: string };
-}
+// Contract validators for what the receiver gets (ApiClient only sees the API's own answers).
 
 const OPENAPI = loadOpenApi();
 const ajv = createAjv(OPENAPI);
@@ -404,10 +370,10 @@ describe('webhooks: API and deliveries (SANDBOX_WEBHOOK_ALLOW_PRIVATE=1, time sc
       for (const inboxId of [inbox.id, otherInbox.id]) for (const summary of await listMessages(api, inboxId)) summaries.set(summary.id, summary);
       const check = (receiver: WebhookReceiver, webhook: WebhookWithSecretJson, expected: string[]) => {
         const what = `webhook ${webhook.id}`;
-        const bodies = receiver.requests.map((request) => bodyOf<MessageReceivedEventJson>(request));
+        const bodies = receiver.requests.map((request) => bodyOf<WebhookMessageReceivedEventJson>(request));
         assert.deepEqual(bodies.map((body) => body.data.id).sort(), [...expected].sort(), `${what}: one delivery per message`);
         for (const request of receiver.requests) {
-          const body = bodyOf<MessageReceivedEventJson>(request);
+          const body = bodyOf<WebhookMessageReceivedEventJson>(request);
           assertValid(validateMessageReceived, request, what);
           assert.equal(request.method, 'POST');
           assert.equal(request.path, '/hook');
@@ -480,7 +446,7 @@ describe('webhooks: API and deliveries (SANDBOX_WEBHOOK_ALLOW_PRIVATE=1, time sc
       assertGaps(receiver.requests, gapsMs(SCALE), 'fails three times');
       assert.deepEqual(receiver.requests.map((r) => r.answer), [500, 500, 500, 200]);
       assert.deepEqual(receiver.requests.map((r) => r.delivery), Array(4).fill(String(deliveryId)), 'the same delivery id on every attempt');
-      assert.deepEqual(receiver.requests.map((r) => bodyOf<MessageReceivedEventJson>(r).data.id), Array(4).fill(messageId));
+      assert.deepEqual(receiver.requests.map((r) => bodyOf<WebhookMessageReceivedEventJson>(r).data.id), Array(4).fill(messageId));
       assert.ok(receiver.requests.every((r) => r.signature.ok), 'every attempt is signed');
       assert.deepEqual([delivered.status, delivered.attempts, delivered.last_status, delivered.next_attempt_at], ['delivered', 4, 200, null]);
       assert.ok(delivered.finished_at, 'finished_at set');
@@ -514,7 +480,7 @@ describe('webhooks: API and deliveries (SANDBOX_WEBHOOK_ALLOW_PRIVATE=1, time sc
 
       const [request] = await receiver.waitForRequests(1);
       assertValid(validateTestEvent, request!, 'webhook.test body');
-      const body = bodyOf<TestEventJson>(request!);
+      const body = bodyOf<WebhookTestEventJson>(request!);
       assert.equal(body.event, 'webhook.test');
       assert.equal(body.data.webhook_id, webhook.id);
       assert.equal(request!.event, 'webhook.test', 'X-Sandbox-Event');
@@ -593,7 +559,7 @@ describe('webhooks: a receiver that always fails (time scale 0.001)', function (
     assert.ok(failed.last_error, 'last_error set');
     assert.equal(receiver.requests.length, 8, 'exactly eight attempts');
     assertGaps(receiver.requests, gapsMs(SCALE), 'always fails');
-    assert.deepEqual(receiver.requests.map((r) => bodyOf<MessageReceivedEventJson>(r).data.id), Array(8).fill(messageId));
+    assert.deepEqual(receiver.requests.map((r) => bodyOf<WebhookMessageReceivedEventJson>(r).data.id), Array(8).fill(messageId));
 
     receiver.always(200);
     assert.deepEqual(expectOk(await api.post(`/v1/webhook-deliveries/${deliveryId}/retry`)), { requeued: deliveryId });
@@ -662,7 +628,7 @@ describe('webhooks: delivery across restarts (time scale 0.01)', function () {
     assert.ok(now.attempts >= seenBefore - 1 && now.attempts <= seenAfter, `attempts ${now.attempts} for ${seenBefore}-${seenAfter} requests`);
     assert.ok(now.attempts > atStop, `attempts went on past ${atStop}: ${now.attempts}`);
     assert.equal(now.status, 'pending');
-    assert.ok(receiver.requests.every((r) => r.delivery === String(deliveryId) && bodyOf<MessageReceivedEventJson>(r).data.id === messageId), 'the same delivery throughout');
+    assert.ok(receiver.requests.every((r) => r.delivery === String(deliveryId) && bodyOf<WebhookMessageReceivedEventJson>(r).data.id === messageId), 'the same delivery throughout');
     expectOk(await api().delete(`/v1/webhooks/${webhook.id}`));
   });
 
@@ -684,8 +650,8 @@ describe('webhooks: delivery across restarts (time scale 0.01)', function () {
     // A node takes back its own claims when it starts, rather than waiting for the ~30 s lease to expire.
     assert.ok(second!.receivedAt - restartedAt < 15_000, `attempted again ${second!.receivedAt - restartedAt} ms after the restart began`);
     assert.equal(second!.delivery, first!.delivery, 'the same X-Sandbox-Delivery twice');
-    assert.equal(bodyOf<MessageReceivedEventJson>(second!).data.id, messageId);
-    assert.equal(bodyOf<MessageReceivedEventJson>(first!).data.id, messageId);
+    assert.equal(bodyOf<WebhookMessageReceivedEventJson>(second!).data.id, messageId);
+    assert.equal(bodyOf<WebhookMessageReceivedEventJson>(first!).data.id, messageId);
     assert.ok(second!.signature.ok, 'signed');
     const delivered = await waitForDelivery(api(), webhook.id, Number(first!.delivery), (d) => d.status === 'delivered', 'to be delivered');
     assert.equal(delivered.last_status, 200);

@@ -1,12 +1,10 @@
 // The API's JSON envelopes and the assertions that unwrap them: expectOk for {success: true, data}, expectError for failures.
 import { strict as assert } from 'node:assert';
 import type { ApiResponse } from './api-client.js';
+import type { ErrorEnvelopeJson } from './api-json.js';
 
-/** A failure: `{success: false, error: {code, message}}` (openapi.yaml ErrorEnvelope). */
-export interface ErrorBody {
-  success: false;
-  error: { code: string; message: string };
-}
+/** A failure: `{success: false, error: {code, message}}`. */
+export type ErrorBody = ErrorEnvelopeJson;
 
 /** A success: `{success: true, data}`; list responses add `next_cursor` when more results exist. */
 export interface Envelope<T> {

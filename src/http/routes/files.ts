@@ -2,34 +2,34 @@
 import type { MessageContentService } from '../../services/message-content.js';
 import type { MessageService } from '../../services/messages.js';
 import type { FileUrlSigner } from '../../services/signed-urls.js';
-import type { PublicHandlerTable, PublicRequest } from '../handler.js';
+import { publicHandlers, type PublicOperationId, type PublicRequest } from '../handler.js';
 import { signedFilePath } from '../presenters.js';
 import { attachmentReply, htmlReply } from './file-replies.js';
 
-export function fileHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner): PublicHandlerTable {
+export function fileHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner) {
   /** Checks the signature for exactly this path, then hands back the workspace and message it names. */
-  const verified = ({ params, query }: PublicRequest, path: string) => {
-    signer.verify(path, query.expires as number, query.signature as string);
-    return { workspaceId: params.workspace_id!, messageId: params.message_id! };
+  const verified = ({ params, query }: PublicRequest<PublicOperationId>, path: string) => {
+    signer.verify(path, query.expires, query.signature);
+    return { workspaceId: params.workspace_id, messageId: params.message_id };
   };
-  return {
+  return publicHandlers({
     getSignedRaw: async (request) => {
-      const { workspaceId, messageId } = verified(request, signedFilePath.raw(request.params.workspace_id!, request.params.message_id!));
+      const { workspaceId, messageId } = verified(request, signedFilePath.raw(request.params.workspace_id, request.params.message_id));
       return { file: await messages.raw(workspaceId, messageId), contentType: 'message/rfc822' };
     },
     getSignedHtml: async (request) => {
-      const { workspaceId, messageId } = verified(request, signedFilePath.html(request.params.workspace_id!, request.params.message_id!));
+      const { workspaceId, messageId } = verified(request, signedFilePath.html(request.params.workspace_id, request.params.message_id));
       return htmlReply(await content.html(workspaceId, messageId));
     },
     getSignedAttachment: async (request) => {
-      const index = Number(request.params.index);
-      const { workspaceId, messageId } = verified(request, signedFilePath.attachment(request.params.workspace_id!, request.params.message_id!, index));
+      const { index } = request.params;
+      const { workspaceId, messageId } = verified(request, signedFilePath.attachment(request.params.workspace_id, request.params.message_id, index));
       return attachmentReply(await content.attachment(workspaceId, messageId, index));
     },
     getSignedThumbnail: async (request) => {
-      const index = Number(request.params.index);
-      const { workspaceId, messageId } = verified(request, signedFilePath.thumbnail(request.params.workspace_id!, request.params.message_id!, index));
+      const { index } = request.params;
+      const { workspaceId, messageId } = verified(request, signedFilePath.thumbnail(request.params.workspace_id, request.params.message_id, index));
       return attachmentReply(await content.thumbnail(workspaceId, messageId, index), 'inline');
     },
-  };
+  });
 }

@@ -1,45 +1,41 @@
 // Message endpoints: list and search an inbox, detail, raw, HTML, links, attachments, read state, delete, batch, tags.
-import type { MessageService, BatchRequest } from '../../services/messages.js';
+import type { MessageService } from '../../services/messages.js';
 import type { MessageContentService } from '../../services/message-content.js';
 import type { FileUrlSigner } from '../../services/signed-urls.js';
 import { listFilter } from '../../query/parse-query.js';
-import type { HandlerTable } from '../handler.js';
+import { handlers } from '../handler.js';
 import { messageDetailJson, messageSummaryJson } from '../presenters.js';
 import { attachmentReply, htmlReply } from './file-replies.js';
 
-export function messageHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner): HandlerTable {
-  return {
+export function messageHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner) {
+  return handlers({
     listMessages: async ({ principal, params, query }) => {
-      const search = query as { q?: string; from?: string; to?: string; subject?: string; since?: string; limit: number; cursor?: string };
-      const page = await messages.list(principal.workspace.id, params.id!, {
-        filter: listFilter(search),
-        filterKey: JSON.stringify([search.q, search.from, search.to, search.subject, search.since]),
-        limit: search.limit,
-        cursor: search.cursor ?? null,
+      const page = await messages.list(principal.workspace.id, params.id, {
+        filter: listFilter(query),
+        filterKey: JSON.stringify([query.q, query.from, query.to, query.subject, query.since]),
+        limit: query.limit,
+        cursor: query.cursor ?? null,
       });
       return { data: page.items.map(messageSummaryJson), nextCursor: page.nextCursor };
     },
     getMessage: async ({ principal, params, origin }) => ({
-      data: messageDetailJson(await content.detail(principal.workspace.id, params.id!), signer, origin),
+      data: messageDetailJson(await content.detail(principal.workspace.id, params.id), signer, origin),
     }),
     getMessageRaw: async ({ principal, params }) => ({
-      file: await messages.raw(principal.workspace.id, params.id!),
+      file: await messages.raw(principal.workspace.id, params.id),
       contentType: 'message/rfc822',
       headers: { 'Content-Disposition': `inline; filename="${params.id}.eml"` },
     }),
-    getMessageHtml: async ({ principal, params }) => htmlReply(await content.html(principal.workspace.id, params.id!)),
-    getMessageLinks: async ({ principal, params }) => ({ data: await content.links(principal.workspace.id, params.id!) }),
-    getAttachment: async ({ principal, params }) => attachmentReply(await content.attachment(principal.workspace.id, params.id!, Number(params.index))),
-    getAttachmentThumb: async ({ principal, params }) => attachmentReply(await content.thumbnail(principal.workspace.id, params.id!, Number(params.index)), 'inline'),
-    markRead: async ({ principal, params }) => ({ data: await messages.setRead(principal.workspace.id, params.id!, true) }),
-    markUnread: async ({ principal, params }) => ({ data: await messages.setRead(principal.workspace.id, params.id!, false) }),
-    deleteMessage: async ({ principal, params }) => ({ data: { deleted_messages: await messages.delete(principal.workspace.id, params.id!) } }),
-    batchMessages: async ({ principal, body }) => {
-      const request = body as BatchRequest;
-      return { data: { action: request.action, affected: await messages.batch(principal.workspace.id, request) } };
-    },
-    addMessageTag: async ({ principal, params, body }) => ({ data: { tag: await messages.addTag(principal.workspace.id, params.id!, (body as { tag: string }).tag) } }),
-    setMessageTags: async ({ principal, params, body }) => ({ data: { tags: await messages.setTags(principal.workspace.id, params.id!, (body as { tags: string[] }).tags) } }),
-    removeMessageTag: async ({ principal, params }) => ({ data: { removed: await messages.removeTag(principal.workspace.id, params.id!, params.name!) } }),
-  };
+    getMessageHtml: async ({ principal, params }) => htmlReply(await content.html(principal.workspace.id, params.id)),
+    getMessageLinks: async ({ principal, params }) => ({ data: await content.links(principal.workspace.id, params.id) }),
+    getAttachment: async ({ principal, params }) => attachmentReply(await content.attachment(principal.workspace.id, params.id, params.index)),
+    getAttachmentThumb: async ({ principal, params }) => attachmentReply(await content.thumbnail(principal.workspace.id, params.id, params.index), 'inline'),
+    markRead: async ({ principal, params }) => ({ data: await messages.setRead(principal.workspace.id, params.id, true) }),
+    markUnread: async ({ principal, params }) => ({ data: await messages.setRead(principal.workspace.id, params.id, false) }),
+    deleteMessage: async ({ principal, params }) => ({ data: { deleted_messages: await messages.delete(principal.workspace.id, params.id) } }),
+    batchMessages: async ({ principal, body }) => ({ data: { action: body.action, affected: await messages.batch(principal.workspace.id, body) } }),
+    addMessageTag: async ({ principal, params, body }) => ({ data: { tag: await messages.addTag(principal.workspace.id, params.id, body.tag) } }),
+    setMessageTags: async ({ principal, params, body }) => ({ data: { tags: await messages.setTags(principal.workspace.id, params.id, body.tags) } }),
+    removeMessageTag: async ({ principal, params }) => ({ data: { removed: await messages.removeTag(principal.workspace.id, params.id, params.name) } }),
+  });
 }

@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Readiness } from '../../services/readiness.js';
 import type { ServiceMetrics } from '../../observability/metrics.js';
-import type { FileReply, PublicHandlerTable } from '../handler.js';
+import { publicHandlers, type FileReply } from '../handler.js';
 
 export interface OperationsOptions {
   readiness: () => Promise<Readiness>;
@@ -13,9 +13,6 @@ export interface OperationsOptions {
   /** Metrics are served on their own port (SANDBOX_METRICS_PORT) and not on the API's. */
   metricsElsewhere: boolean;
 }
-
-/** Plain JSON rather than the API envelope: probes read the status code, people read the components. */
-const jsonFile = (status: number, body: unknown): FileReply => ({ status, file: JSON.stringify(body), contentType: 'application/json' });
 
 /** Compared as digests, so neither the time taken nor a length mismatch tells how much of a guess was right. */
 function tokenMatches(given: string, expected: string): boolean {
@@ -28,12 +25,13 @@ export async function metricsReply(metrics: ServiceMetrics): Promise<FileReply> 
   return { file: text, contentType };
 }
 
-export function operationsHandlers(options: OperationsOptions): PublicHandlerTable {
-  return {
-    livez: async () => jsonFile(200, { status: 'live' }),
+/** Bare JSON rather than the API envelope: probes read the status code, people read the components. */
+export function operationsHandlers(options: OperationsOptions) {
+  return publicHandlers({
+    livez: async () => ({ status: 200, json: { status: 'live' } }),
     readyz: async () => {
-      const readiness = await options.readiness();
-      return jsonFile(readiness.ready ? 200 : 503, { status: readiness.ready ? 'ready' : 'not_ready', components: readiness.components });
+      const { ready, components } = await options.readiness();
+      return ready ? { status: 200, json: { status: 'ready', components } } : { status: 503, json: { status: 'not_ready', components } };
     },
     getMetrics: async ({ headers }) => {
       if (options.metricsElsewhere) throw new AppError('not_found', 'metrics are served on their own port here (SANDBOX_METRICS_PORT)');
@@ -45,5 +43,5 @@ export function operationsHandlers(options: OperationsOptions): PublicHandlerTab
       }
       return metricsReply(options.metrics);
     },
-  };
+  });
 }

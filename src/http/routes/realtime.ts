@@ -5,7 +5,8 @@ import type { FileUrlSigner } from '../../services/signed-urls.js';
 import { listFilter } from '../../query/parse-query.js';
 import type { MessageWaiter } from '../../services/wait-for-message.js';
 import type { InboxEventStreams, StreamItem } from '../../services/inbox-event-stream.js';
-import type { HandlerTable } from '../handler.js';
+import type { components } from '../api-types.js';
+import { handlers } from '../handler.js';
 import type { SseEvent } from '../event-stream.js';
 import { messageDetailJson, messageSummaryJson } from '../presenters.js';
 import type { OpenCount } from '../../observability/metrics.js';
@@ -33,14 +34,17 @@ function sseEvent(inboxId: string, item: StreamItem): SseEvent {
     // A real event rather than a bare id line: some clients (the eventsource package, for one) take the last
     // event id only from events with data, and must still resume from here if they drop before any message.
     case 'ready':
-      return { retry: RECONNECT_MS, event: 'ready', id: item.cursor, data: JSON.stringify({ inbox_id: inboxId }) };
+      return { retry: RECONNECT_MS, event: 'ready', id: item.cursor, data: JSON.stringify({ inbox_id: inboxId } satisfies components['schemas']['StreamReady']) };
     case 'message':
       return { event: 'message', id: item.cursor, data: summaryJson(item.record) };
     case 'reset':
       return {
         event: 'reset',
         id: item.cursor,
-        data: JSON.stringify({ reason: 'cursor_expired', message: 'the stream cannot resume from Last-Event-ID: messages after it are no longer kept; list the inbox to catch up, this stream goes on from here' }),
+        data: JSON.stringify({
+          reason: 'cursor_expired',
+          message: 'the stream cannot resume from Last-Event-ID: messages after it are no longer kept; list the inbox to catch up, this stream goes on from here',
+        } satisfies components['schemas']['StreamReset']),
       };
   }
 }
@@ -55,28 +59,27 @@ export interface RealtimeCounts {
   eventStreamsOpen: OpenCount;
 }
 
-export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStreams, content: MessageContentService, signer: FileUrlSigner, counts: RealtimeCounts): HandlerTable {
-  return {
+export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStreams, content: MessageContentService, signer: FileUrlSigner, counts: RealtimeCounts) {
+  return handlers({
     waitForMessage: async ({ principal, params, query, origin, signal }) => {
-      const search = query as { q?: string; from?: string; to?: string; subject?: string; since?: string; timeout: number };
       counts.waitsOpen.inc();
       let record: MessageRecord;
       try {
-        record = await waiter.wait(principal.workspace.id, params.id!, listFilter(search), search.timeout * 1000, signal);
+        record = await waiter.wait(principal.workspace.id, params.id, listFilter(query), query.timeout * 1000, signal);
       } finally {
         counts.waitsOpen.dec();
       }
       return { data: messageDetailJson(await content.detail(principal.workspace.id, record.id), signer, origin) };
     },
     streamInboxEvents: async ({ principal, params, headers }) => {
-      const stream = await streams.open(principal.workspace.id, params.id!, headers['Last-Event-ID']);
+      const stream = await streams.open(principal.workspace.id, params.id, headers['Last-Event-ID']);
       counts.eventStreamsOpen.inc();
       // The stream writer closes a stream exactly once, however it ends.
       const close = () => {
         counts.eventStreamsOpen.dec();
         stream.close();
       };
-      return { events: sseEvents(params.id!, stream.items), stopped: stream.stopped, close };
+      return { events: sseEvents(params.id, stream.items), stopped: stream.stopped, close };
     },
-  };
+  });
 }

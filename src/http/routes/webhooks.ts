@@ -1,22 +1,22 @@
 // Webhook endpoints: create, list, delete, deliveries, test, and retrying a finished delivery.
-import type { WebhookInput, WebhookService } from '../../services/webhooks.js';
+import type { WebhookService } from '../../services/webhooks.js';
 import type { WorkspaceService } from '../../services/workspaces.js';
-import type { HandlerTable } from '../handler.js';
+import { handlers } from '../handler.js';
 import { deliveryJson, webhookJson, webhookWithSecretJson } from '../presenters.js';
 
-export function webhookHandlers(webhooks: WebhookService, workspaces: WorkspaceService): HandlerTable {
-  return {
+export function webhookHandlers(webhooks: WebhookService, workspaces: WorkspaceService) {
+  return handlers({
     listWebhooks: async ({ principal }) => ({ data: (await webhooks.list(principal.workspace.id)).map(webhookJson) }),
     createWebhook: async ({ principal, body }) => ({
       status: 201,
-      data: webhookWithSecretJson(await webhooks.create(principal.workspace.id, workspaces.planFor(principal.workspace), body as WebhookInput)),
+      data: webhookWithSecretJson(await webhooks.create(principal.workspace.id, workspaces.planFor(principal.workspace), body)),
     }),
     deleteWebhook: async ({ principal, params }) => {
-      await webhooks.delete(principal.workspace.id, params.id!);
+      await webhooks.delete(principal.workspace.id, params.id);
       return { data: { deleted: 1 } };
     },
-    listWebhookDeliveries: async ({ principal, params }) => ({ data: (await webhooks.deliveries(principal.workspace.id, params.id!)).map(deliveryJson) }),
-    testWebhook: async ({ principal, params }) => ({ status: 202, data: { delivery_id: await webhooks.test(principal.workspace.id, params.id!) } }),
-    retryWebhookDelivery: async ({ principal, params }) => ({ data: { requeued: await webhooks.retry(principal.workspace.id, Number(params.id)) } }),
-  };
+    listWebhookDeliveries: async ({ principal, params }) => ({ data: (await webhooks.deliveries(principal.workspace.id, params.id)).map(deliveryJson) }),
+    testWebhook: async ({ principal, params }) => ({ status: 202, data: { delivery_id: await webhooks.test(principal.workspace.id, params.id) } }),
+    retryWebhookDelivery: async ({ principal, params }) => ({ data: { requeued: await webhooks.retry(principal.workspace.id, params.id) } }),
+  });
 }

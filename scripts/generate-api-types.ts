@@ -1,0 +1,51 @@
+// Writes src/http/api-types.ts, the TypeScript types of openapi.yaml; `npm run generate:api-types` runs it, and
+// test/unit/api-types.test.ts fails when the checked-in file differs from what this produces.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { loadOpenApi } from '../src/http/openapi.js';
+import { PROJECT_ROOT } from '../src/project-root.js';
+
+export const API_TYPES_FILE = path.join(PROJECT_ROOT, 'src', 'http', 'api-types.ts');
+const SPEC_FILE = path.join(PROJECT_ROOT, 'openapi.yaml');
+
+const HEADER = `// Types of the HTTP API, generated from openapi.yaml by scripts/generate-api-types.ts (openapi-typescript): do not
+// edit; run \`npm run generate:api-types\` after changing openapi.yaml (the unit tests fail while this file is stale).
+`;
+
+/**
+ * What openapi-typescript cannot say: which parameters request validation fills from their default (they are
+ * optional to a client but always present to a handler), and which operations need no API key.
+ */
+function validationFacts(): string {
+  const { operations } = loadOpenApi(SPEC_FILE);
+  const defaulted = operations.flatMap(({ operationId, parameters }) => {
+    const locations = (['path', 'query', 'header'] as const).flatMap((location) => {
+      const names = parameters.filter((parameter) => parameter.in === location && parameter.schema.default !== undefined).map((parameter) => JSON.stringify(parameter.name));
+      return names.length === 0 ? [] : [`        ${location}: ${names.join(' | ')};`];
+    });
+    return locations.length === 0 ? [] : [`    ${operationId}: {`, ...locations, '    };'];
+  });
+  const publicIds = operations.filter((operation) => operation.public).map((operation) => JSON.stringify(operation.operationId));
+  return [
+    '/** Parameters, by operation and location, that request validation fills from their `default` when a request leaves them out. */',
+    'export interface defaultedParameters {',
+    ...defaulted,
+    '}',
+    '/** Operations that declare `security: []`: they take no API key (signed file links). */',
+    `export type publicOperations = ${publicIds.length === 0 ? 'never' : publicIds.join(' | ')};`,
+    '',
+  ].join('\n');
+}
+
+export async function generateApiTypes(): Promise<string> {
+  // Request bodies are validated without filling defaults, so a property with a default is still optional there.
+  const ast = await openapiTS(pathToFileURL(SPEC_FILE), { defaultNonNullable: false, silent: true });
+  return `${HEADER}${astToString(ast)}${validationFacts()}`;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  fs.writeFileSync(API_TYPES_FILE, await generateApiTypes());
+  console.log(`wrote ${path.relative(PROJECT_ROOT, API_TYPES_FILE)}`);
+}

@@ -1,0 +1,2956 @@
+// Types of the HTTP API, generated from openapi.yaml by scripts/generate-api-types.ts (openapi-typescript): do not
+// edit; run `npm run generate:api-types` after changing openapi.yaml (the unit tests fail while this file is stale).
+export interface paths {
+    "/v1/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace the key belongs to */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Quota use this month and the plan's limits */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All inboxes of the workspace, oldest first */
+        get: operations["listInboxes"];
+        put?: never;
+        /**
+         * Create an inbox with its own SMTP credentials
+         * @description The SMTP password is in this response only; it is stored hashed and cannot be shown again.
+         */
+        post: operations["createInbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /** One inbox */
+        get: operations["getInbox"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an inbox and all of its messages
+         * @description The webhooks scoped to the inbox are deleted with it (with their deliveries); workspace-wide ones stay.
+         */
+        delete: operations["deleteInbox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the SMTP password
+         * @description The old password stops working at once, also for SMTP sessions that logged in with it.
+         */
+        post: operations["rotateInboxCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Messages of an inbox, newest first
+         * @description Pages are walked with `cursor`: pass the previous page's `next_cursor`. Paging is stable while mail
+         *     arrives: newer messages never shift later pages, so walking every page visits each message that existed
+         *     when the first page was read exactly once. A cursor is tied to the inbox and to the search parameters it
+         *     came from; using it with others answers 400 `invalid_cursor`.
+         *
+         *     `q`, `from`, `to`, `subject` and `since` combine with AND; see the `SearchQuery` parameter for the language.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        post?: never;
+        /** Delete every message of the inbox, keeping the inbox and its credentials */
+        delete: operations["clearInbox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/messages/wait": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The newest matching message now, or the first matching one to arrive within the timeout
+         * @description Answers at once with the newest message that `q`, `from`, `to`, `subject` and `since` select (the same
+         *     filters as the list, combined with AND). When none exists yet, the request stays open and answers with the
+         *     first matching message to arrive, as soon as it is stored; after `timeout` seconds without one it answers
+         *     404 `wait_timeout`.
+         *
+         *     Nothing that lands while the request is being served is missed: the server subscribes to the inbox's
+         *     arrivals before it looks for an existing match, so a message stored between the two steps is caught by the
+         *     subscription. A wait served by one node sees messages captured on any node. Tag rules have run before the
+         *     message is visible here, so `tags` already carries their tags.
+         *
+         *     To wait only for mail that arrives from now on, pass `since` (e.g. the time the test started). A client
+         *     that goes away frees its subscription at once.
+         */
+        get: operations["waitForMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Server-sent events, one per message arriving in the inbox, resumable without gaps
+         * @description A `text/event-stream` ([HTML Living Standard, server-sent events](https://html.spec.whatwg.org/multipage/server-sent-events.html))
+         *     that stays open and sends one event per message stored in the inbox, in the order they were stored,
+         *     whichever node captured them. Any standard EventSource client can read it.
+         *
+         *     **Events**
+         *     - `ready`: the first event of every stream. `id` is the position the stream starts from (the
+         *       `Last-Event-ID` given, or else the newest arrival), `data` is `{"inbox_id": "..."}`. A client that
+         *       drops before any message arrives thus still resumes from where it connected.
+         *     - `message`: a new email. `data` is its `MessageSummary` as one line of JSON, as it stands when the event is
+         *       sent (tag rules have already run; a message read or re-tagged since it arrived shows that). `id` is the
+         *       message's stream cursor.
+         *     - `reset`: the stream cannot resume from the `Last-Event-ID` given, because the cursor is older than what the
+         *       server keeps for the inbox (the newest `SANDBOX_STREAM_RESUME_LIMIT` arrivals, 10,000 by default) or is
+         *       not one this inbox's log has reached. `data` is `{"reason": "cursor_expired", "message": "..."}` and `id`
+         *       is the cursor of the newest arrival: re-list the inbox with `GET /v1/inboxes/{id}/messages` to catch up,
+         *       then keep reading; the stream carries on from that point.
+         *
+         *     The `ready` event carries `retry: 2000`, the reconnection delay suggested to clients. Comment lines
+         *     (`: heartbeat`) are sent every
+         *     `SANDBOX_STREAM_HEARTBEAT_SECONDS` (15 by default) so proxies keep the connection open. The server ends a
+         *     stream after `SANDBOX_STREAM_MAX_SECONDS` (1800, about 30 minutes), and ends the stream of a client that
+         *     reads too slowly to keep up; in both cases the client reconnects with `Last-Event-ID` and loses nothing.
+         *
+         *     **Cursors.** A cursor is opaque; compare and store it only as a string. Each inbox numbers its arrivals
+         *     1, 2, 3... in the order they were stored, and a cursor names one such position. Reconnecting with header
+         *     `Last-Event-ID: <cursor>` resumes with exactly the messages stored after it, in order, with no gap and no
+         *     duplicate, also when the reconnect reaches another node and for messages that arrived while the client
+         *     was away. Without the header a stream starts at the newest arrival and sends only what arrives later.
+         *     A cursor of another inbox, or one the server did not issue, answers 400 `invalid_cursor`.
+         *
+         *     **Not reported:** deletions, read-state and tag changes. The stream reports arrivals; a message deleted
+         *     before its event is sent is skipped. Re-list to see the current state of older messages.
+         */
+        get: operations["streamInboxEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /** One message with its bodies, headers, links and attachments */
+        get: operations["getMessage"];
+        put?: never;
+        post?: never;
+        /** Delete one message, its raw source and everything derived from it */
+        delete: operations["deleteMessage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /** The original message source, byte for byte as received */
+        get: operations["getMessageRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compose a message and capture it as if it arrived over SMTP
+         * @description The message is built as MIME by nodemailer's composer: Bcc recipients reach the envelope (`recipients`)
+         *     but not the headers. `tags` are applied at capture, before tag rules add theirs. It counts toward the
+         *     monthly quota (402 `quota_reached`) and passes the same pipeline as SMTP mail; nothing is delivered.
+         *     The body may be as large as the maximum message size allows (attachments are base64).
+         */
+        post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The HTML body, served under a restrictive Content-Security-Policy
+         * @description Served as text/html with `Content-Security-Policy: default-src 'none'; img-src * data: cid:;
+         *     style-src 'unsafe-inline' *; font-src * data:; object-src 'none'; base-uri 'none'; form-action 'none';
+         *     frame-ancestors 'self'; sandbox` (no scripts, no plugins, an opaque origin), plus
+         *     `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`. 404 when there is no HTML part.
+         */
+        get: operations["getMessageHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /** The http(s) links of the message, unique, in order of appearance (HTML hrefs first) */
+        get: operations["getMessageLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/attachments/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+                /** @description Position in the message's attachments array, from 0 */
+                index: components["parameters"]["AttachmentIndex"];
+            };
+            cookie?: never;
+        };
+        /** One attachment, with its original content type and file name */
+        get: operations["getAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/attachments/{index}/thumb": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+                /** @description Position in the message's attachments array, from 0 */
+                index: components["parameters"]["AttachmentIndex"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A PNG thumbnail (at most 240 px on either side) of an image attachment
+         * @description Made once and kept. An attachment that is not an image, or not a decodable one, answers 400 `not_an_image`.
+         */
+        get: operations["getAttachmentThumb"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Mark the message read */
+        put: operations["markRead"];
+        post?: never;
+        /** Mark the message unread */
+        delete: operations["markUnread"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read, unread, delete, tag or untag many messages at once
+         * @description Choose messages by `ids` (at most 1000), by `query` (the q language), or by both; with both, only the
+         *     listed ids that also match the query. `inbox_id` narrows either to one inbox; without it the whole
+         *     workspace is searched. Ids that do not exist or belong to another workspace are ignored. At least one of
+         *     ids and query is required. `tags` is required for tag and untag and refused for the other actions.
+         *
+         *     `affected` is exact: the number of messages whose state changed. A message already read does not count
+         *     for `read`, one that already has every tag does not count for `tag`.
+         */
+        post: operations["batchMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the message's tags */
+        put: operations["setMessageTags"];
+        /** Add one tag to the message */
+        post: operations["addMessageTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/tags/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+                /** @description A tag name, URL-encoded; compared case-insensitively */
+                name: components["parameters"]["TagNameParam"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one tag from the message (404 when the message does not have it) */
+        delete: operations["removeMessageTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tag of the workspace with its colour and message count, by name */
+        get: operations["listTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tags/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag name, URL-encoded; compared case-insensitively */
+                name: components["parameters"]["TagNameParam"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename and/or recolour a tag
+         * @description Renaming applies to every message that has the tag; renaming onto an existing tag merges the two (a
+         *     message that had both keeps one), and the existing tag's chosen colour wins. `color` is any CSS colour;
+         *     an empty string returns the tag to its automatic colour.
+         */
+        put: operations["updateTag"];
+        post?: never;
+        /** Remove the tag from every message; the messages stay */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's webhooks, oldest first, without their secrets */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook; its secret is in this response only
+         * @description `url` must be an `https` URL of a public address: a literal IP address or a name, and every address it
+         *     resolves to must be public unicast. Loopback, private, link-local (169.254.169.254 included), carrier-grade NAT,
+         *     unspecified, multicast, reserved and documentation ranges, IPv4-mapped, IPv4-compatible, NAT64, 6to4 and
+         *     Teredo IPv6 forms are refused with 400 `webhook_target_forbidden`, also when spelled oddly (`127.1`,
+         *     `2130706433`, `0x7f000001`, `017700000001`). Every delivery attempt resolves and checks the name again and
+         *     connects only to the checked address. A server started with `SANDBOX_WEBHOOK_ALLOW_PRIVATE=1` (local
+         *     development) allows private targets and plain `http`.
+         *
+         *     `inbox_id` null or absent: events of every inbox of the workspace. A webhook scoped to an inbox is deleted
+         *     with the inbox. An unknown `inbox_id` answers 404; more
+         *     webhooks than the plan's `webhook_limit` answer 402 `limit_reached`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook and its deliveries; pending deliveries are not attempted again */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /** The webhook's last 50 deliveries, newest first */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a webhook.test delivery to this webhook
+         * @description The delivery is made like any other (signed, retried on failure) with the body `WebhookTestEvent`; its
+         *     record has `event` `webhook.test` and `message_id` `""`.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Delivery id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a finished delivery again, now, with a fresh budget of eight attempts
+         * @description Only a finished delivery (`delivered` or `failed`) can be retried: it becomes `pending` with `attempts` 0,
+         *     due at once, and is sent with the same body and delivery id. A delivery still `pending` already has
+         *     attempts scheduled and answers 409 `delivery_pending` (its `next_attempt_at` says when the next one is due).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tag-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tag rules of the workspace, oldest first */
+        get: operations["listTagRules"];
+        put?: never;
+        /**
+         * Create a rule that tags matching messages as they arrive
+         * @description Rules run when a message arrives, before it is visible to lists, waits, streams or webhooks. They do not
+         *     touch messages already stored. An invalid query is refused with 400 `invalid_query`; an unknown inbox_id
+         *     with 404.
+         */
+        post: operations["createTagRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tag-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tag rule id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a rule's inbox, query and tags */
+        put: operations["replaceTagRule"];
+        post?: never;
+        /** Delete a rule; messages it tagged keep their tags */
+        delete: operations["deleteTagRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{workspace_id}/{message_id}/raw": {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works */
+                expires: components["parameters"]["SignedExpires"];
+                signature: components["parameters"]["SignedSignature"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["parameters"]["SignedWorkspaceId"];
+                message_id: components["parameters"]["SignedMessageId"];
+            };
+            cookie?: never;
+        };
+        /** Signed link to the raw message (no API key) */
+        get: operations["getSignedRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{workspace_id}/{message_id}/html": {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works */
+                expires: components["parameters"]["SignedExpires"];
+                signature: components["parameters"]["SignedSignature"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["parameters"]["SignedWorkspaceId"];
+                message_id: components["parameters"]["SignedMessageId"];
+            };
+            cookie?: never;
+        };
+        /** Signed link to the HTML body, under the same policy as the html endpoint */
+        get: operations["getSignedHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{workspace_id}/{message_id}/attachments/{index}": {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works */
+                expires: components["parameters"]["SignedExpires"];
+                signature: components["parameters"]["SignedSignature"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["parameters"]["SignedWorkspaceId"];
+                message_id: components["parameters"]["SignedMessageId"];
+                /** @description Position in the message's attachments array, from 0 */
+                index: components["parameters"]["AttachmentIndex"];
+            };
+            cookie?: never;
+        };
+        /** Signed link to an attachment */
+        get: operations["getSignedAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{workspace_id}/{message_id}/thumbnails/{index}": {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works */
+                expires: components["parameters"]["SignedExpires"];
+                signature: components["parameters"]["SignedSignature"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["parameters"]["SignedWorkspaceId"];
+                message_id: components["parameters"]["SignedMessageId"];
+                /** @description Position in the message's attachments array, from 0 */
+                index: components["parameters"]["AttachmentIndex"];
+            };
+            cookie?: never;
+        };
+        /** Signed link to the thumbnail of an image attachment */
+        get: operations["getSignedThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness - the process is up and serving HTTP */
+        get: operations["livez"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness - every storage component answers
+         * @description Probes every component of the profile at once (embedded: `sqlite`; cluster: `elasticsearch`, `redis`,
+         *     `s3`), each for at most 2 seconds, and answers 200 when all of them answered, 503 naming the ones that
+         *     did not. The answer never takes much longer than those 2 seconds, so an orchestrator's probe timeout of
+         *     5 seconds is enough.
+         */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Prometheus text exposition format (0.0.4). The catalogue is in the README; no metric has a workspace,
+         *     inbox or address label. With SANDBOX_METRICS_TOKEN set, the request must carry
+         *     `Authorization: Bearer <token>` (401 `unauthorized` otherwise). With SANDBOX_METRICS_PORT set, metrics
+         *     are served at `/metrics` on that port only, and this path answers 404 `not_found`.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @description Stable error codes. HTTP status by code: invalid_json, invalid_request, invalid_cursor, invalid_query, not_an_image, webhook_target_forbidden 400;
+         *     unauthorized 401; limit_reached, quota_reached 402; read_only_key, signature_invalid, signature_expired 403; not_found, wait_timeout 404;
+         *     already_exists, delivery_pending 409; payload_too_large, message_too_large 413; unsupported_media_type 415; analysis_limit 422;
+         *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503.
+         * @enum {string}
+         */
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit";
+        Readiness: {
+            /** @enum {unknown} */
+            status: "ready" | "not_ready";
+            components: {
+                /** @description sqlite, elasticsearch, redis or s3 */
+                component: string;
+                ready: boolean;
+                /** @description How long it took to answer, or to be given up on */
+                ms: number;
+                /** @description Why it is not ready */
+                error?: string;
+            }[];
+        };
+        ErrorEnvelope: {
+            /** @constant */
+            success: false;
+            error: {
+                code: components["schemas"]["ErrorCode"];
+                message: string;
+            };
+        };
+        Workspace: {
+            id: string;
+            name: string;
+            /**
+             * @description Only set for dashboard sessions; never for API keys.
+             * @enum {string}
+             */
+            role?: "owner" | "admin" | "member";
+        };
+        Usage: {
+            /**
+             * Format: date-time
+             * @description Start of the quota period (calendar month in UTC)
+             */
+            period_start: string;
+            /** @description Emails received this month (SMTP and send), including deleted ones */
+            used: number;
+            /** @description null means unlimited */
+            monthly_limit: number | null;
+            /** @description Messages older than this many days are deleted (checked hourly by default) */
+            retention_days: number;
+            members: number;
+            /** @description null means unlimited */
+            member_limit: number | null;
+            inboxes: number;
+        };
+        /** @description 1 to 100 characters, not only white space, no control characters; unique in the workspace regardless of case. */
+        InboxName: string;
+        Inbox: {
+            id: string;
+            name: string;
+            smtp_username: string;
+            message_count: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        InboxWithCredentials: {
+            id: string;
+            name: string;
+            smtp_username: string;
+            message_count: number;
+            /** Format: date-time */
+            created_at: string;
+            smtp: {
+                /** @description The host name to point an SMTP client at */
+                host: string;
+                /** @description The STARTTLS-capable plain port first, then the implicit-TLS port */
+                ports: number[];
+                username: string;
+                /** @description Shown once, in the response that creates or rotates it */
+                password: string;
+                note?: string;
+            };
+        };
+        InboxWithCredentialsEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["InboxWithCredentials"];
+        };
+        MessageSummaryFields: {
+            id: string;
+            inbox_id: string;
+            /** Format: date-time */
+            received_at: string;
+            /** @description The SMTP MAIL FROM; empty for a null sender (<>) */
+            envelope_from: string;
+            /** @description The SMTP RCPT TO addresses, including Bcc */
+            recipients: string[];
+            /** @description The decoded From header */
+            from: string;
+            /** @description The decoded To header */
+            to: string;
+            subject: string;
+            /** @description The Message-ID header; empty when absent */
+            message_id: string;
+            /** @description Bytes of the raw message */
+            size: number;
+            has_text: boolean;
+            has_html: boolean;
+            attachment_count: number;
+            link_count: number;
+            /** @description Whether the sender used TLS (STARTTLS or implicit) */
+            tls: boolean;
+            /**
+             * @description Set when the message is not valid MIME or its analysis hit a limit; parts may be missing. The raw
+             *     message is always stored whole. Limits, each named here when hit: the analysis of one message runs on
+             *     a worker thread for at most SANDBOX_PARSE_TIMEOUT_MS (default 5 s) with at most SANDBOX_PARSE_MEMORY_MB
+             *     (default 512) of heap ("analysis stopped after 5 s (the limit per message)"); at most 1,000 MIME parts
+             *     (any depth) and 1 MiB of header section per part. When analysis stops, From, To, Cc, Subject and
+             *     Message-ID are still read from the header section, so the message can be found. Search reads the
+             *     first 131,072 characters of the text body and as many of the HTML body's text.
+             */
+            parse_error?: string;
+            read: boolean;
+            tags: string[];
+        };
+        Webhook: {
+            id: string;
+            /** @description null means every inbox of the workspace */
+            inbox_id: string | null;
+            /** Format: uri */
+            url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookWithSecret: {
+            id: string;
+            inbox_id: string | null;
+            /** Format: uri */
+            url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Signs deliveries (X-Sandbox-Signature); shown only here */
+            secret: string;
+        };
+        Delivery: {
+            id: number;
+            /** @description The captured message; empty for webhook.test */
+            message_id: string;
+            /** @enum {string} */
+            event: "message.received" | "webhook.test";
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            /** @description The HTTP status of the last answer; null when none came */
+            last_status: number | null;
+            /** @description Why the last attempt failed */
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description null once finished
+             */
+            next_attempt_at: string | null;
+        };
+        /** @description Body of a message.received delivery; the full message is GET /v1/messages/{data.id} */
+        WebhookMessageReceivedEvent: {
+            /** @constant */
+            event: "message.received";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["MessageSummary"];
+        };
+        /** @description Body of a webhook.test delivery */
+        WebhookTestEvent: {
+            /** @constant */
+            event: "webhook.test";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                webhook_id: string;
+                message: string;
+            };
+        };
+        /** @description Data of the inbox event stream's `ready` event */
+        StreamReady: {
+            inbox_id: string;
+        };
+        /** @description Data of the inbox event stream's `reset` event */
+        StreamReset: {
+            /**
+             * @description Why the stream could not resume from the cursor given
+             * @enum {string}
+             */
+            reason: "cursor_expired";
+            message: string;
+        };
+        MessageSummary: components["schemas"]["MessageSummaryFields"];
+        MessageDetail: components["schemas"]["MessageSummaryFields"] & {
+            /** @description The text/plain body, when there is one */
+            text?: string;
+            /** @description The text/html body, when there is one */
+            html?: string;
+            /** @description Unique http(s) links from the HTML hrefs and the text body, in order of appearance */
+            links: string[];
+            /** @description Header name (lower case) to its decoded values, in order of appearance */
+            headers?: {
+                [key: string]: string[];
+            };
+            attachments: components["schemas"]["Attachment"][];
+            /** @description Path to the raw .eml; needs the API key */
+            raw_url: string;
+            /** @description Path to the HTML body, when there is one; needs the API key */
+            html_url?: string;
+            /** @description Signed, expiring links that open without an Authorization header (see the Files tag) */
+            files: {
+                /** Format: uri */
+                raw: string;
+                /**
+                 * Format: uri
+                 * @description Present when the message has an HTML part
+                 */
+                html?: string;
+                /** @description One link per attachment, in attachment order */
+                attachments: string[];
+                /** @description One link per image attachment, in attachment order */
+                thumbnails: string[];
+                /** Format: date-time */
+                expires_at: string;
+            };
+            /**
+             * @description The List-Unsubscribe (RFC 2369) and List-Unsubscribe-Post (RFC 8058) headers, when present. `links`
+             *     holds the http, https and mailto URIs a client could act on, in order; everything wrong
+             *     (text outside angle brackets, relative URIs, other schemes, one-click without an https URI,
+             *     repeated headers) is described in `errors`.
+             */
+            list_unsubscribe?: {
+                header?: string;
+                header_post?: string;
+                links?: string[];
+                errors?: string;
+            };
+        };
+        Attachment: {
+            /** @description Path to download it; needs the API key */
+            url: string;
+            /** @description Path to a PNG thumbnail; only for image attachments */
+            thumb_url?: string;
+            /** @description Position in the message's attachments array, from 0 */
+            index: number;
+            filename: string;
+            content_type: string;
+            size: number;
+        };
+        ReadState: {
+            id: string;
+            read: boolean;
+        };
+        /**
+         * @description 1 to 64 characters: letters (with combining marks) and digits of any script, single spaces and
+         *     . _ : / @ + # -; it starts with a letter, digit, _, # or @ and does not end with a space. Tags are
+         *     case-insensitive and stored in lower case, so `Urgent` and `urgent` are the same tag; the 64-character
+         *     limit applies to the lower-case form.
+         */
+        TagName: string;
+        Tag: {
+            name: string;
+            /** @description The chosen CSS colour, or the automatic one derived from the name */
+            color: string;
+            /** @description Whether the colour was chosen (false: automatic) */
+            custom_color: boolean;
+            message_count: number;
+        };
+        TagRuleInput: {
+            /** @description null or absent: every inbox of the workspace */
+            inbox_id?: string | null;
+            /** @description A q expression; empty matches every message */
+            query: string;
+            tags: components["schemas"]["TagName"][];
+        };
+        TagRule: {
+            id: string;
+            inbox_id: string | null;
+            query: string;
+            tags: string[];
+            /** Format: date-time */
+            created_at: string;
+        };
+        Address: {
+            name?: string;
+            /** Format: email */
+            email: string;
+        };
+        SendRequest: {
+            from: components["schemas"]["Address"];
+            to: components["schemas"]["Address"][];
+            cc?: components["schemas"]["Address"][];
+            bcc?: components["schemas"]["Address"][];
+            reply_to?: components["schemas"]["Address"][];
+            subject: string;
+            text?: string;
+            html?: string;
+            /** @description Extra headers. Names the request's own fields set (From, To, Cc, Bcc, Reply-To, Subject, Content-Type, Content-Transfer-Encoding, Content-Disposition, MIME-Version) are refused, as are values with line breaks. */
+            headers?: {
+                [key: string]: string;
+            };
+            tags?: components["schemas"]["TagName"][];
+            attachments?: {
+                filename: string;
+                /**
+                 * @description A MIME type, optionally with parameters; no line breaks
+                 * @default application/octet-stream
+                 */
+                content_type?: string;
+                /** @description The file, base64 (white space allowed) */
+                content: string;
+            }[];
+        };
+        BatchRequest: {
+            /** @enum {string} */
+            action: "read" | "unread" | "delete" | "tag" | "untag";
+            ids?: string[];
+            /** @description A q expression */
+            query?: string;
+            inbox_id?: string;
+            tags?: components["schemas"]["TagName"][];
+        };
+        BatchResult: {
+            action: string;
+            /** @description Messages whose state the action changed */
+            affected: number;
+        };
+    };
+    responses: {
+        /** @description Malformed request or invalid value (`invalid_json`, `invalid_request`, `invalid_cursor`, `invalid_query`, `webhook_target_forbidden`); every operation refuses unknown query parameters and malformed path values this way */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Missing, malformed, unknown or revoked API key (`unauthorized`) */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The plan's limit would be exceeded (`limit_reached`) */
+        LimitReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The workspace's monthly email allowance is used up (`quota_reached`) */
+        QuotaReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The body exceeds its limit (`payload_too_large`) or the composed message the maximum message size (`message_too_large`) */
+        MessageTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The signed link was altered (`signature_invalid`) or has expired (`signature_expired`) */
+        BadSignature: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The key is read-only (`read_only_key`) */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description No such object in this workspace (`not_found`) */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description An object with that name already exists (`already_exists`) */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The JSON body exceeds 1 MiB (`payload_too_large`) */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The body is not `application/json` (`unsupported_media_type`) */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The server could not complete the request: `storage_unavailable` (503; storage failed, nothing was changed
+         *     unless the message says otherwise; retry), `shutting_down` (503), `server_busy` (503; the content workers'
+         *     queue is full; retry), `internal_error` (500).
+         */
+        ServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description Reading the message's content overran the analysis limits (`analysis_limit`): each parse runs in a worker
+         *     thread for at most SANDBOX_PARSE_TIMEOUT_MS (default 5 s) with at most SANDBOX_PARSE_MEMORY_MB (default
+         *     512) of heap. The raw message is always available from the raw endpoint.
+         */
+        AnalysisLimit: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Request rate exceeded (`rate_limited`) */
+        RateLimited: {
+            headers: {
+                /** @description Seconds to wait */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description How many messages were deleted */
+        DeletedMessages: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: true;
+                    data: {
+                        deleted_messages: number;
+                    };
+                };
+            };
+        };
+    };
+    parameters: {
+        /** @description Webhook id */
+        WebhookId: string;
+        /** @description Inbox id */
+        InboxId: string;
+        /** @description Message id */
+        MessageId: string;
+        /** @description Position in the message's attachments array, from 0 */
+        AttachmentIndex: number;
+        /** @description A tag name, URL-encoded; compared case-insensitively */
+        TagNameParam: string;
+        SignedWorkspaceId: string;
+        SignedMessageId: string;
+        /** @description Unix seconds after which the link no longer works */
+        SignedExpires: number;
+        SignedSignature: string;
+        /**
+         * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
+         *     word) between two terms makes a disjunction and binds tighter than AND:
+         *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
+         *     group: `(a OR b) -c`. A leading `-` or `!` negates the term or group after it.
+         *
+         *     Free text — a word or a double-quoted phrase — is a case-insensitive substring of the subject, the From,
+         *     To and Cc headers, the envelope sender, every envelope recipient, the text body or the text of the HTML
+         *     body. A phrase matches its words in that order; runs of white space compare as one space. Case folding
+         *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
+         *
+         *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
+         *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
+         *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
+         *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+         *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
+         *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
+         *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+         *
+         *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
+         *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
+         *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
+         *     position (1-based characters).
+         */
+        SearchQuery: string;
+        /** @description The From header or the envelope sender contains this text (as `from:`). */
+        FromFilter: string;
+        /** @description The To or Cc header or any envelope recipient contains this text (as `to:`). */
+        ToFilter: string;
+        /** @description The subject contains this text (as `subject:`). */
+        SubjectFilter: string;
+        /** @description Only messages received at or after this time (as `after:`). */
+        SinceFilter: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Workspace"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Usage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listInboxes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inboxes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Inbox"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    createInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: components["schemas"]["InboxName"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new inbox with its credentials */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxWithCredentialsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["LimitReached"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Inbox"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    deleteInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DeletedMessages"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    rotateInboxCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox with its new credentials */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxWithCredentialsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
+                 *     word) between two terms makes a disjunction and binds tighter than AND:
+                 *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
+                 *     group: `(a OR b) -c`. A leading `-` or `!` negates the term or group after it.
+                 *
+                 *     Free text — a word or a double-quoted phrase — is a case-insensitive substring of the subject, the From,
+                 *     To and Cc headers, the envelope sender, every envelope recipient, the text body or the text of the HTML
+                 *     body. A phrase matches its words in that order; runs of white space compare as one space. Case folding
+                 *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
+                 *
+                 *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
+                 *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
+                 *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
+                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+                 *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
+                 *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
+                 *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
+                 *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
+                 *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
+                 *     position (1-based characters).
+                 */
+                q?: components["parameters"]["SearchQuery"];
+                /** @description The From header or the envelope sender contains this text (as `from:`). */
+                from?: components["parameters"]["FromFilter"];
+                /** @description The To or Cc header or any envelope recipient contains this text (as `to:`). */
+                to?: components["parameters"]["ToFilter"];
+                /** @description The subject contains this text (as `subject:`). */
+                subject?: components["parameters"]["SubjectFilter"];
+                /** @description Only messages received at or after this time (as `after:`). */
+                since?: components["parameters"]["SinceFilter"];
+                /** @description Page size */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of message summaries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["MessageSummary"][];
+                        /** @description Present only when more messages exist */
+                        next_cursor?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    clearInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DeletedMessages"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    waitForMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
+                 *     word) between two terms makes a disjunction and binds tighter than AND:
+                 *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
+                 *     group: `(a OR b) -c`. A leading `-` or `!` negates the term or group after it.
+                 *
+                 *     Free text — a word or a double-quoted phrase — is a case-insensitive substring of the subject, the From,
+                 *     To and Cc headers, the envelope sender, every envelope recipient, the text body or the text of the HTML
+                 *     body. A phrase matches its words in that order; runs of white space compare as one space. Case folding
+                 *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
+                 *
+                 *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
+                 *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
+                 *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
+                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+                 *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
+                 *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
+                 *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
+                 *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
+                 *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
+                 *     position (1-based characters).
+                 */
+                q?: components["parameters"]["SearchQuery"];
+                /** @description The From header or the envelope sender contains this text (as `from:`). */
+                from?: components["parameters"]["FromFilter"];
+                /** @description The To or Cc header or any envelope recipient contains this text (as `to:`). */
+                to?: components["parameters"]["ToFilter"];
+                /** @description The subject contains this text (as `subject:`). */
+                subject?: components["parameters"]["SubjectFilter"];
+                /** @description Only messages received at or after this time (as `after:`). */
+                since?: components["parameters"]["SinceFilter"];
+                /** @description Seconds to wait for a match, greater than 0 and at most 30; fractions are allowed */
+                timeout?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["MessageDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such inbox in this workspace (`not_found`), or no message matched within the timeout (`wait_timeout`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    streamInboxEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received, to resume after it */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (see the description for the event format) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["MessageDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    deleteMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DeletedMessages"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getMessageRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raw message (not an envelope) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    sendMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendRequest"];
+            };
+        };
+        responses: {
+            /** @description The id of the stored message */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaReached"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["MessageTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getMessageHtml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getMessageLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+                /** @description Position in the message's attachments array, from 0 */
+                index: components["parameters"]["AttachmentIndex"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment's bytes, with `Content-Disposition` carrying the file name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getAttachmentThumb: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+                /** @description Position in the message's attachments array, from 0 */
+                index: components["parameters"]["AttachmentIndex"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thumbnail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    markRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ReadState"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    markUnread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ReadState"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    batchMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BatchResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    setMessageTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tags: components["schemas"]["TagName"][];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The tags now on the message, lower case, sorted */
+                            tags: string[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    addMessageTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tag: components["schemas"]["TagName"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The tag as stored (lower case) */
+                            tag: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    removeMessageTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+                /** @description A tag name, URL-encoded; compared case-insensitively */
+                name: components["parameters"]["TagNameParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            removed: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Tag"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag name, URL-encoded; compared case-insensitively */
+                name: components["parameters"]["TagNameParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: components["schemas"]["TagName"];
+                    /** @description A CSS colour, or empty for the automatic colour */
+                    color?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            old_name: string;
+                            name: string;
+                            color: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag name, URL-encoded; compared case-insensitively */
+                name: components["parameters"]["TagNameParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            deleted: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uri */
+                    url: string;
+                    inbox_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new webhook, with its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["LimitReached"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @constant */
+                            deleted: 1;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Delivery"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            delivery_id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Delivery id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The delivery id */
+                            requeued: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The delivery is still pending (`delivery_pending`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listTagRules: {
+        parameters: {
+            query?: {
+                /** @description Only the rules scoped to this inbox */
+                inbox_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TagRule"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    createTagRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagRuleInput"];
+            };
+        };
+        responses: {
+            /** @description The new rule */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TagRule"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    replaceTagRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tag rule id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagRuleInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TagRule"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    deleteTagRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tag rule id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            deleted: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getSignedRaw: {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works */
+                expires: components["parameters"]["SignedExpires"];
+                signature: components["parameters"]["SignedSignature"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["parameters"]["SignedWorkspaceId"];
+                message_id: components["parameters"]["SignedMessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["BadSignature"];
+            404: components["responses"]["NotFound"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getSignedHtml: {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works */
+                expires: components["parameters"]["SignedExpires"];
+                signature: components["parameters"]["SignedSignature"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["parameters"]["SignedWorkspaceId"];
+                message_id: components["parameters"]["SignedMessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["BadSignature"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getSignedAttachment: {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works */
+                expires: components["parameters"]["SignedExpires"];
+                signature: components["parameters"]["SignedSignature"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["parameters"]["SignedWorkspaceId"];
+                message_id: components["parameters"]["SignedMessageId"];
+                /** @description Position in the message's attachments array, from 0 */
+                index: components["parameters"]["AttachmentIndex"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["BadSignature"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getSignedThumbnail: {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works */
+                expires: components["parameters"]["SignedExpires"];
+                signature: components["parameters"]["SignedSignature"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["parameters"]["SignedWorkspaceId"];
+                message_id: components["parameters"]["SignedMessageId"];
+                /** @description Position in the message's attachments array, from 0 */
+                index: components["parameters"]["AttachmentIndex"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["BadSignature"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    livez: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "live";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Not ready; the components whose `ready` is false say why */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `Bearer <SANDBOX_METRICS_TOKEN>`, when that is set */
+                Authorization?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+}
+/** Parameters, by operation and location, that request validation fills from their `default` when a request leaves them out. */
+export interface defaultedParameters {
+    listMessages: {
+        query: "limit";
+    };
+    waitForMessage: {
+        query: "timeout";
+    };
+}
+/** Operations that declare `security: []`: they take no API key (signed file links). */
+export type publicOperations = "getSignedRaw" | "getSignedHtml" | "getSignedAttachment" | "getSignedThumbnail" | "livez" | "readyz" | "getMetrics";
