@@ -1,5 +1,5 @@
 // The layers of src/ (ARCHITECTURE.md, "Layers, enforced by a tool"), checked by `npm run lint:layers` in npm test.
-// http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, webhooks/ → domain/: a layer may use any layer
+// http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, outbound/ → domain/: a layer may use any layer
 // below it (SMTP hands a message straight to the ingest pipeline), none above. Storage is reached only through its
 // ports; main.ts, application.ts, capture-services.ts and cli/ wire it all together. Storage drivers and content parsers are eslint's.
 
@@ -12,7 +12,7 @@ const COMPOSITION = '^src/(main\\.ts$|application\\.ts$|capture-services\\.ts$|c
 /** Ways in: HTTP requests, SMTP sessions, background jobs. */
 const ENTRY_POINTS = '^src/(http|smtp|workers)/';
 /** What the use cases build on: the capture pipeline, the q language, MIME derivations, the content pool, webhook mechanics. */
-const BELOW_USE_CASES = '^src/(ingest|query|mime|content|webhooks)/';
+const BELOW_USE_CASES = '^src/(ingest|query|mime|content|outbound)/';
 /** Modules every layer uses: at the root of src/, and the metrics catalogue each layer reports to. */
 const SHARED = '^src/((errors|config|logger|project-root|worker-file)\\.ts$|observability/)';
 /** Where a module may live: the layers above, storage/ and domain/. */
@@ -115,7 +115,7 @@ export default {
     },
     {
       name: 'no-upward-imports-below-services',
-      comment: 'ingest/, query/, mime/, content/ and webhooks/ are what the use cases build on. When one needs a little of a '
+      comment: 'ingest/, query/, mime/, content/ and outbound/ are what the use cases build on. When one needs a little of a '
         + 'service it names those methods as an interface the service satisfies (ingest-message.ts does).',
       severity: 'error',
       from: { path: BELOW_USE_CASES },

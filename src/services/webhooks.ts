@@ -5,7 +5,7 @@ import { newWebhookSecret } from '../domain/secrets.js';
 import type { Delivery, MessageRecord, Plan, Webhook, WebhookEvent } from '../domain/types.js';
 import type { WebhookStore } from '../storage/ports.js';
 import type { InboxService } from './inboxes.js';
-import { targetRefusal, type TargetPolicy } from '../webhooks/target-policy.js';
+import { targetRefusal, type TargetPolicy } from '../outbound/target-policy.js';
 
 /** GET /webhooks/{id}/deliveries lists this many. */
 const LISTED_DELIVERIES = 50;

@@ -2,9 +2,9 @@
 import type { Logger } from 'pino';
 import type { Delivery } from '../domain/types.js';
 import type { AttemptRecord, WebhookStore } from '../storage/ports.js';
-import { ANSWER_TIMEOUT_MS, postWebhook } from '../webhooks/post-webhook.js';
-import { signatureHeader } from '../webhooks/signature.js';
-import type { TargetPolicy } from '../webhooks/target-policy.js';
+import { ANSWER_TIMEOUT_MS, postWebhook } from '../outbound/post-webhook.js';
+import { signatureHeader } from '../outbound/signature.js';
+import type { TargetPolicy } from '../outbound/target-policy.js';
 
 /** Gaps after the 1st, 2nd... 7th failed attempt (spec): eight attempts in all, about five hours. */
 const RETRY_GAPS_MS = [10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000];

@@ -1,7 +1,7 @@
 // The webhook signature, checked the way a receiver written from the spec alone would check it.
 import { strict as assert } from 'node:assert';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { signatureHeader } from '../../src/webhooks/signature.js';
+import { signatureHeader } from '../../src/outbound/signature.js';
 
 /** A receiver's check, from the spec's words: HMAC-SHA256 of "<t>.<raw body>", hex, constant-time compare, fresh t. */
 function receiverAccepts(header: string, rawBody: Buffer, secret: string, now: Date): boolean {

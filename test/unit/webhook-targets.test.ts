@@ -2,8 +2,8 @@
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addressRefusal, urlRefusal } from '../../src/webhooks/target-policy.js';
-import { postWebhook } from '../../src/webhooks/post-webhook.js';
+import { addressRefusal, urlRefusal } from '../../src/outbound/target-policy.js';
+import { postWebhook } from '../../src/outbound/post-webhook.js';
 
 const STRICT = { allowPrivate: false };
 

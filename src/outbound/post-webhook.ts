@@ -1,7 +1,7 @@
 // One webhook delivery attempt: a POST to the target, reached only at addresses the target policy allows.
 import http from 'node:http';
 import https from 'node:https';
-import { publicOnlyLookup, urlRefusal, type TargetPolicy } from './target-policy.js';
+import { FORBIDDEN_TARGET, publicOnlyLookup, urlRefusal, type TargetPolicy } from './target-policy.js';
 
 /** The receiver must answer within this long (spec: 10 seconds). */
 export const ANSWER_TIMEOUT_MS = 10_000;
@@ -57,7 +57,7 @@ export function postWebhook(target: string, body: Buffer, headers: Record<string
     });
     // The whole exchange counts, not only the wait for headers: a receiver trickling its answer also fails.
     const deadline = setTimeout(() => finish({ delivered: false, status: null, error: `no answer within ${ANSWER_TIMEOUT_MS / 1000} s` }), ANSWER_TIMEOUT_MS);
-    request.on('error', (error: NodeJS.ErrnoException) => finish({ delivered: false, status: null, error: error.code === 'EWEBHOOKTARGET' ? `target refused: ${error.message}` : `request failed: ${error.message}` }));
+    request.on('error', (error: NodeJS.ErrnoException) => finish({ delivered: false, status: null, error: error.code === FORBIDDEN_TARGET ? `target refused: ${error.message}` : `request failed: ${error.message}` }));
     request.end(body);
   });
 }

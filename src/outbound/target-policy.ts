@@ -1,5 +1,6 @@
-// Which webhook targets may be reached: public unicast addresses only. Checked when a webhook is created and again
-// on every connection, because a name can resolve to several addresses and to other ones later (DNS rebinding).
+// Which outside addresses requests may reach (webhooks, checked links, stylesheets): public unicast addresses only.
+// Checked before a request and again on every connection, because a name can resolve to several addresses and to
+// other ones later (DNS rebinding).
 import dns from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import net, { type LookupFunction } from 'node:net';
@@ -40,9 +41,17 @@ export function addressRefusal(address: string): string | null {
   return range === 'unicast' ? null : `${address} is ${RANGE_WORDS[range] ?? `a ${range}`} address`;
 }
 
+/** The error code a connection refused by publicOnlyLookup fails with. */
+export const FORBIDDEN_TARGET = 'EFORBIDDENTARGET';
+
 export interface TargetPolicy {
-  /** SANDBOX_WEBHOOK_ALLOW_PRIVATE: private, loopback and plain-HTTP targets allowed, for local development. */
+  /** SANDBOX_WEBHOOK_ALLOW_PRIVATE / SANDBOX_LINK_CHECK_ALLOW_PRIVATE: private, loopback and plain-HTTP targets allowed, for local development. */
   allowPrivate: boolean;
+  /**
+   * Plain http to public addresses too. Webhook bodies carry mail, so they go over https only; links in a message
+   * are checked as they are written, and many are plain http.
+   */
+  allowPlainHttp?: boolean;
 }
 
 /**
@@ -58,8 +67,9 @@ export function urlRefusal(raw: string, policy: TargetPolicy): { url: URL } | { 
   } catch {
     return { refusal: `'${raw.slice(0, 200)}' is not an absolute URL` };
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowPrivate)) {
-    return { refusal: policy.allowPrivate ? 'the URL must use http or https' : 'the URL must use https' };
+  const plainHttp = policy.allowPrivate || policy.allowPlainHttp === true;
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && plainHttp)) {
+    return { refusal: plainHttp ? 'the URL must use http or https' : 'the URL must use https' };
   }
   if (url.username !== '' || url.password !== '') return { refusal: 'the URL must not carry a user name or password' };
   const host = hostOf(url);
@@ -107,7 +117,7 @@ export function publicOnlyLookup(policy: TargetPolicy): LookupFunction {
       if (error) return callback(error, '', 0);
       const refusal = policy.allowPrivate ? null : firstRefusal(addresses);
       if (refusal) {
-        return callback(Object.assign(new Error(`${hostname} resolves to a forbidden address: ${refusal}`), { code: 'EWEBHOOKTARGET' }), '', 0);
+        return callback(Object.assign(new Error(`${hostname} resolves to a forbidden address: ${refusal}`), { code: FORBIDDEN_TARGET }), '', 0);
       }
       if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
       if (options.all) return (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, addresses);
