@@ -29,6 +29,7 @@ import { sendHandlers } from './http/routes/send.js';
 import { fileHandlers } from './http/routes/files.js';
 import { realtimeHandlers } from './http/routes/realtime.js';
 import { metricsReply, operationsHandlers } from './http/routes/operations.js';
+import { viewHandlers } from './http/routes/views.js';
 import { InboxFeeds } from './services/inbox-feeds.js';
 import { MessageWaiter } from './services/wait-for-message.js';
 import { InboxEventStreams } from './services/inbox-event-stream.js';
@@ -169,6 +170,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...workspaceHandlers(workspaces),
         ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
         ...messageHandlers(messages, content, signer),
+        ...viewHandlers(messages, content, signer),
         ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),
         ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
         ...webhookHandlers(webhooks, workspaces),

@@ -124,6 +124,16 @@ export class ContentPool {
     return this.run('attachment', raw, { index }, this.options.taskTimeoutMs).catch(unreadable);
   }
 
+  /** The message as a page, its cid: images pointing at `attachmentUrls` (by attachment index). */
+  async renderHtml(raw: Buffer, attachmentUrls: string[]): Promise<string> {
+    return this.run('renderHtml', raw, { attachmentUrls }, this.options.taskTimeoutMs).catch(unreadable);
+  }
+
+  /** The text part, or text made from the HTML. */
+  async renderText(raw: Buffer): Promise<string> {
+    return this.run('renderText', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
+  }
+
   /** Stops every worker; tasks still running or queued fail. */
   async close(): Promise<void> {
     if (this.watchdog) clearInterval(this.watchdog);

@@ -15,7 +15,9 @@ export type ContentTask =
   | (TaskBase & { kind: 'headers' })
   | (TaskBase & { kind: 'view' })
   | (TaskBase & { kind: 'html' })
-  | (TaskBase & { kind: 'attachment'; index: number });
+  | (TaskBase & { kind: 'attachment'; index: number })
+  | (TaskBase & { kind: 'renderHtml'; attachmentUrls: string[] })
+  | (TaskBase & { kind: 'renderText' });
 
 export interface ContentResults {
   analyze: ParsedEmail;
@@ -23,4 +25,6 @@ export interface ContentResults {
   view: MessageView;
   html: string | null;
   attachment: { attachment: AttachmentContent | null; count: number };
+  renderHtml: string;
+  renderText: string;
 }

@@ -2,6 +2,7 @@
 import { parseEmail } from '../mime/parse-email.js';
 import { headerSummary } from '../mime/header-summary.js';
 import { attachmentContent, htmlBody, messageView } from '../mime/message-view.js';
+import { renderedHtml, renderedText } from '../mime/rendered-view.js';
 import type { ContentResults, ContentTask } from './content-tasks.js';
 
 export default async function runContentTask(task: ContentTask): Promise<ContentResults[ContentTask['kind']]> {
@@ -19,5 +20,9 @@ export default async function runContentTask(task: ContentTask): Promise<Content
       return htmlBody(raw);
     case 'attachment':
       return attachmentContent(raw, task.index);
+    case 'renderHtml':
+      return renderedHtml(raw, task.attachmentUrls);
+    case 'renderText':
+      return renderedText(raw);
   }
 }

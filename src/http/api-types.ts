@@ -287,6 +287,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inboxes/{inbox_id}/messages/latest/view.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox_id: components["parameters"]["ViewInboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The inbox's newest message, rendered as a page
+         * @description The newest message of the inbox by `received_at` (narrowed by `q` when given), as `view.html` of that
+         *     message renders it. 404 `not_found` when the inbox is empty or nothing matches `q`.
+         */
+        get: operations["viewLatestHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/messages/latest/view.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox_id: components["parameters"]["ViewInboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The inbox's newest message, as text
+         * @description The newest message of the inbox by `received_at` (narrowed by `q` when given), as `text/plain;
+         *     charset=utf-8`: its text part as sent, or, when it has none, the text of its HTML (links written after
+         *     their words, images left out). 404 `not_found` when the inbox is empty or nothing matches `q`.
+         */
+        get: operations["viewLatestText"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/messages/{message_id}/view.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox_id: components["parameters"]["ViewInboxId"];
+                /** @description A message of this inbox (`latest` names the views above). */
+                message_id: components["parameters"]["ViewMessageId"];
+            };
+            cookie?: never;
+        };
+        /** One message, rendered as a page */
+        get: operations["viewMessageHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages/{id}/html": {
         parameters: {
             query?: never;
@@ -1293,6 +1361,21 @@ export interface components {
             };
         };
         /**
+         * @description The message as a page: its HTML body with every `cid:` reference to one of its attachments replaced by
+         *     that attachment's signed link (the `files.attachments` links of the message, valid for
+         *     SANDBOX_FILE_URL_TTL_SECONDS), or, for a message without HTML, its text escaped inside a `<pre>`. Served
+         *     under the same headers as `GET /v1/messages/{id}/html` (a Content-Security-Policy with `sandbox` and no
+         *     scripts, `nosniff`, `no-referrer`). Viewing never marks the message read.
+         */
+        RenderedHtml: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /**
          * @description Reading the message's content overran the analysis limits (`analysis_limit`): each parse runs in a worker
          *     thread for at most SANDBOX_PARSE_TIMEOUT_MS (default 5 s) with at most SANDBOX_PARSE_MEMORY_MB (default
          *     512) of heap. The raw message is always available from the raw endpoint.
@@ -1343,6 +1426,9 @@ export interface components {
         AttachmentIndex: number;
         /** @description A tag name, URL-encoded; compared case-insensitively */
         TagNameParam: string;
+        ViewInboxId: string;
+        /** @description A message of this inbox (`latest` names the views above). */
+        ViewMessageId: string;
         SignedWorkspaceId: string;
         SignedMessageId: string;
         /** @description Unix seconds after which the link no longer works */
@@ -1908,6 +1994,128 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["MessageTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    viewLatestHtml: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
+                 *     word) between two terms makes a disjunction and binds tighter than AND:
+                 *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
+                 *     group: `(a OR b) -c`. A leading `-` or `!` negates the term or group after it.
+                 *
+                 *     Free text — a word or a double-quoted phrase — is a case-insensitive substring of the subject, the From,
+                 *     To and Cc headers, the envelope sender, every envelope recipient, the text body or the text of the HTML
+                 *     body. A phrase matches its words in that order; runs of white space compare as one space. Case folding
+                 *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
+                 *
+                 *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
+                 *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
+                 *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
+                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+                 *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
+                 *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
+                 *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
+                 *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
+                 *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
+                 *     position (1-based characters).
+                 */
+                q?: components["parameters"]["SearchQuery"];
+            };
+            header?: never;
+            path: {
+                inbox_id: components["parameters"]["ViewInboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RenderedHtml"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    viewLatestText: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
+                 *     word) between two terms makes a disjunction and binds tighter than AND:
+                 *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
+                 *     group: `(a OR b) -c`. A leading `-` or `!` negates the term or group after it.
+                 *
+                 *     Free text — a word or a double-quoted phrase — is a case-insensitive substring of the subject, the From,
+                 *     To and Cc headers, the envelope sender, every envelope recipient, the text body or the text of the HTML
+                 *     body. A phrase matches its words in that order; runs of white space compare as one space. Case folding
+                 *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
+                 *
+                 *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
+                 *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
+                 *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
+                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+                 *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
+                 *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
+                 *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
+                 *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
+                 *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
+                 *     position (1-based characters).
+                 */
+                q?: components["parameters"]["SearchQuery"];
+            };
+            header?: never;
+            path: {
+                inbox_id: components["parameters"]["ViewInboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    viewMessageHtml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox_id: components["parameters"]["ViewInboxId"];
+                /** @description A message of this inbox (`latest` names the views above). */
+                message_id: components["parameters"]["ViewMessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RenderedHtml"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };

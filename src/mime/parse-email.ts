@@ -81,10 +81,14 @@ function mimeFailure(error: Error): string {
   return error.message;
 }
 
-/** mailparser as this service uses it: bodies as sent, no text or HTML made up from the other, bounded parts. */
-export const parseMime = (raw: Buffer): Promise<ParsedMail> =>
+/**
+ * mailparser as this service uses it: bodies as sent, no text or HTML made up from the other, bounded parts.
+ * `keepCidLinks` leaves `cid:` references in the HTML as written rather than inlining the images as data: URIs.
+ */
+export const parseMime = (raw: Buffer, options: { keepCidLinks?: boolean } = {}): Promise<ParsedMail> =>
   simpleParser(raw, {
     skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true,
+    keepCidLinks: options.keepCidLinks ?? false,
     // Passed on to mailparser's splitter (mailsplit), which enforces them; the typings do not list them.
     ...{ maxChildNodes: MIME_PART_LIMIT, maxHeadSize: MIME_HEADER_LIMIT },
   });

@@ -57,6 +57,26 @@ export class MessageContentService {
     return html;
   }
 
+  /**
+   * The message as a page (view.html): its HTML, its cid: images pointing at `attachmentUrls` (by attachment
+   * index), or its text as escaped HTML. Reading never marks a message read.
+   */
+  async renderHtml(record: MessageRecord, attachmentUrls: string[]): Promise<string> {
+    this.assertRenderable(record);
+    return this.pool.renderHtml(await this.messages.rawOf(record), attachmentUrls);
+  }
+
+  /** The message as text (view.txt): its text part, or text made from its HTML. */
+  async renderText(record: MessageRecord): Promise<string> {
+    this.assertRenderable(record);
+    return this.pool.renderText(await this.messages.rawOf(record));
+  }
+
+  /** A message whose analysis was cut short at capture would only overrun again, holding a worker to the same end. */
+  private assertRenderable(record: MessageRecord): void {
+    if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `message ${record.id} cannot be rendered: ${record.parseError}`);
+  }
+
   async links(workspaceId: string, id: string): Promise<string[]> {
     const record = await this.messages.require(workspaceId, id);
     if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);

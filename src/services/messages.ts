@@ -41,6 +41,22 @@ export class MessageService {
     return { items, nextCursor };
   }
 
+  /** The inbox's newest message (by received_at) that the filter selects; `narrowed` says whether the filter selects at all. */
+  async latest(workspaceId: string, inboxId: string, filter: QueryNode, narrowed: boolean): Promise<MessageRecord> {
+    await this.inboxes.require(workspaceId, inboxId);
+    const [newest] = await this.index.list(workspaceId, inboxId, { filter, limit: 1, after: null });
+    if (!newest) throw new AppError('not_found', narrowed ? `no message in inbox ${inboxId} matches the query` : `inbox ${inboxId} has no messages`);
+    return newest;
+  }
+
+  /** A message of this inbox; one of another inbox is as unknown here as one that does not exist. */
+  async requireInInbox(workspaceId: string, inboxId: string, id: string): Promise<MessageRecord> {
+    await this.inboxes.require(workspaceId, inboxId);
+    const record = await this.index.get(workspaceId, id);
+    if (!record || record.inboxId !== inboxId) throw new AppError('not_found', `no message with id '${id}' in inbox ${inboxId}`);
+    return record;
+  }
+
   async require(workspaceId: string, id: string): Promise<MessageRecord> {
     const record = await this.index.get(workspaceId, id);
     if (!record) throw new AppError('not_found', `no message with id '${id}'`);

@@ -9,7 +9,7 @@ import { createWorkspace } from '../support/admin.js';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson, MessageDetailJson } from '../support/api-json.js';
 import { assertSameBytes } from '../support/bytes.js';
-import { expectOk } from '../support/envelope.js';
+import { expectError, expectOk } from '../support/envelope.js';
 import { HOSTILE_SHAPES } from '../support/hostile-messages.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { detailOf, listMessages, summaryOf } from '../support/messages.js';
@@ -150,7 +150,13 @@ describe('hostile messages (e2e)', function () {
       const readBack = sending.then(async (reply) => {
         if (raw.length > sizeLimit) return null;
         const id = storedId(reply);
-        return { id, summary: await summaryOf(api, inbox.id, id), detail: await detailOf(api, id), rawResponse: await api.get(`/v1/messages/${id}/raw`) };
+        return {
+          id,
+          summary: await summaryOf(api, inbox.id, id),
+          detail: await detailOf(api, id),
+          rawResponse: await api.get(`/v1/messages/${id}/raw`),
+          views: [await api.get(`/v1/inboxes/${inbox.id}/messages/${id}/view.html`), await api.get(`/v1/inboxes/${inbox.id}/messages/latest/view.txt`)],
+        };
       });
       await bystanderThroughout(bystander, readBack);
 
@@ -161,6 +167,10 @@ describe('hostile messages (e2e)', function () {
       }
       const { id, summary, detail } = stored;
       assert.equal(stored.rawResponse.status, 200);
+      // Rendered, or refused for the analysis limit the message is known to overrun; never a stall or a 5xx.
+      for (const view of stored.views) {
+        if (view.status !== 200) expectError(view, 422, 'analysis_limit', `a view of ${shape.name}`);
+      }
       assertSameBytes(stored.rawResponse.bytes, raw);
       assert.equal(summary.size, raw.length);
 
