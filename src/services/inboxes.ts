@@ -38,7 +38,9 @@ export class InboxService {
       smtpPasswordHash: hashSecret(password),
       createdAt: this.now(),
     };
-    await this.metadata.createInbox(inbox, plan.inboxLimit);
+    const outcome = await this.metadata.createInbox(inbox, plan.inboxLimit);
+    if (outcome === 'name_taken') throw new AppError('already_exists', `an inbox named '${name}' already exists in this workspace`);
+    if (outcome === 'limit_reached') throw new AppError('limit_reached', `the plan allows ${plan.inboxLimit} inbox(es); delete one or change plan`);
     return { inbox: { ...inbox, messageCount: 0 }, password };
   }
 

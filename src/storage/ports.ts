@@ -4,14 +4,23 @@ import type { ApiKeyRecord, Delivery, Inbox, Member, MessageRecord, TagRule, Web
 import type { QueryNode } from '../query/ast.js';
 import type { AppError } from '../errors.js';
 
+/*
+ * Stores report what a rule refused as an outcome, not as a worded error: the services word it once for every
+ * backend, and own the numbers (plan limits, how much is kept) that they pass down.
+ */
+
+export type AddMemberOutcome = 'added' | 'already_member' | 'limit_reached';
+export type CreateInboxOutcome = 'created' | 'name_taken' | 'limit_reached';
+export type CreateWebhookOutcome = 'created' | 'limit_reached';
+
 export interface MetadataStore {
   createWorkspace(workspace: Workspace): Promise<void>;
   getWorkspace(id: string): Promise<Workspace | null>;
   listWorkspaces(): Promise<Workspace[]>;
   setWorkspacePlan(id: string, planName: string): Promise<boolean>;
 
-  /** Adds a member; throws already_exists for a duplicate email, limit_reached when the limit is met. */
-  addMember(member: Member, memberLimit: number | null): Promise<void>;
+  /** Adds a member unless the email is one already or the workspace has `memberLimit` (null: no limit). */
+  addMember(member: Member, memberLimit: number | null): Promise<AddMemberOutcome>;
   countMembers(workspaceId: string): Promise<number>;
 
   createApiKey(key: ApiKeyRecord): Promise<void>;
@@ -19,8 +28,11 @@ export interface MetadataStore {
   /** Marks a key revoked; false when no such key exists. */
   revokeApiKey(id: string, at: Date): Promise<boolean>;
 
-  /** Creates an inbox; throws already_exists for a name taken (case-insensitively), limit_reached past the limit. */
-  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<void>;
+  /**
+   * Creates an inbox unless its name is taken in the workspace (case-insensitively, checked first) or the workspace
+   * has `inboxLimit` (null: no limit).
+   */
+  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<CreateInboxOutcome>;
   getInbox(workspaceId: string, id: string): Promise<Inbox | null>;
   findInboxBySmtpUsername(username: string): Promise<Inbox | null>;
   listInboxes(workspaceId: string): Promise<Inbox[]>;
@@ -238,8 +250,8 @@ export interface AttemptRecord {
  * lease, so one claimed by a worker that dies is claimed again once the lease runs out, by any node.
  */
 export interface WebhookStore {
-  /** Creates the webhook; throws limit_reached when the workspace already has `limit` (null: no limit). */
-  createWebhook(webhook: Webhook, limit: number | null): Promise<void>;
+  /** Creates the webhook unless the workspace already has `limit` (null: no limit). */
+  createWebhook(webhook: Webhook, limit: number | null): Promise<CreateWebhookOutcome>;
   listWebhooks(workspaceId: string): Promise<Webhook[]>;
   getWebhook(workspaceId: string, id: string): Promise<Webhook | null>;
   /** Webhooks an arrival in the inbox goes to: the inbox's own and the workspace-wide ones. */

@@ -34,7 +34,9 @@ export class WebhookService {
     const inboxId = input.inbox_id ?? null;
     if (inboxId !== null) await this.inboxes.require(workspaceId, inboxId);
     const webhook: Webhook = { id: newId('whk'), workspaceId, inboxId, url: url.href, secret: newWebhookSecret(), createdAt: this.now() };
-    await this.store.createWebhook(webhook, plan.webhookLimit);
+    if ((await this.store.createWebhook(webhook, plan.webhookLimit)) === 'limit_reached') {
+      throw new AppError('limit_reached', `the plan allows ${plan.webhookLimit} webhook(s); delete one or change plan`);
+    }
     return webhook;
   }
 

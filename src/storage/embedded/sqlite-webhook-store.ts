@@ -1,8 +1,7 @@
 // WebhookStore on SQLite: webhooks, their delivery records, and the schedule of due attempts (one process).
 import type Database from 'better-sqlite3';
-import { AppError } from '../../errors.js';
 import type { Delivery, DeliveryStatus, Webhook, WebhookEvent } from '../../domain/types.js';
-import type { AttemptRecord, NewDelivery, WebhookStore } from '../ports.js';
+import type { AttemptRecord, CreateWebhookOutcome, NewDelivery, WebhookStore } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 
 interface WebhookRow { id: string; workspace_id: string; inbox_id: string | null; url: string; secret: string; created_at: number }
@@ -44,12 +43,13 @@ export class SqliteWebhookStore implements WebhookStore {
     this.sql = statementCache(db);
   }
 
-  createWebhook(webhook: Webhook, limit: number | null): Promise<void> {
+  createWebhook(webhook: Webhook, limit: number | null): Promise<CreateWebhookOutcome> {
     return guarded(() => this.db.transaction(() => {
       const count = this.sql('SELECT count(*) FROM webhooks WHERE workspace_id = ?').pluck().get(webhook.workspaceId) as number;
-      if (limit !== null && count >= limit) throw new AppError('limit_reached', `the plan allows ${limit} webhook(s); delete one or change plan`);
+      if (limit !== null && count >= limit) return 'limit_reached';
       this.sql('INSERT INTO webhooks (id, workspace_id, inbox_id, url, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(webhook.id, webhook.workspaceId, webhook.inboxId, webhook.url, webhook.secret, webhook.createdAt.getTime());
+      return 'created';
     }).immediate());
   }
 
