@@ -263,11 +263,12 @@ export interface WebhookStore {
 
   /**
    * Creates pending deliveries (attempts 0) due at `dueAt`; resolves to their ids, in order. One for a webhook
-   * deleted since the caller read it is not created, and its place holds null.
+   * deleted since the caller read it is not created, and its place holds null. Then each webhook written to keeps
+   * its newest `keep` deliveries and its pending ones: older finished ones are forgotten, so records stay bounded.
    */
-  enqueue(deliveries: NewDelivery[], dueAt: Date): Promise<(number | null)[]>;
+  enqueue(deliveries: NewDelivery[], dueAt: Date, keep: number): Promise<(number | null)[]>;
   getDelivery(workspaceId: string, id: number): Promise<Delivery | null>;
-  /** A webhook's deliveries, newest first. Older finished ones beyond the newest `limit` may be forgotten. */
+  /** A webhook's newest `limit` deliveries, newest first. */
   listDeliveries(workspaceId: string, webhookId: string, limit: number): Promise<Delivery[]>;
   /**
    * Claims up to `limit` pending deliveries due at `now`, oldest due first: each is due again at now + leaseMs

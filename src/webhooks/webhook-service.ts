@@ -7,8 +7,8 @@ import type { WebhookStore } from '../storage/ports.js';
 import type { InboxService } from '../services/inboxes.js';
 import { targetRefusal, type TargetPolicy } from './target-policy.js';
 
-/** GET /webhooks/{id}/deliveries lists this many. */
-const LISTED_DELIVERIES = 50;
+/** Deliveries kept per webhook (and pending ones besides), all of which GET /webhooks/{id}/deliveries lists. */
+const KEPT_DELIVERIES = 50;
 
 export interface WebhookInput {
   url: string;
@@ -56,7 +56,7 @@ export class WebhookService {
 
   async deliveries(workspaceId: string, id: string): Promise<Delivery[]> {
     await this.require(workspaceId, id);
-    return this.store.listDeliveries(workspaceId, id, LISTED_DELIVERIES);
+    return this.store.listDeliveries(workspaceId, id, KEPT_DELIVERIES);
   }
 
   /** Queues a webhook.test delivery; resolves to its id. */
@@ -91,7 +91,7 @@ export class WebhookService {
     const now = this.now();
     // One body for every attempt and every webhook: a receiver dedupes on data.id and X-Sandbox-Delivery.
     const body = JSON.stringify({ event, created_at: now.toISOString(), data });
-    const ids = await this.store.enqueue(webhooks.map((webhook) => ({ workspaceId, webhookId: webhook.id, event, messageId, body })), now);
+    const ids = await this.store.enqueue(webhooks.map((webhook) => ({ workspaceId, webhookId: webhook.id, event, messageId, body })), now, KEPT_DELIVERIES);
     this.queued();
     return ids;
   }

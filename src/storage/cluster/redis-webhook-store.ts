@@ -22,9 +22,6 @@ import { date, exists, fieldsOf, LIST_RECORDS, pairs, type Fields } from './redi
  * the key names of records they discover from prefixes passed in ARGV, sound on the single Redis the profile uses.
  */
 
-/** Deliveries kept per webhook whatever their state; older ones are deleted, once finished, when new ones are queued. */
-const KEPT_PER_WEBHOOK = 50;
-
 /**
  * Stores a webhook unless the workspace has reached the limit or the id is taken; returns createWebhook's outcome,
  * or 'exists'. KEYS: webhook, workspace webhook list. ARGV: id, score, limit ('' = none), field/value pairs.
@@ -235,12 +232,10 @@ export class RedisWebhookStore implements WebhookStore {
     return deleted;
   }
 
-  enqueue(deliveries: NewDelivery[], dueAt: Date): Promise<(number | null)[]> {
+  enqueue(deliveries: NewDelivery[], dueAt: Date, keep: number): Promise<(number | null)[]> {
     if (deliveries.length === 0) return Promise.resolve([]);
     return guardedRedis(async () => {
-      const args: (string | number)[] = [
-        this.key('delivery', ''), this.key('webhook-deliveries', ''), this.key('webhook', ''), dueAt.getTime(), KEPT_PER_WEBHOOK,
-      ];
+      const args: (string | number)[] = [this.key('delivery', ''), this.key('webhook-deliveries', ''), this.key('webhook', ''), dueAt.getTime(), keep];
       for (const delivery of deliveries) args.push(delivery.workspaceId, delivery.webhookId, delivery.event, delivery.messageId, delivery.body);
       return (await ENQUEUE.run(this.redis, [this.key('delivery-seq'), this.scheduleKey], args)) as (number | null)[];
     });

@@ -11,9 +11,6 @@ interface DeliveryRow {
   next_attempt_at: number | null;
 }
 
-/** Finished deliveries kept per webhook beyond the newest ones the API lists. */
-const KEPT_PER_WEBHOOK = 50;
-
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id, workspaceId: row.workspace_id, inboxId: row.inbox_id, url: row.url, secret: row.secret, createdAt: new Date(row.created_at),
 });
@@ -78,7 +75,7 @@ export class SqliteWebhookStore implements WebhookStore {
     return guarded(() => this.sql('DELETE FROM webhooks WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, inboxId).changes);
   }
 
-  enqueue(deliveries: NewDelivery[], dueAt: Date): Promise<(number | null)[]> {
+  enqueue(deliveries: NewDelivery[], dueAt: Date, keep: number): Promise<(number | null)[]> {
     return guarded(() => this.db.transaction(() => {
       const ids: (number | null)[] = [];
       for (const d of deliveries) {
@@ -88,10 +85,9 @@ export class SqliteWebhookStore implements WebhookStore {
             SELECT ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ?)`)
           .run(d.workspaceId, d.webhookId, d.event, d.messageId, d.body, dueAt.getTime(), dueAt.getTime(), dueAt.getTime(), d.webhookId);
         ids.push(inserted.changes === 1 ? Number(inserted.lastInsertRowid) : null);
-        // Records do not grow without end: finished ones older than the newest the API lists are forgotten.
         this.sql(`DELETE FROM webhook_deliveries WHERE webhook_id = ? AND status <> 'pending' AND id <
             (SELECT min(id) FROM (SELECT id FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?))`)
-          .run(d.webhookId, d.webhookId, KEPT_PER_WEBHOOK);
+          .run(d.webhookId, d.webhookId, keep);
       }
       return ids;
     }).immediate());
