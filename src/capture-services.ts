@@ -31,7 +31,7 @@ export function buildCaptureServices(
 ): CaptureServices {
   const workspaces = new WorkspaceService(backend.metadata, config.plans);
   // An inbox-scoped webhook has nothing left to hear once its inbox is gone, and would still count toward the plan.
-  const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs, {
+  const inboxes = new InboxService(backend, {
     afterDelete: [(workspaceId, inboxId) => backend.webhooks.deleteWebhooksOfInbox(workspaceId, inboxId)],
   });
   const tagRules = new TagRuleService(backend.metadata, inboxes);

@@ -49,7 +49,7 @@ async function start(config: Config): Promise<void> {
   const contentPool = contentPoolFor(config);
   const deliveryWorker = new WebhookDeliveryWorker(backend.webhooks, { allowPrivate: config.webhookAllowPrivate }, { timeScale: config.webhookTimeScale }, log);
   const { workspaces, inboxes, tagRules, webhooks, pipeline } = buildCaptureServices(backend, config, contentPool, log, () => deliveryWorker.wake());
-  const messages = new MessageService(backend.messages, backend.blobs, inboxes);
+  const messages = new MessageService(backend, inboxes);
   const content = new MessageContentService(messages, backend.blobs, contentPool);
   // One secret for every node, so a link signed by one is honoured by all.
   const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => randomBytes(32).toString('hex')), config.fileUrlTtlSeconds);

@@ -95,7 +95,7 @@ export type MessageChange =
 export interface ChangeResult {
   /** Messages whose state the change altered (a message already read is not counted by a read change). */
   affected: number;
-  /** Ids of deleted messages, whose blob folders the caller removes. */
+  /** Ids of deleted messages, whose blob folders removeMessages (services/message-removal.ts) removes next. */
   deletedIds: string[];
 }
 
@@ -176,8 +176,6 @@ export interface MessageIndex {
   /** Messages of one inbox that the filter selects, newest first. */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]>;
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>>;
-  /** Deletes an inbox's messages and returns their ids. */
-  deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]>;
   /** Applies one change to every selected message, atomically. Tag names arrive normalised (lower case). */
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult>;
   /** The ones among `ids` that exist in the workspace. */

@@ -35,7 +35,7 @@ for (const factory of backendFactories) {
       under = await factory.open({ SANDBOX_STREAM_RESUME_LIMIT: String(RESUME_LIMIT) });
       const { backend } = under;
       const workspaces = new WorkspaceService(backend.metadata, loadConfig({}).plans);
-      inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs);
+      inboxes = new InboxService(backend);
       content = contentPoolFor(loadConfig({}));
       pipeline = new IngestPipeline(backend, workspaces, new TagRuleService(backend.metadata, inboxes), content, silent);
       feeds = new InboxFeeds(backend.messages, backend.bus, (error) => assert.fail(`feed failed: ${String(error)}`));

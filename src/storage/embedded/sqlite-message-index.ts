@@ -250,12 +250,6 @@ export class SqliteMessageIndex implements MessageIndex {
     });
   }
 
-  deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]> {
-    return guarded(() => this.db.transaction(() => {
-      return this.sql('DELETE FROM messages WHERE workspace_id = ? AND inbox_id = ? RETURNING id').pluck().all(workspaceId, inboxId) as string[];
-    }).immediate());
-  }
-
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult> {
     return guarded(() => this.db.transaction((): ChangeResult => {
       const seqs = this.selectSeqs(selection);
