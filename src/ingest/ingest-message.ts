@@ -7,6 +7,7 @@ import { quotaPeriod } from '../domain/quota-period.js';
 import type { Inbox, MessageRecord, Workspace } from '../domain/types.js';
 import type { Backend, CapturedMessage, InsertOutcome } from '../storage/ports.js';
 import type { WorkspaceService } from '../services/workspaces.js';
+import type { InboxService } from '../services/inboxes.js';
 import type { TagRuleService } from '../services/tag-rules.js';
 import type { ContentPool } from '../workers/content-pool.js';
 import { GroupCommit } from './group-commit.js';
@@ -43,8 +44,9 @@ export class IngestPipeline {
 
   /** `afterStore`: run in order once a message is stored (queueing webhook deliveries). */
   constructor(
-    private readonly backend: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'bus' | 'captures'>,
+    private readonly backend: Pick<Backend, 'metadata' | 'blobs' | 'bus' | 'captures'>,
     private readonly workspaces: WorkspaceService,
+    private readonly inboxes: Pick<InboxService, 'sweepDeleted'>,
     private readonly tagRules: TagRuleService,
     private readonly content: Pick<ContentPool, 'analyze'>,
     private readonly log: Logger,
@@ -99,7 +101,7 @@ export class IngestPipeline {
   }
 
   private async store(incoming: IncomingMessage): Promise<MessageRecord> {
-    const { metadata, messages, blobs } = this.backend;
+    const { metadata, blobs } = this.backend;
     const { inbox } = incoming;
     const workspace = await this.workspaces.requireWorkspace(inbox.workspaceId);
     const monthlyLimit = await this.allowanceLeft(workspace);
@@ -143,12 +145,12 @@ export class IngestPipeline {
       });
       if (outcome === 'quota_reached') throw quotaReached(monthlyLimit ?? 0);
       if (outcome !== 'stored') throw outcome;
-      // The inbox may have been deleted since the sender logged in. Inbox deletion removes the inbox before sweeping
-      // its messages, so either that sweep saw this row or this check sees the inbox gone: a message never outlives
-      // its inbox, and no check before the insert could promise that.
+      // The inbox may have been deleted since the sender logged in. Inbox deletion sweeps again after removing the
+      // inbox, so either that sweep saw this row or this check sees the inbox gone, and then sweeps itself (taking
+      // the arrival this insert logged too): a message never outlives its inbox, and no check before the insert
+      // could promise that.
       if (!(await metadata.getInbox(inbox.workspaceId, inbox.id))) {
-        await messages.change({ workspaceId: workspace.id, ids: [id] }, { kind: 'delete' });
-        await messages.dropArrivals(workspace.id, inbox.id);
+        await this.inboxes.sweepDeleted(workspace.id, inbox.id);
         throw new AppError('not_found', `inbox ${inbox.id} was deleted while the message arrived`);
       }
       this.publish(record);

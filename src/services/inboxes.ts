@@ -10,19 +10,14 @@ export interface InboxView extends Inbox {
   messageCount: number;
 }
 
-/** Called once an inbox is deleted, for what belongs to it elsewhere (its webhooks). */
-export type InboxDeletedHandler = (workspaceId: string, inboxId: string) => Promise<unknown>;
-
 export class InboxService {
   private readonly now: () => Date;
-  private readonly afterDelete: InboxDeletedHandler[];
 
   constructor(
-    private readonly storage: Pick<Backend, 'metadata' | 'messages' | 'blobs'>,
-    options: { now?: () => Date; afterDelete?: InboxDeletedHandler[] } = {},
+    private readonly storage: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'webhooks'>,
+    options: { now?: () => Date } = {},
   ) {
     this.now = options.now ?? (() => new Date());
-    this.afterDelete = options.afterDelete ?? [];
   }
 
   /** Returns the inbox with its one-time plain password. */
@@ -81,14 +76,37 @@ export class InboxService {
     return (await removeMessages(this.storage, { workspaceId, inboxId: id })).length;
   }
 
+  /**
+   * Deletes the inbox and all that belongs to it; resolves to the number of messages deleted. What belongs to it
+   * goes before the inbox, so a failure part-way leaves the inbox in place for a repeated delete to finish, and
+   * again after it, for what was added meanwhile (see sweepDeleted).
+   */
   async delete(workspaceId: string, id: string): Promise<number> {
-    const deleted = await this.clear(workspaceId, id);
+    await this.require(workspaceId, id);
+    const deleted = await this.removeBelongings(workspaceId, id);
     await this.storage.metadata.deleteInbox(workspaceId, id);
-    // A message that finished arriving while the inbox was being deleted must not be left orphaned.
-    const stragglers = await removeMessages(this.storage, { workspaceId, inboxId: id });
+    return deleted + (await this.sweepDeleted(workspaceId, id));
+  }
+
+  /**
+   * Removes what a deleted inbox still has: what was added while it was being deleted, such as a capture that
+   * finished meanwhile (ingest looks for its inbox only once the message is stored). Resolves to the number of
+   * messages removed.
+   */
+  async sweepDeleted(workspaceId: string, id: string): Promise<number> {
+    const removed = await this.removeBelongings(workspaceId, id);
+    // Only once the inbox is gone: clearing keeps the log, so the inbox's streams keep their positions.
     await this.storage.messages.dropArrivals(workspaceId, id);
-    for (const handler of this.afterDelete) await handler(workspaceId, id);
-    return deleted + stragglers.length;
+    return removed;
+  }
+
+  /** Everything deleting an inbox cascades to, for both profiles: its messages with their blobs, its tag rules, its webhooks. */
+  private async removeBelongings(workspaceId: string, id: string): Promise<number> {
+    const removed = await removeMessages(this.storage, { workspaceId, inboxId: id });
+    await this.storage.metadata.deleteTagRulesOfInbox(workspaceId, id);
+    // An inbox's webhook has nothing left to hear once the inbox is gone, and would still count toward the plan.
+    await this.storage.webhooks.deleteWebhooksOfInbox(workspaceId, id);
+    return removed.length;
   }
 
   /** SMTP login: the inbox whose username and password match, or null. */

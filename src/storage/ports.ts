@@ -37,7 +37,7 @@ export interface MetadataStore {
   findInboxBySmtpUsername(username: string): Promise<Inbox | null>;
   listInboxes(workspaceId: string): Promise<Inbox[]>;
   countInboxes(workspaceId: string): Promise<number>;
-  /** Deletes the inbox and the tag rules scoped to it. */
+  /** Deletes the inbox alone (InboxService removes what belongs to it); false when it does not exist in the workspace. */
   deleteInbox(workspaceId: string, id: string): Promise<boolean>;
   /** Replaces the SMTP password hash; null when the inbox does not exist. */
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null>;
@@ -58,6 +58,8 @@ export interface MetadataStore {
   /** Replaces query, inbox and tags of an existing rule; false when it does not exist. */
   replaceTagRule(rule: TagRule): Promise<boolean>;
   deleteTagRule(workspaceId: string, id: string): Promise<boolean>;
+  /** Deletes the tag rules scoped to an inbox (it is being deleted); resolves to how many. */
+  deleteTagRulesOfInbox(workspaceId: string, inboxId: string): Promise<number>;
 
   /** A server-wide secret shared by every node: created once from `generate`, then always the same. */
   secret(name: string, generate: () => string): Promise<string>;
@@ -256,7 +258,7 @@ export interface WebhookStore {
   webhooksFor(workspaceId: string, inboxId: string): Promise<Webhook[]>;
   /** Deletes the webhook with its deliveries, pending ones included (never attempted again); false when absent. */
   deleteWebhook(workspaceId: string, id: string): Promise<boolean>;
-  /** Deletes the webhooks scoped to an inbox (it was deleted), as deleteWebhook does; resolves to how many. */
+  /** Deletes the webhooks scoped to an inbox (it is being deleted), as deleteWebhook does; resolves to how many. */
   deleteWebhooksOfInbox(workspaceId: string, inboxId: string): Promise<number>;
 
   /**

@@ -101,7 +101,7 @@ for (const factory of backendFactories) {
       assert.equal((await store.listTagColors('ws_c')).size, 0);
     });
 
-    it('stores, replaces and deletes tag rules, and drops an inbox\'s rules with it', async () => {
+    it('stores, replaces and deletes tag rules, and those of an inbox together', async () => {
       const workspace = aWorkspace();
       await store.createWorkspace(workspace);
       const inbox = anInbox(workspace.id);
@@ -115,8 +115,13 @@ for (const factory of backendFactories) {
       assert.equal(await store.replaceTagRule({ ...everywhere, query: 'invoice', tags: ['billing'] }), true);
       assert.deepEqual(await store.getTagRule(workspace.id, everywhere.id), { ...everywhere, query: 'invoice', tags: ['billing'] });
       assert.equal(await store.getTagRule('ws_other', everywhere.id), null);
-      await store.deleteInbox(workspace.id, inbox.id);
+      assert.equal(await store.deleteInbox(workspace.id, inbox.id), true);
+      assert.equal((await store.listTagRules(workspace.id)).length, 2, 'deleting the inbox alone keeps its rules (InboxService removes them)');
+      assert.equal(await store.deleteTagRulesOfInbox('ws_other', inbox.id), 0, 'another workspace deletes nothing');
+      assert.equal(await store.deleteTagRulesOfInbox(workspace.id, inbox.id), 1);
       assert.deepEqual((await store.listTagRules(workspace.id)).map((r) => r.id), [everywhere.id]);
+      assert.deepEqual(await store.listTagRules(workspace.id, inbox.id), []);
+      assert.equal(await store.deleteTagRulesOfInbox(workspace.id, inbox.id), 0);
       assert.equal(await store.deleteTagRule(workspace.id, everywhere.id), true);
       assert.equal(await store.deleteTagRule(workspace.id, everywhere.id), false);
     });

@@ -37,7 +37,7 @@ for (const factory of backendFactories) {
       const workspaces = new WorkspaceService(backend.metadata, loadConfig({}).plans);
       inboxes = new InboxService(backend);
       content = contentPoolFor(loadConfig({}));
-      pipeline = new IngestPipeline(backend, workspaces, new TagRuleService(backend.metadata, inboxes), content, silent);
+      pipeline = new IngestPipeline(backend, workspaces, inboxes, new TagRuleService(backend.metadata, inboxes), content, silent);
       feeds = new InboxFeeds(backend.messages, backend.bus, (error) => assert.fail(`feed failed: ${String(error)}`));
       await feeds.start();
       streams = new InboxEventStreams(feeds, backend.messages, inboxes);

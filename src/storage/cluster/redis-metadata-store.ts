@@ -86,20 +86,13 @@ return 'created'
 `);
 
 /**
- * Deletes the tag rules scoped to the inbox (even when the inbox itself is gone, as the embedded store does),
- * then the inbox and its index entries; 1 when the inbox existed in the workspace.
- * KEYS: inbox, workspace inbox list, workspace name index, inbox's rule list, workspace rule list.
- * ARGV: workspace id, inbox id, rule key prefix, SMTP username index key prefix.
+ * Deletes an inbox of the workspace with its index entries; 1 when it existed.
+ * KEYS: inbox, workspace inbox list, workspace name index. ARGV: workspace id, inbox id, SMTP username index key prefix.
  */
 const DELETE_INBOX = new LuaScript(`
-for _, rule in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
-  redis.call('DEL', ARGV[3] .. rule)
-  redis.call('ZREM', KEYS[5], rule)
-end
-redis.call('DEL', KEYS[4])
 local inbox = redis.call('HMGET', KEYS[1], 'workspaceId', 'nameKey', 'smtpUsername')
 if inbox[1] ~= ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1], ARGV[4] .. inbox[3])
+redis.call('DEL', KEYS[1], ARGV[3] .. inbox[3])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('HDEL', KEYS[3], inbox[2])
 return 1
@@ -153,6 +146,17 @@ if rule[2] then redis.call('ZREM', ARGV[3] .. rule[2], ARGV[2]) end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[2])
 return 1
+`);
+
+/** Deletes the rules an inbox rule list holds, from their records and lists; returns how many. KEYS: inbox's rule list, workspace rule list. ARGV: rule key prefix. */
+const DELETE_INBOX_TAG_RULES = new LuaScript(`
+local rules = redis.call('ZRANGE', KEYS[1], 0, -1)
+for _, rule in ipairs(rules) do
+  redis.call('DEL', ARGV[1] .. rule)
+  redis.call('ZREM', KEYS[2], rule)
+end
+redis.call('DEL', KEYS[1])
+return #rules
 `);
 
 /** The first value written wins on every node. KEYS: secret. ARGV: candidate value. */
@@ -259,11 +263,8 @@ export class RedisMetadataStore implements MetadataStore {
 
   deleteInbox(workspaceId: string, id: string): Promise<boolean> {
     return guardedRedis(async () => {
-      const keys = [
-        this.key('inbox', id), this.key('inboxes', workspaceId), this.key('inbox-names', workspaceId),
-        this.inboxRulesKey(workspaceId, id), this.key('tag-rules', workspaceId),
-      ];
-      return (await DELETE_INBOX.run(this.redis, keys, [workspaceId, id, this.key('tag-rule', ''), this.key('smtp-username', '')])) === 1;
+      const keys = [this.key('inbox', id), this.key('inboxes', workspaceId), this.key('inbox-names', workspaceId)];
+      return (await DELETE_INBOX.run(this.redis, keys, [workspaceId, id, this.key('smtp-username', '')])) === 1;
     });
   }
 
@@ -337,6 +338,13 @@ export class RedisMetadataStore implements MetadataStore {
     return guardedRedis(async () => {
       const keys = [this.key('tag-rule', id), this.key('tag-rules', workspaceId)];
       return (await DELETE_TAG_RULE.run(this.redis, keys, [workspaceId, id, this.inboxRulesKey(workspaceId, '')])) === 1;
+    });
+  }
+
+  deleteTagRulesOfInbox(workspaceId: string, inboxId: string): Promise<number> {
+    return guardedRedis(async () => {
+      const keys = [this.inboxRulesKey(workspaceId, inboxId), this.key('tag-rules', workspaceId)];
+      return (await DELETE_INBOX_TAG_RULES.run(this.redis, keys, [this.key('tag-rule', '')])) as number;
     });
   }
 

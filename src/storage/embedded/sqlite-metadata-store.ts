@@ -142,10 +142,7 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   deleteInbox(workspaceId: string, id: string): Promise<boolean> {
-    return guarded(() => this.db.transaction(() => {
-      this.sql('DELETE FROM tag_rules WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, id);
-      return this.sql('DELETE FROM inboxes WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
-    }).immediate());
+    return guarded(() => this.sql('DELETE FROM inboxes WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
   }
 
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null> {
@@ -216,6 +213,10 @@ export class SqliteMetadataStore implements MetadataStore {
 
   deleteTagRule(workspaceId: string, id: string): Promise<boolean> {
     return guarded(() => this.sql('DELETE FROM tag_rules WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
+  }
+
+  deleteTagRulesOfInbox(workspaceId: string, inboxId: string): Promise<number> {
+    return guarded(() => this.sql('DELETE FROM tag_rules WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, inboxId).changes);
   }
 
   secret(name: string, generate: () => string): Promise<string> {
