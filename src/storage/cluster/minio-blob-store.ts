@@ -5,6 +5,7 @@ import * as Minio from 'minio';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import type { BlobEntry, BlobStore } from '../ports.js';
+import { checkBlobFolder } from '../../domain/blob-keys.js';
 
 export type S3Settings = Pick<Config, 's3Url' | 's3AccessKey' | 's3SecretKey' | 's3Region'>;
 
@@ -98,16 +99,13 @@ export class MinioBlobStore implements BlobStore {
   }
 
   async listFolders(folder: string): Promise<string[]> {
-    if (!folder.endsWith('/')) throw new AppError('internal_error', `blob folder '${folder}' must end with '/'`, { expose: false });
+    checkBlobFolder(folder);
     const items = await bounded(`list ${folder}`, () => collect(this.client.listObjectsV2(this.bucket, folder, false)));
     return items.flatMap((item) => (item.prefix ? [item.prefix.slice(folder.length, -1)] : []));
   }
 
   async deleteFolders(folders: string[]): Promise<void> {
-    for (const folder of folders) {
-      if (!folder.endsWith('/')) throw new AppError('internal_error', `blob folder '${folder}' must end with '/'`, { expose: false });
-      await this.removeAllUnder(folder);
-    }
+    for (const folder of folders) await this.removeAllUnder(checkBlobFolder(folder));
   }
 
   private async removeAllUnder(folder: string): Promise<void> {
