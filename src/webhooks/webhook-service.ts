@@ -7,7 +7,7 @@ import type { WebhookStore } from '../storage/ports.js';
 import type { InboxService } from '../services/inboxes.js';
 import { targetRefusal, type TargetPolicy } from './target-policy.js';
 
-/** Deliveries kept per webhook (and pending ones besides), all of which GET /webhooks/{id}/deliveries lists. */
+/** Each webhook keeps its newest this many deliveries (older ones only until they finish); GET /webhooks/{id}/deliveries lists as many. */
 const KEPT_DELIVERIES = 50;
 
 export interface WebhookInput {

@@ -148,7 +148,10 @@ redis.call('ZREM', KEYS[2], ARGV[2])
 return 1
 `);
 
-/** Deletes the rules an inbox rule list holds, from their records and lists; returns how many. KEYS: inbox's rule list, workspace rule list. ARGV: rule key prefix. */
+/**
+ * Deletes the rules scoped to an inbox: their records, their places in the workspace's list, the inbox's list.
+ * Returns how many. KEYS: inbox's rule list, workspace rule list. ARGV: rule key prefix.
+ */
 const DELETE_INBOX_TAG_RULES = new LuaScript(`
 local rules = redis.call('ZRANGE', KEYS[1], 0, -1)
 for _, rule in ipairs(rules) do
