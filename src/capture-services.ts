@@ -31,12 +31,9 @@ export function buildCaptureServices(
   capture: { now?: () => Date; observer?: CaptureObserver } = {},
 ): CaptureServices {
   const workspaces = new WorkspaceService(backend.metadata, config.plans);
-  // An inbox-scoped webhook has nothing left to hear once its inbox is gone, and would still count toward the plan.
-  const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs, {
-    afterDelete: [(workspaceId, inboxId) => backend.webhooks.deleteWebhooksOfInbox(workspaceId, inboxId)],
-  });
+  const inboxes = new InboxService(backend);
   const tagRules = new TagRuleService(backend.metadata, inboxes);
   const webhooks = new WebhookService(backend.webhooks, inboxes, { allowPrivate: config.webhookAllowPrivate }, messageSummaryJson, deliveriesQueued);
-  const pipeline = new IngestPipeline(backend, workspaces, tagRules, content, log, { ...capture, afterStore: [webhooks] });
+  const pipeline = new IngestPipeline(backend, workspaces, inboxes, tagRules, content, log, { ...capture, afterStore: [webhooks] });
   return { workspaces, inboxes, tagRules, webhooks, pipeline };
 }

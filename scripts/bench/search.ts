@@ -321,7 +321,7 @@ async function load(dataDir: string, count: number): Promise<{ inboxId: string; 
   const backend = await openBackend(config);
   try {
     const workspaces = new WorkspaceService(backend.metadata, config.plans);
-    const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs);
+    const inboxes = new InboxService(backend);
     const { workspace } = await workspaces.createWorkspace('search-bench', 'unlimited');
     const { inbox } = await inboxes.create(workspace, workspaces.planFor(workspace), 'search-bench');
     const key = await workspaces.createKey(workspace.id, 'read');
@@ -352,7 +352,7 @@ async function reuse(dataDir: string): Promise<{ inboxId: string; key: string; m
   const backend = await openBackend(config);
   try {
     const workspaces = new WorkspaceService(backend.metadata, config.plans);
-    const inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs);
+    const inboxes = new InboxService(backend);
     const workspace = (await workspaces.listWorkspaces()).find((w) => w.name === 'search-bench');
     const inbox = workspace && (await inboxes.list(workspace.id)).find((i) => i.name === 'search-bench');
     if (!workspace || !inbox) throw new Error(`${dataDir} holds no search-bench inbox; keep one with BENCH_KEEP_DATA=1`);

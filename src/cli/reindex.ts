@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const backend = await openBackend(config, { onError: (error, context) => console.error(`${context}: ${(error as Error).message}`) });
   const content = contentPoolFor(config);
   try {
-    const tagRules = new TagRuleService(backend.metadata, new InboxService(backend.metadata, backend.messages, backend.blobs));
+    const tagRules = new TagRuleService(backend.metadata, new InboxService(backend));
     const report = await reindexMessages(backend, tagRules, content, (progress) => console.error(`reindex: ${progress.rebuilt} documents rebuilt so far`));
     console.log(JSON.stringify({ profile: config.profile, namespace: config.namespace, ...report }, null, 2));
   } finally {

@@ -39,6 +39,11 @@ export interface CaptureWorkspaces {
   planFor(workspace: Workspace): Plan;
 }
 
+/** Clears away what a message stored into an inbox deleted meanwhile left, as the inbox service does. */
+export interface CaptureInboxes {
+  sweepDeleted(workspaceId: string, inboxId: string): Promise<number>;
+}
+
 /** The tags a workspace's rules give a just-parsed message, as the tag-rule service answers them. */
 export interface CaptureTagRules {
   tagsFor(message: MessageRecord): Promise<string[]>;
@@ -65,8 +70,9 @@ export class IngestPipeline {
 
   /** `afterStore`: run in order once a message is stored (queueing webhook deliveries). */
   constructor(
-    private readonly backend: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'bus' | 'captures'>,
+    private readonly backend: Pick<Backend, 'metadata' | 'blobs' | 'bus' | 'captures'>,
     private readonly workspaces: CaptureWorkspaces,
+    private readonly inboxes: CaptureInboxes,
     private readonly tagRules: CaptureTagRules,
     private readonly content: Pick<ContentPool, 'analyze'>,
     private readonly log: Logger,
@@ -129,7 +135,7 @@ export class IngestPipeline {
   }
 
   private async store(incoming: IncomingMessage): Promise<MessageRecord> {
-    const { metadata, messages, blobs } = this.backend;
+    const { metadata, blobs } = this.backend;
     const { inbox } = incoming;
     const workspace = await this.workspaces.requireWorkspace(inbox.workspaceId);
     const monthlyLimit = await this.allowanceLeft(workspace);
@@ -173,12 +179,12 @@ export class IngestPipeline {
       });
       if (outcome === 'quota_reached') throw quotaReached(monthlyLimit ?? 0);
       if (outcome !== 'stored') throw outcome;
-      // The inbox may have been deleted since the sender logged in. Inbox deletion removes the inbox before sweeping
-      // its messages, so either that sweep saw this row or this check sees the inbox gone: a message never outlives
-      // its inbox, and no check before the insert could promise that.
+      // The inbox may have been deleted since the sender logged in. Inbox deletion sweeps again after removing the
+      // inbox, so either that sweep saw this row or this check sees the inbox gone, and then sweeps itself (taking
+      // the arrival this insert logged too): a message never outlives its inbox, and no check before the insert
+      // could promise that.
       if (!(await metadata.getInbox(inbox.workspaceId, inbox.id))) {
-        await messages.change({ workspaceId: workspace.id, ids: [id] }, { kind: 'delete' });
-        await messages.dropArrivals(workspace.id, inbox.id);
+        await this.inboxes.sweepDeleted(workspace.id, inbox.id);
         throw new AppError('not_found', `inbox ${inbox.id} was deleted while the message arrived`);
       }
       this.publish(record);

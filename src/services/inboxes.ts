@@ -1,30 +1,23 @@
 // Inboxes: creation with SMTP credentials, listing with message counts, rotation, clearing and deletion.
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
-import { messageBlobFolder } from '../domain/blob-keys.js';
 import { hashSecret, newSmtpPassword, newSmtpUsername, secretMatches } from '../domain/secrets.js';
 import type { Inbox, Plan, Workspace } from '../domain/types.js';
-import type { BlobStore, MessageIndex, MetadataStore } from '../storage/ports.js';
+import type { Backend } from '../storage/ports.js';
+import { removeMessages } from './message-removal.js';
 
 export interface InboxView extends Inbox {
   messageCount: number;
 }
 
-/** Called once an inbox is deleted, for what belongs to it elsewhere (its webhooks). */
-export type InboxDeletedHandler = (workspaceId: string, inboxId: string) => Promise<unknown>;
-
 export class InboxService {
   private readonly now: () => Date;
-  private readonly afterDelete: InboxDeletedHandler[];
 
   constructor(
-    private readonly metadata: MetadataStore,
-    private readonly messages: MessageIndex,
-    private readonly blobs: BlobStore,
-    options: { now?: () => Date; afterDelete?: InboxDeletedHandler[] } = {},
+    private readonly storage: Pick<Backend, 'metadata' | 'messages' | 'blobs' | 'webhooks'>,
+    options: { now?: () => Date } = {},
   ) {
     this.now = options.now ?? (() => new Date());
-    this.afterDelete = options.afterDelete ?? [];
   }
 
   /** Returns the inbox with its one-time plain password. */
@@ -38,12 +31,14 @@ export class InboxService {
       smtpPasswordHash: hashSecret(password),
       createdAt: this.now(),
     };
-    await this.metadata.createInbox(inbox, plan.inboxLimit);
+    const outcome = await this.storage.metadata.createInbox(inbox, plan.inboxLimit);
+    if (outcome === 'name_taken') throw new AppError('already_exists', `an inbox named '${name}' already exists in this workspace`);
+    if (outcome === 'limit_reached') throw new AppError('limit_reached', `the plan allows ${plan.inboxLimit} inbox(es); delete one or change plan`);
     return { inbox: { ...inbox, messageCount: 0 }, password };
   }
 
   find(workspaceId: string, id: string): Promise<Inbox | null> {
-    return this.metadata.getInbox(workspaceId, id);
+    return this.storage.metadata.getInbox(workspaceId, id);
   }
 
   /** Another workspace's inbox is reported exactly like a missing one. */
@@ -54,7 +49,7 @@ export class InboxService {
   }
 
   private async withCounts(workspaceId: string, inboxes: Inbox[]): Promise<InboxView[]> {
-    const counts = await this.messages.countByInbox(workspaceId, inboxes.map((inbox) => inbox.id));
+    const counts = await this.storage.messages.countByInbox(workspaceId, inboxes.map((inbox) => inbox.id));
     return inboxes.map((inbox) => ({ ...inbox, messageCount: counts.get(inbox.id) ?? 0 }));
   }
 
@@ -64,39 +59,59 @@ export class InboxService {
   }
 
   async list(workspaceId: string): Promise<InboxView[]> {
-    return this.withCounts(workspaceId, await this.metadata.listInboxes(workspaceId));
+    return this.withCounts(workspaceId, await this.storage.metadata.listInboxes(workspaceId));
   }
 
   async rotatePassword(workspaceId: string, id: string): Promise<{ inbox: InboxView; password: string }> {
     const password = newSmtpPassword();
-    const inbox = await this.metadata.setInboxPassword(workspaceId, id, hashSecret(password));
+    const inbox = await this.storage.metadata.setInboxPassword(workspaceId, id, hashSecret(password));
     if (!inbox) throw new AppError('not_found', `no inbox with id '${id}'`);
     const [view] = await this.withCounts(workspaceId, [inbox]);
     return { inbox: view!, password };
   }
 
-  /** Deletes every message of the inbox (index first, then blobs) and keeps the inbox. */
+  /** Deletes every message of the inbox and keeps the inbox. */
   async clear(workspaceId: string, id: string): Promise<number> {
     await this.require(workspaceId, id);
-    const ids = await this.messages.deleteByInbox(workspaceId, id);
-    await this.blobs.deleteFolders(ids.map((messageId) => messageBlobFolder(workspaceId, messageId)));
-    return ids.length;
+    return (await removeMessages(this.storage, { workspaceId, inboxId: id })).length;
   }
 
+  /**
+   * Deletes the inbox and all that belongs to it; resolves to the number of messages deleted. What belongs to it
+   * goes before the inbox, so a failure part-way leaves the inbox in place for a repeated delete to finish, and
+   * again after it, for what was added meanwhile (see sweepDeleted).
+   */
   async delete(workspaceId: string, id: string): Promise<number> {
-    const deleted = await this.clear(workspaceId, id);
-    await this.metadata.deleteInbox(workspaceId, id);
-    // A message that finished arriving while the inbox was being deleted must not be left orphaned.
-    const stragglers = await this.messages.deleteByInbox(workspaceId, id);
-    await this.blobs.deleteFolders(stragglers.map((messageId) => messageBlobFolder(workspaceId, messageId)));
-    await this.messages.dropArrivals(workspaceId, id);
-    for (const handler of this.afterDelete) await handler(workspaceId, id);
-    return deleted + stragglers.length;
+    await this.require(workspaceId, id);
+    const deleted = await this.removeBelongings(workspaceId, id);
+    await this.storage.metadata.deleteInbox(workspaceId, id);
+    return deleted + (await this.sweepDeleted(workspaceId, id));
+  }
+
+  /**
+   * Removes what a deleted inbox still has: what was added while it was being deleted, such as a capture that
+   * finished meanwhile (ingest looks for its inbox only once the message is stored). Resolves to the number of
+   * messages removed.
+   */
+  async sweepDeleted(workspaceId: string, id: string): Promise<number> {
+    const removed = await this.removeBelongings(workspaceId, id);
+    // Only once the inbox is gone: clearing keeps the log, so the inbox's streams keep their positions.
+    await this.storage.messages.dropArrivals(workspaceId, id);
+    return removed;
+  }
+
+  /** Everything deleting an inbox cascades to, for both profiles: its messages with their blobs, its tag rules, its webhooks. */
+  private async removeBelongings(workspaceId: string, id: string): Promise<number> {
+    const removed = await removeMessages(this.storage, { workspaceId, inboxId: id });
+    await this.storage.metadata.deleteTagRulesOfInbox(workspaceId, id);
+    // An inbox's webhook has nothing left to hear once the inbox is gone, and would still count toward the plan.
+    await this.storage.webhooks.deleteWebhooksOfInbox(workspaceId, id);
+    return removed.length;
   }
 
   /** SMTP login: the inbox whose username and password match, or null. */
   async authenticateSmtp(username: string, password: string): Promise<Inbox | null> {
-    const inbox = await this.metadata.findInboxBySmtpUsername(username);
+    const inbox = await this.storage.metadata.findInboxBySmtpUsername(username);
     return inbox && secretMatches(password, inbox.smtpPasswordHash) ? inbox : null;
   }
 }

@@ -1,13 +1,13 @@
 // Captured messages in the index: pages of summaries, read state, deletion, per-message tags and batch changes.
 import { AppError } from '../errors.js';
 import { normalizeTag, normalizeTags } from '../domain/tags.js';
-import { messageBlobFolder } from '../domain/blob-keys.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { QueryNode } from '../query/ast.js';
 import { parseQuery } from '../query/parse-query.js';
-import type { BlobStore, MessageChange, MessageIndex, MessageSelection } from '../storage/ports.js';
+import type { Backend, MessageChange, MessageSelection } from '../storage/ports.js';
 import { decodeCursor, encodeCursor } from './message-cursor.js';
 import type { InboxService } from './inboxes.js';
+import { removeMessages } from './message-removal.js';
 
 export type BatchAction = 'read' | 'unread' | 'delete' | 'tag' | 'untag';
 
@@ -21,8 +21,7 @@ export interface BatchRequest {
 
 export class MessageService {
   constructor(
-    private readonly index: MessageIndex,
-    private readonly blobs: BlobStore,
+    private readonly storage: Pick<Backend, 'messages' | 'blobs'>,
     private readonly inboxes: InboxService,
   ) {}
 
@@ -34,7 +33,7 @@ export class MessageService {
     await this.inboxes.require(workspaceId, inboxId);
     const after = page.cursor === null ? null : decodeCursor(inboxId, page.filterKey, page.cursor);
     // One extra row tells whether another page exists without a count query.
-    const rows = await this.index.list(workspaceId, inboxId, { filter: page.filter, limit: page.limit + 1, after });
+    const rows = await this.storage.messages.list(workspaceId, inboxId, { filter: page.filter, limit: page.limit + 1, after });
     const items = rows.slice(0, page.limit);
     const last = items.at(-1);
     const nextCursor = rows.length > page.limit && last ? encodeCursor(inboxId, page.filterKey, { receivedAt: last.receivedAt, id: last.id }) : null;
@@ -44,7 +43,7 @@ export class MessageService {
   /** The inbox's newest message (by received_at) that the filter selects; `narrowed` says whether the filter selects at all. */
   async latest(workspaceId: string, inboxId: string, filter: QueryNode, narrowed: boolean): Promise<MessageRecord> {
     await this.inboxes.require(workspaceId, inboxId);
-    const [newest] = await this.index.list(workspaceId, inboxId, { filter, limit: 1, after: null });
+    const [newest] = await this.storage.messages.list(workspaceId, inboxId, { filter, limit: 1, after: null });
     if (!newest) throw new AppError('not_found', narrowed ? `no message in inbox ${inboxId} matches the query` : `inbox ${inboxId} has no messages`);
     return newest;
   }
@@ -52,13 +51,13 @@ export class MessageService {
   /** A message of this inbox; one of another inbox is as unknown here as one that does not exist. */
   async requireInInbox(workspaceId: string, inboxId: string, id: string): Promise<MessageRecord> {
     await this.inboxes.require(workspaceId, inboxId);
-    const record = await this.index.get(workspaceId, id);
+    const record = await this.storage.messages.get(workspaceId, id);
     if (!record || record.inboxId !== inboxId) throw new AppError('not_found', `no message with id '${id}' in inbox ${inboxId}`);
     return record;
   }
 
   async require(workspaceId: string, id: string): Promise<MessageRecord> {
-    const record = await this.index.get(workspaceId, id);
+    const record = await this.storage.messages.get(workspaceId, id);
     if (!record) throw new AppError('not_found', `no message with id '${id}'`);
     return record;
   }
@@ -69,21 +68,14 @@ export class MessageService {
 
   /** The raw source of a message already looked up. */
   async rawOf(record: MessageRecord): Promise<Buffer> {
-    const raw = await this.blobs.get(record.rawKey);
+    const raw = await this.storage.blobs.get(record.rawKey);
     if (!raw) throw new AppError('storage_unavailable', `the raw source of message ${record.id} is missing from blob storage`);
     return raw;
   }
 
   private async changeOne(workspaceId: string, id: string, change: MessageChange): Promise<void> {
     await this.require(workspaceId, id);
-    const result = await this.index.change({ workspaceId, ids: [id] }, change);
-    // A concurrent delete between the lookup and the change: this request's delete did not happen.
-    if (change.kind === 'delete' && result.affected === 0) throw new AppError('not_found', `no message with id '${id}'`);
-    await this.removeBlobs(workspaceId, result.deletedIds);
-  }
-
-  private removeBlobs(workspaceId: string, deletedIds: string[]): Promise<void> {
-    return this.blobs.deleteFolders(deletedIds.map((id) => messageBlobFolder(workspaceId, id)));
+    await this.storage.messages.change({ workspaceId, ids: [id] }, change);
   }
 
   async setRead(workspaceId: string, id: string, read: boolean): Promise<{ id: string; read: boolean }> {
@@ -92,7 +84,9 @@ export class MessageService {
   }
 
   async delete(workspaceId: string, id: string): Promise<number> {
-    await this.changeOne(workspaceId, id, { kind: 'delete' });
+    await this.require(workspaceId, id);
+    // A concurrent delete between the lookup and this one: this request's delete did not happen.
+    if ((await removeMessages(this.storage, { workspaceId, ids: [id] })).length === 0) throw new AppError('not_found', `no message with id '${id}'`);
     return 1;
   }
 
@@ -112,7 +106,7 @@ export class MessageService {
     const name = normalizeTag(tag, 'name');
     const record = await this.require(workspaceId, id);
     if (!record.tags.includes(name)) throw new AppError('not_found', `message ${id} has no tag '${tag}'`);
-    await this.index.change({ workspaceId, ids: [id] }, { kind: 'remove_tags', tags: [name] });
+    await this.storage.messages.change({ workspaceId, ids: [id] }, { kind: 'remove_tags', tags: [name] });
     return name;
   }
 
@@ -136,13 +130,11 @@ export class MessageService {
       ...(request.ids === undefined ? {} : { ids: request.ids }),
       ...(request.query === undefined ? {} : { filter: parseQuery(request.query) }),
     };
+    if (request.action === 'delete') return (await removeMessages(this.storage, selection)).length;
     const tags = normalizeTags(request.tags ?? []);
     const change: MessageChange = request.action === 'read' ? { kind: 'read', value: true }
       : request.action === 'unread' ? { kind: 'read', value: false }
-        : request.action === 'delete' ? { kind: 'delete' }
-          : request.action === 'tag' ? { kind: 'add_tags', tags } : { kind: 'remove_tags', tags };
-    const result = await this.index.change(selection, change);
-    await this.removeBlobs(workspaceId, result.deletedIds);
-    return result.affected;
+        : request.action === 'tag' ? { kind: 'add_tags', tags } : { kind: 'remove_tags', tags };
+    return (await this.storage.messages.change(selection, change)).affected;
   }
 }

@@ -7,8 +7,8 @@ import type { WebhookStore } from '../storage/ports.js';
 import type { InboxService } from './inboxes.js';
 import { targetRefusal, type TargetPolicy } from '../outbound/target-policy.js';
 
-/** GET /webhooks/{id}/deliveries lists this many. */
-const LISTED_DELIVERIES = 50;
+/** Each webhook keeps its newest this many deliveries (older ones only until they finish); GET /webhooks/{id}/deliveries lists as many. */
+const KEPT_DELIVERIES = 50;
 
 export interface WebhookInput {
   url: string;
@@ -34,7 +34,9 @@ export class WebhookService {
     const inboxId = input.inbox_id ?? null;
     if (inboxId !== null) await this.inboxes.require(workspaceId, inboxId);
     const webhook: Webhook = { id: newId('whk'), workspaceId, inboxId, url: url.href, secret: newWebhookSecret(), createdAt: this.now() };
-    await this.store.createWebhook(webhook, plan.webhookLimit);
+    if ((await this.store.createWebhook(webhook, plan.webhookLimit)) === 'limit_reached') {
+      throw new AppError('limit_reached', `the plan allows ${plan.webhookLimit} webhook(s); delete one or change plan`);
+    }
     return webhook;
   }
 
@@ -54,7 +56,7 @@ export class WebhookService {
 
   async deliveries(workspaceId: string, id: string): Promise<Delivery[]> {
     await this.require(workspaceId, id);
-    return this.store.listDeliveries(workspaceId, id, LISTED_DELIVERIES);
+    return this.store.listDeliveries(workspaceId, id, KEPT_DELIVERIES);
   }
 
   /** Queues a webhook.test delivery; resolves to its id. */
@@ -89,7 +91,7 @@ export class WebhookService {
     const now = this.now();
     // One body for every attempt and every webhook: a receiver dedupes on data.id and X-Sandbox-Delivery.
     const body = JSON.stringify({ event, created_at: now.toISOString(), data });
-    const ids = await this.store.enqueue(webhooks.map((webhook) => ({ workspaceId, webhookId: webhook.id, event, messageId, body })), now);
+    const ids = await this.store.enqueue(webhooks.map((webhook) => ({ workspaceId, webhookId: webhook.id, event, messageId, body })), now, KEPT_DELIVERIES);
     this.queued();
     return ids;
   }

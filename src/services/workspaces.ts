@@ -93,7 +93,11 @@ export class WorkspaceService {
   async addMember(workspaceId: string, email: string, role: MemberRole): Promise<void> {
     const workspace = await this.requireWorkspace(workspaceId);
     if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AppError('invalid_request', `'${email}' is not an email address`);
-    await this.metadata.addMember({ workspaceId, email: email.toLowerCase(), role, createdAt: this.now() }, this.planFor(workspace).memberLimit);
+    const member = { workspaceId, email: email.toLowerCase(), role, createdAt: this.now() };
+    const { memberLimit } = this.planFor(workspace);
+    const outcome = await this.metadata.addMember(member, memberLimit);
+    if (outcome === 'already_member') throw new AppError('already_exists', `${member.email} is already a member of workspace ${workspaceId}`);
+    if (outcome === 'limit_reached') throw new AppError('limit_reached', `the plan allows ${memberLimit} member(s)`);
   }
 
   async usage(workspace: Workspace): Promise<Usage> {

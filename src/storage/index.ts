@@ -36,7 +36,7 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
   const onError = options.onError ?? (() => undefined);
   db.pragma('wal_autocheckpoint = 0');
   const checkpointer = new WalCheckpointer(db.name, WAL_SIZE_LIMIT, (message) => onError(new Error(message), 'WAL checkpoint'));
-  const messages = new SqliteMessageIndex(db, commits, { ...tuning.embeddedSearch, arrivalLogLength: config.streamResumeLimit });
+  const messages = new SqliteMessageIndex(db, commits, config.streamResumeLimit, tuning.embeddedSearch);
   const blobs = new SqliteBlobStore(db, commits);
   return {
     metadata: new SqliteMetadataStore(db),

@@ -4,14 +4,23 @@ import type { ApiKeyRecord, Delivery, Inbox, Member, MessageRecord, TagRule, Web
 import type { QueryNode } from '../query/ast.js';
 import type { AppError } from '../errors.js';
 
+/*
+ * Stores report what a rule refused as an outcome, not as a worded error: the services word it once for every
+ * backend, and own the numbers (plan limits, how much is kept) that they pass down.
+ */
+
+export type AddMemberOutcome = 'added' | 'already_member' | 'limit_reached';
+export type CreateInboxOutcome = 'created' | 'name_taken' | 'limit_reached';
+export type CreateWebhookOutcome = 'created' | 'limit_reached';
+
 export interface MetadataStore {
   createWorkspace(workspace: Workspace): Promise<void>;
   getWorkspace(id: string): Promise<Workspace | null>;
   listWorkspaces(): Promise<Workspace[]>;
   setWorkspacePlan(id: string, planName: string): Promise<boolean>;
 
-  /** Adds a member; throws already_exists for a duplicate email, limit_reached when the limit is met. */
-  addMember(member: Member, memberLimit: number | null): Promise<void>;
+  /** Adds a member unless the email is one already or the workspace has `memberLimit` (null: no limit). */
+  addMember(member: Member, memberLimit: number | null): Promise<AddMemberOutcome>;
   countMembers(workspaceId: string): Promise<number>;
 
   createApiKey(key: ApiKeyRecord): Promise<void>;
@@ -19,13 +28,16 @@ export interface MetadataStore {
   /** Marks a key revoked; false when no such key exists. */
   revokeApiKey(id: string, at: Date): Promise<boolean>;
 
-  /** Creates an inbox; throws already_exists for a name taken (case-insensitively), limit_reached past the limit. */
-  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<void>;
+  /**
+   * Creates an inbox unless its name is taken in the workspace (case-insensitively, checked first) or the workspace
+   * has `inboxLimit` (null: no limit).
+   */
+  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<CreateInboxOutcome>;
   getInbox(workspaceId: string, id: string): Promise<Inbox | null>;
   findInboxBySmtpUsername(username: string): Promise<Inbox | null>;
   listInboxes(workspaceId: string): Promise<Inbox[]>;
   countInboxes(workspaceId: string): Promise<number>;
-  /** Deletes the inbox and the tag rules scoped to it. */
+  /** Deletes the inbox alone (InboxService removes what belongs to it); false when it does not exist in the workspace. */
   deleteInbox(workspaceId: string, id: string): Promise<boolean>;
   /** Replaces the SMTP password hash; null when the inbox does not exist. */
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null>;
@@ -46,6 +58,8 @@ export interface MetadataStore {
   /** Replaces query, inbox and tags of an existing rule; false when it does not exist. */
   replaceTagRule(rule: TagRule): Promise<boolean>;
   deleteTagRule(workspaceId: string, id: string): Promise<boolean>;
+  /** Deletes the tag rules scoped to an inbox (it is being deleted); resolves to how many. */
+  deleteTagRulesOfInbox(workspaceId: string, inboxId: string): Promise<number>;
 
   /** A server-wide secret shared by every node: created once from `generate`, then always the same. */
   secret(name: string, generate: () => string): Promise<string>;
@@ -83,7 +97,7 @@ export type MessageChange =
 export interface ChangeResult {
   /** Messages whose state the change altered (a message already read is not counted by a read change). */
   affected: number;
-  /** Ids of deleted messages, whose blob folders the caller removes. */
+  /** Ids of deleted messages, whose blob folders removeMessages (services/message-removal.ts) removes next. */
   deletedIds: string[];
 }
 
@@ -164,8 +178,6 @@ export interface MessageIndex {
   /** Messages of one inbox that the filter selects, newest first. */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]>;
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>>;
-  /** Deletes an inbox's messages and returns their ids. */
-  deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]>;
   /** Applies one change to every selected message, atomically. Tag names arrive normalised (lower case). */
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult>;
   /** The ones among `ids` that exist in the workspace. */
@@ -238,24 +250,25 @@ export interface AttemptRecord {
  * lease, so one claimed by a worker that dies is claimed again once the lease runs out, by any node.
  */
 export interface WebhookStore {
-  /** Creates the webhook; throws limit_reached when the workspace already has `limit` (null: no limit). */
-  createWebhook(webhook: Webhook, limit: number | null): Promise<void>;
+  /** Creates the webhook unless the workspace already has `limit` (null: no limit). */
+  createWebhook(webhook: Webhook, limit: number | null): Promise<CreateWebhookOutcome>;
   listWebhooks(workspaceId: string): Promise<Webhook[]>;
   getWebhook(workspaceId: string, id: string): Promise<Webhook | null>;
   /** Webhooks an arrival in the inbox goes to: the inbox's own and the workspace-wide ones. */
   webhooksFor(workspaceId: string, inboxId: string): Promise<Webhook[]>;
   /** Deletes the webhook with its deliveries, pending ones included (never attempted again); false when absent. */
   deleteWebhook(workspaceId: string, id: string): Promise<boolean>;
-  /** Deletes the webhooks scoped to an inbox (it was deleted), as deleteWebhook does; resolves to how many. */
+  /** Deletes the webhooks scoped to an inbox (it is being deleted), as deleteWebhook does; resolves to how many. */
   deleteWebhooksOfInbox(workspaceId: string, inboxId: string): Promise<number>;
 
   /**
    * Creates pending deliveries (attempts 0) due at `dueAt`; resolves to their ids, in order. One for a webhook
-   * deleted since the caller read it is not created, and its place holds null.
+   * deleted since the caller read it is not created, and its place holds null. Then each webhook written to keeps
+   * its newest `keep` deliveries and its pending ones: older finished ones are forgotten, so records stay bounded.
    */
-  enqueue(deliveries: NewDelivery[], dueAt: Date): Promise<(number | null)[]>;
+  enqueue(deliveries: NewDelivery[], dueAt: Date, keep: number): Promise<(number | null)[]>;
   getDelivery(workspaceId: string, id: number): Promise<Delivery | null>;
-  /** A webhook's deliveries, newest first. Older finished ones beyond the newest `limit` may be forgotten. */
+  /** A webhook's newest `limit` deliveries, newest first. */
   listDeliveries(workspaceId: string, webhookId: string, limit: number): Promise<Delivery[]>;
   /**
    * Claims up to `limit` pending deliveries due at `now`, oldest due first: each is due again at now + leaseMs

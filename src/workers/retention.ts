@@ -1,8 +1,8 @@
 // Retention: deletes each workspace's messages older than its plan's retention_days, now and then on a timer.
 import type { Logger } from 'pino';
-import { messageBlobFolder } from '../domain/blob-keys.js';
 import type { Backend } from '../storage/ports.js';
 import type { WorkspaceService } from '../services/workspaces.js';
+import { removeMessages } from '../services/message-removal.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -29,12 +29,7 @@ export class RetentionWorker {
     let deleted = 0;
     for (const workspace of await this.workspaces.listWorkspaces()) {
       const cutoff = new Date(this.now().getTime() - this.workspaces.planFor(workspace).retentionDays * DAY_MS);
-      const result = await this.backend.messages.change(
-        { workspaceId: workspace.id, filter: { kind: 'received', op: 'lt', at: cutoff } },
-        { kind: 'delete' },
-      );
-      await this.backend.blobs.deleteFolders(result.deletedIds.map((id) => messageBlobFolder(workspace.id, id)));
-      deleted += result.affected;
+      deleted += (await removeMessages(this.backend, { workspaceId: workspace.id, filter: { kind: 'received', op: 'lt', at: cutoff } })).length;
     }
     return deleted;
   }

@@ -56,7 +56,7 @@ for (const factory of backendFactories) {
 
     it('keeps the log when the inbox is cleared, and forgets it when asked (inbox deleted)', async () => {
       for (let i = 0; i < 2; i++) await insertOne(index, aMessage('ws_c', 'inb_c'), UNLIMITED);
-      await index.deleteByInbox('ws_c', 'inb_c');
+      await index.change({ workspaceId: 'ws_c', inboxId: 'inb_c' }, { kind: 'delete' });
       const next = aMessage('ws_c', 'inb_c');
       await insertOne(index, next, UNLIMITED);
       assert.deepEqual((await seqs('ws_c', 'inb_c', 2)), [{ seq: 3, messageId: next.id }], 'numbering goes on after a clear');

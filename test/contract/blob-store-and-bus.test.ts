@@ -1,6 +1,7 @@
 // BlobStore and EventBus contracts, run against every backend.
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
+import { AppError } from '../../src/errors.js';
 import type { BusEvent } from '../../src/storage/ports.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 
@@ -40,6 +41,12 @@ for (const factory of backendFactories) {
     it('refuses keys that could escape its root', async () => {
       await assert.rejects(under.backend.blobs.put('../escape', Buffer.from('x')));
       await assert.rejects(under.backend.blobs.get('raw/../../etc/passwd'));
+    });
+
+    it('refuses a folder that does not end in /, as the caller\'s mistake', async () => {
+      const internal = (error: unknown) => error instanceof AppError && error.code === 'internal_error' && !error.expose;
+      await assert.rejects(under.backend.blobs.listFolders('messages'), internal);
+      await assert.rejects(under.backend.blobs.deleteFolders(['messages/ws_1/msg_1']), internal);
     });
   });
 

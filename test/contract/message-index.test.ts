@@ -44,10 +44,11 @@ for (const factory of backendFactories) {
       for (const message of messages) await insertOne(index, message, UNLIMITED);
       const counts = await index.countByInbox('ws_d', ['inb_1', 'inb_2', 'inb_none']);
       assert.deepEqual([...counts.entries()].sort(), [['inb_1', 2], ['inb_2', 1], ['inb_none', 0]]);
-      assert.deepEqual((await index.deleteByInbox('ws_d', 'inb_1')).sort(), [messages[0]!.id, messages[1]!.id].sort());
+      const deleted = await index.change({ workspaceId: 'ws_d', inboxId: 'inb_1' }, { kind: 'delete' });
+      assert.deepEqual({ ...deleted, deletedIds: deleted.deletedIds.sort() }, { affected: 2, deletedIds: [messages[0]!.id, messages[1]!.id].sort() });
       assert.equal((await index.countByInbox('ws_d', ['inb_1'])).get('inb_1'), 0);
       assert.equal((await index.countByInbox('ws_d', ['inb_2'])).get('inb_2'), 1);
-      assert.deepEqual(await index.deleteByInbox('ws_other', 'inb_2'), [], 'another workspace deletes nothing');
+      assert.deepEqual(await index.change({ workspaceId: 'ws_other', inboxId: 'inb_2' }, { kind: 'delete' }), { affected: 0, deletedIds: [] }, 'another workspace deletes nothing');
     });
 
     it('tells which of some ids exist in a workspace', async () => {
@@ -111,7 +112,7 @@ for (const factory of backendFactories) {
       assert.equal(await under.backend.metadata.getQuotaUsed('ws_quota', '2026-12'), 0, 'periods are separate');
       assert.equal(await insertOne(index, aMessage('ws_quota', 'inb_quota'), { period: '2026-12', monthlyLimit: null }), true, 'null is unlimited');
       assert.equal(await insertOne(index, aMessage('ws_zero', 'inb_zero'), { period: '2026-12', monthlyLimit: 0 }), false, 'a zero allowance stores nothing');
-      await index.deleteByInbox('ws_quota', 'inb_quota');
+      await index.change({ workspaceId: 'ws_quota', inboxId: 'inb_quota' }, { kind: 'delete' });
       assert.equal(await under.backend.metadata.getQuotaUsed('ws_quota', '2026-11'), 5, 'deleting does not give the allowance back');
     });
 

@@ -32,10 +32,12 @@ for (const factory of backendFactories) {
     it('adds members up to the limit and refuses duplicates', async () => {
       const workspace = aWorkspace();
       await store.createWorkspace(workspace);
-      await store.addMember({ workspaceId: workspace.id, email: 'a@x.test', role: 'owner', createdAt: new Date() }, 2);
-      await assert.rejects(store.addMember({ workspaceId: workspace.id, email: 'a@x.test', role: 'member', createdAt: new Date() }, 2), hasCode('already_exists'));
-      await store.addMember({ workspaceId: workspace.id, email: 'b@x.test', role: 'member', createdAt: new Date() }, 2);
-      await assert.rejects(store.addMember({ workspaceId: workspace.id, email: 'c@x.test', role: 'member', createdAt: new Date() }, 2), hasCode('limit_reached'));
+      const add = (email: string) => store.addMember({ workspaceId: workspace.id, email, role: 'member', createdAt: new Date() }, 2);
+      assert.equal(await add('a@x.test'), 'added');
+      assert.equal(await add('a@x.test'), 'already_member');
+      assert.equal(await add('b@x.test'), 'added');
+      assert.equal(await add('c@x.test'), 'limit_reached');
+      assert.equal(await add('a@x.test'), 'already_member', 'a member already is one, whatever the limit');
       assert.equal(await store.countMembers(workspace.id), 2);
     });
 
@@ -55,18 +57,21 @@ for (const factory of backendFactories) {
       const [one, two] = [aWorkspace(), aWorkspace()];
       await store.createWorkspace(one);
       await store.createWorkspace(two);
-      await store.createInbox(anInbox(one.id, { name: 'Staging' }), null);
-      await assert.rejects(store.createInbox(anInbox(one.id, { name: 'staging' }), null), hasCode('already_exists'));
-      await store.createInbox(anInbox(two.id, { name: 'staging' }), null);
+      assert.equal(await store.createInbox(anInbox(one.id, { name: 'Staging' }), null), 'created');
+      assert.equal(await store.createInbox(anInbox(one.id, { name: 'staging' }), null), 'name_taken');
+      assert.equal(await store.createInbox(anInbox(one.id, { name: 'STAGING' }), 1), 'name_taken', 'a taken name is told before the limit');
+      assert.equal(await store.createInbox(anInbox(two.id, { name: 'staging' }), null), 'created');
       assert.equal(await store.countInboxes(one.id), 1);
+      const [first] = await store.listInboxes(one.id);
+      await assert.rejects(store.createInbox(anInbox(one.id, { smtpUsername: first!.smtpUsername }), null), hasCode('already_exists'), 'a taken SMTP username is no outcome but an error');
     });
 
     it('enforces the inbox limit under concurrent creation', async () => {
       const workspace = aWorkspace();
       await store.createWorkspace(workspace);
-      const results = await Promise.allSettled(Array.from({ length: 10 }, () => store.createInbox(anInbox(workspace.id), 3)));
-      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 3);
-      for (const result of results) if (result.status === 'rejected') assert.ok(hasCode('limit_reached')(result.reason));
+      const outcomes = await Promise.all(Array.from({ length: 10 }, () => store.createInbox(anInbox(workspace.id), 3)));
+      assert.deepEqual(outcomes.sort(), [...Array(3).fill('created'), ...Array(7).fill('limit_reached')]);
+      assert.equal(await store.countInboxes(workspace.id), 3);
     });
 
     it('looks inboxes up by SMTP username, rotates passwords and deletes', async () => {
@@ -96,7 +101,7 @@ for (const factory of backendFactories) {
       assert.equal((await store.listTagColors('ws_c')).size, 0);
     });
 
-    it('stores, replaces and deletes tag rules, and drops an inbox\'s rules with it', async () => {
+    it('stores, replaces and deletes tag rules, and those of an inbox together', async () => {
       const workspace = aWorkspace();
       await store.createWorkspace(workspace);
       const inbox = anInbox(workspace.id);
@@ -110,8 +115,13 @@ for (const factory of backendFactories) {
       assert.equal(await store.replaceTagRule({ ...everywhere, query: 'invoice', tags: ['billing'] }), true);
       assert.deepEqual(await store.getTagRule(workspace.id, everywhere.id), { ...everywhere, query: 'invoice', tags: ['billing'] });
       assert.equal(await store.getTagRule('ws_other', everywhere.id), null);
-      await store.deleteInbox(workspace.id, inbox.id);
+      assert.equal(await store.deleteInbox(workspace.id, inbox.id), true);
+      assert.equal((await store.listTagRules(workspace.id)).length, 2, 'deleting the inbox alone keeps its rules (InboxService removes them)');
+      assert.equal(await store.deleteTagRulesOfInbox('ws_other', inbox.id), 0, 'another workspace deletes nothing');
+      assert.equal(await store.deleteTagRulesOfInbox(workspace.id, inbox.id), 1);
       assert.deepEqual((await store.listTagRules(workspace.id)).map((r) => r.id), [everywhere.id]);
+      assert.deepEqual(await store.listTagRules(workspace.id, inbox.id), []);
+      assert.equal(await store.deleteTagRulesOfInbox(workspace.id, inbox.id), 0);
       assert.equal(await store.deleteTagRule(workspace.id, everywhere.id), true);
       assert.equal(await store.deleteTagRule(workspace.id, everywhere.id), false);
     });

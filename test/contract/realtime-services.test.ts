@@ -35,9 +35,9 @@ for (const factory of backendFactories) {
       under = await factory.open({ SANDBOX_STREAM_RESUME_LIMIT: String(RESUME_LIMIT) });
       const { backend } = under;
       const workspaces = new WorkspaceService(backend.metadata, loadConfig({}).plans);
-      inboxes = new InboxService(backend.metadata, backend.messages, backend.blobs);
+      inboxes = new InboxService(backend);
       content = contentPoolFor(loadConfig({}));
-      pipeline = new IngestPipeline(backend, workspaces, new TagRuleService(backend.metadata, inboxes), content, silent);
+      pipeline = new IngestPipeline(backend, workspaces, inboxes, new TagRuleService(backend.metadata, inboxes), content, silent);
       feeds = new InboxFeeds(backend.messages, backend.bus, (error) => assert.fail(`feed failed: ${String(error)}`));
       await feeds.start();
       streams = new InboxEventStreams(feeds, backend.messages, inboxes);

@@ -317,11 +317,6 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     });
   }
 
-  deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]> {
-    return this.guard(() => this.rewrite(
-      workspaceId, this.scoped(workspaceId, { term: { inbox_id: inboxId } }), (m) => m.inboxId === inboxId, () => ({ delete: true })));
-  }
-
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult> {
     return this.guard(async () => {
       if (selection.ids?.length === 0) return { affected: 0, deletedIds: [] };

@@ -5,6 +5,7 @@ import * as Minio from 'minio';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import type { BlobEntry, BlobStore } from '../ports.js';
+import { checkBlobFolder } from '../../domain/blob-keys.js';
 
 export type S3Settings = Pick<Config, 's3Url' | 's3AccessKey' | 's3SecretKey' | 's3Region'>;
 
@@ -12,22 +13,27 @@ export type S3Settings = Pick<Config, 's3Url' | 's3AccessKey' | 's3SecretKey' | 
 const REQUEST_TIMEOUT_MS = 30_000;
 const REMOVE_BATCH = 1000;
 
-const unavailable = (action: string, error: unknown): AppError => {
+const unavailable = (action: string, detail: string, cause?: unknown): AppError =>
+  new AppError('storage_unavailable', `S3 storage is unavailable: cannot ${action} (${detail})`, { cause });
+
+/** Turns whatever the MinIO client throws while doing `action` into an AppError, so no S3 error type leaves the adapter. */
+export function translateS3Error(action: string, error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const detail = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new AppError('storage_unavailable', `S3 storage is unavailable: cannot ${action} (${detail})`, { cause: error });
-};
+  // An S3 error code (SlowDown, AccessDenied...) or a socket's (ECONNREFUSED...) says most in fewest words.
+  const code = (error as { code?: unknown } | null)?.code;
+  return unavailable(action, typeof code === 'string' ? code : error instanceof Error ? error.message : String(error), error);
+}
 
 /** Resolves what `operation` resolves, or fails with storage_unavailable once the timeout passes (a stalled server must not hang a capture). */
 async function bounded<T>(action: string, operation: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('storage_unavailable', `S3 storage is unavailable: cannot ${action} (no answer in ${REQUEST_TIMEOUT_MS / 1000} s)`)), REQUEST_TIMEOUT_MS);
+    timer = setTimeout(() => reject(unavailable(action, `no answer in ${REQUEST_TIMEOUT_MS / 1000} s`)), REQUEST_TIMEOUT_MS);
   });
   try {
     return await Promise.race([operation(), timeout]);
   } catch (error) {
-    throw unavailable(action, error);
+    throw translateS3Error(action, error);
   } finally {
     clearTimeout(timer);
   }
@@ -103,16 +109,13 @@ export class MinioBlobStore implements BlobStore {
   }
 
   async listFolders(folder: string): Promise<string[]> {
-    if (!folder.endsWith('/')) throw new AppError('internal_error', `blob folder '${folder}' must end with '/'`, { expose: false });
+    checkBlobFolder(folder);
     const items = await bounded(`list ${folder}`, () => collect(this.client.listObjectsV2(this.bucket, folder, false)));
     return items.flatMap((item) => (item.prefix ? [item.prefix.slice(folder.length, -1)] : []));
   }
 
   async deleteFolders(folders: string[]): Promise<void> {
-    for (const folder of folders) {
-      if (!folder.endsWith('/')) throw new AppError('internal_error', `blob folder '${folder}' must end with '/'`, { expose: false });
-      await this.removeAllUnder(folder);
-    }
+    for (const folder of folders) await this.removeAllUnder(checkBlobFolder(folder));
   }
 
   private async removeAllUnder(folder: string): Promise<void> {
@@ -121,7 +124,7 @@ export class MinioBlobStore implements BlobStore {
     for (let start = 0; start < names.length; start += REMOVE_BATCH) {
       const results = await bounded(`delete under ${folder}`, () => this.client.removeObjects(this.bucket, names.slice(start, start + REMOVE_BATCH)));
       const failed = results.find((result) => result?.Error);
-      if (failed) throw new AppError('storage_unavailable', `S3 storage is unavailable: cannot delete ${failed.Error!.Key ?? folder} (${failed.Error!.Code ?? 'error'})`);
+      if (failed) throw unavailable(`delete ${failed.Error!.Key ?? folder}`, failed.Error!.Code ?? 'error');
     }
   }
 }

@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../../errors.js';
 import type { Access, ApiKeyRecord, Inbox, Member, TagRule, Workspace } from '../../domain/types.js';
-import type { MetadataStore } from '../ports.js';
+import type { AddMemberOutcome, CreateInboxOutcome, MetadataStore } from '../ports.js';
 import { inboxNameKey } from '../../domain/inbox-names.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
 import { date, exists, fieldsOf, LIST_RECORDS, pairs, type Fields } from './redis-records.js';
@@ -40,13 +40,16 @@ if not id then return false end
 return redis.call('HGETALL', ARGV[1] .. id)
 `);
 
-/** Adds a member unless the email is a member already or the limit is met. KEYS: members. ARGV: email, record, limit ('' = none). */
+/**
+ * Adds a member unless the email is a member already or the limit is met; returns addMember's outcome.
+ * KEYS: members. ARGV: email, record, limit ('' = none).
+ */
 const ADD_MEMBER = new LuaScript(`
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 'exists' end
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 'already_member' end
 local limit = tonumber(ARGV[3])
-if limit and redis.call('HLEN', KEYS[1]) >= limit then return 'limit' end
+if limit and redis.call('HLEN', KEYS[1]) >= limit then return 'limit_reached' end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 'ok'
+return 'added'
 `);
 
 /** Stores a key unless its id or hash is taken. KEYS: key record, hash index. ARGV: id, field/value pairs. */
@@ -65,38 +68,31 @@ return 1
 `);
 
 /**
- * Creates an inbox with the embedded store's checks in its order: name taken (case-insensitively) in the
- * workspace, then the inbox limit, then a taken id or SMTP username.
+ * Creates an inbox with the checks in the port's order: name taken (case-insensitively) in the workspace, then
+ * the inbox limit; returns createInbox's outcome, or 'conflict' for a taken id or SMTP username.
  * KEYS: inbox, workspace inbox list, workspace name index, SMTP username index.
  * ARGV: id, name key, score, limit ('' = none), field/value pairs.
  */
 const CREATE_INBOX = new LuaScript(`
 if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then return 'name_taken' end
 local limit = tonumber(ARGV[4])
-if limit and redis.call('ZCARD', KEYS[2]) >= limit then return 'limit' end
+if limit and redis.call('ZCARD', KEYS[2]) >= limit then return 'limit_reached' end
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[4]) == 1 then return 'conflict' end
 redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[1])
 redis.call('SET', KEYS[4], ARGV[1])
-return 'ok'
+return 'created'
 `);
 
 /**
- * Deletes the tag rules scoped to the inbox (even when the inbox itself is gone, as the embedded store does),
- * then the inbox and its index entries; 1 when the inbox existed in the workspace.
- * KEYS: inbox, workspace inbox list, workspace name index, inbox's rule list, workspace rule list.
- * ARGV: workspace id, inbox id, rule key prefix, SMTP username index key prefix.
+ * Deletes an inbox of the workspace with its index entries; 1 when it existed.
+ * KEYS: inbox, workspace inbox list, workspace name index. ARGV: workspace id, inbox id, SMTP username index key prefix.
  */
 const DELETE_INBOX = new LuaScript(`
-for _, rule in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
-  redis.call('DEL', ARGV[3] .. rule)
-  redis.call('ZREM', KEYS[5], rule)
-end
-redis.call('DEL', KEYS[4])
 local inbox = redis.call('HMGET', KEYS[1], 'workspaceId', 'nameKey', 'smtpUsername')
 if inbox[1] ~= ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1], ARGV[4] .. inbox[3])
+redis.call('DEL', KEYS[1], ARGV[3] .. inbox[3])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('HDEL', KEYS[3], inbox[2])
 return 1
@@ -152,6 +148,20 @@ redis.call('ZREM', KEYS[2], ARGV[2])
 return 1
 `);
 
+/**
+ * Deletes the rules scoped to an inbox: their records, their places in the workspace's list, the inbox's list.
+ * Returns how many. KEYS: inbox's rule list, workspace rule list. ARGV: rule key prefix.
+ */
+const DELETE_INBOX_TAG_RULES = new LuaScript(`
+local rules = redis.call('ZRANGE', KEYS[1], 0, -1)
+for _, rule in ipairs(rules) do
+  redis.call('DEL', ARGV[1] .. rule)
+  redis.call('ZREM', KEYS[2], rule)
+end
+redis.call('DEL', KEYS[1])
+return #rules
+`);
+
 /** The first value written wins on every node. KEYS: secret. ARGV: candidate value. */
 const SECRET = new LuaScript(`
 redis.call('SET', KEYS[1], ARGV[1], 'NX')
@@ -189,12 +199,10 @@ export class RedisMetadataStore implements MetadataStore {
     return guardedRedis(async () => (await UPDATE_OWNED.run(this.redis, [this.key('workspace', id)], ['id', id, 'plan', planName])) !== null);
   }
 
-  addMember(member: Member, memberLimit: number | null): Promise<void> {
+  addMember(member: Member, memberLimit: number | null): Promise<AddMemberOutcome> {
     return guardedRedis(async () => {
       const record = JSON.stringify({ role: member.role, createdAt: member.createdAt.getTime() });
-      const outcome = await ADD_MEMBER.run(this.redis, [this.key('members', member.workspaceId)], [member.email, record, memberLimit ?? '']);
-      if (outcome === 'exists') throw new AppError('already_exists', `${member.email} is already a member of workspace ${member.workspaceId}`);
-      if (outcome === 'limit') throw new AppError('limit_reached', `the plan allows ${memberLimit} member(s)`);
+      return (await ADD_MEMBER.run(this.redis, [this.key('members', member.workspaceId)], [member.email, record, memberLimit ?? ''])) as AddMemberOutcome;
     });
   }
 
@@ -221,7 +229,7 @@ export class RedisMetadataStore implements MetadataStore {
     return guardedRedis(async () => (await REVOKE_API_KEY.run(this.redis, [this.key('api-key', id)], [at.getTime()])) === 1);
   }
 
-  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<void> {
+  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<CreateInboxOutcome> {
     return guardedRedis(async () => {
       const nameKey = inboxNameKey(inbox.name);
       const fields = {
@@ -232,9 +240,8 @@ export class RedisMetadataStore implements MetadataStore {
         this.key('inbox', inbox.id), this.key('inboxes', inbox.workspaceId), this.key('inbox-names', inbox.workspaceId), this.key('smtp-username', inbox.smtpUsername),
       ];
       const outcome = await CREATE_INBOX.run(this.redis, keys, [inbox.id, nameKey, inbox.createdAt.getTime(), inboxLimit ?? '', ...pairs(fields)]);
-      if (outcome === 'name_taken') throw new AppError('already_exists', `an inbox named '${inbox.name}' already exists in this workspace`);
-      if (outcome === 'limit') throw new AppError('limit_reached', `the plan allows ${inboxLimit} inbox(es); delete one or change plan`);
       if (outcome === 'conflict') throw new AppError('already_exists', `inbox ${inbox.id} or SMTP username ${inbox.smtpUsername} already exists`);
+      return outcome as CreateInboxOutcome;
     });
   }
 
@@ -259,11 +266,8 @@ export class RedisMetadataStore implements MetadataStore {
 
   deleteInbox(workspaceId: string, id: string): Promise<boolean> {
     return guardedRedis(async () => {
-      const keys = [
-        this.key('inbox', id), this.key('inboxes', workspaceId), this.key('inbox-names', workspaceId),
-        this.inboxRulesKey(workspaceId, id), this.key('tag-rules', workspaceId),
-      ];
-      return (await DELETE_INBOX.run(this.redis, keys, [workspaceId, id, this.key('tag-rule', ''), this.key('smtp-username', '')])) === 1;
+      const keys = [this.key('inbox', id), this.key('inboxes', workspaceId), this.key('inbox-names', workspaceId)];
+      return (await DELETE_INBOX.run(this.redis, keys, [workspaceId, id, this.key('smtp-username', '')])) === 1;
     });
   }
 
@@ -337,6 +341,13 @@ export class RedisMetadataStore implements MetadataStore {
     return guardedRedis(async () => {
       const keys = [this.key('tag-rule', id), this.key('tag-rules', workspaceId)];
       return (await DELETE_TAG_RULE.run(this.redis, keys, [workspaceId, id, this.inboxRulesKey(workspaceId, '')])) === 1;
+    });
+  }
+
+  deleteTagRulesOfInbox(workspaceId: string, inboxId: string): Promise<number> {
+    return guardedRedis(async () => {
+      const keys = [this.inboxRulesKey(workspaceId, inboxId), this.key('tag-rules', workspaceId)];
+      return (await DELETE_INBOX_TAG_RULES.run(this.redis, keys, [this.key('tag-rule', '')])) as number;
     });
   }
 

@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../../errors.js';
 import type { Delivery, DeliveryStatus, Webhook, WebhookEvent } from '../../domain/types.js';
-import type { AttemptRecord, NewDelivery, WebhookStore } from '../ports.js';
+import type { AttemptRecord, CreateWebhookOutcome, NewDelivery, WebhookStore } from '../ports.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
 import { date, exists, fieldsOf, LIST_RECORDS, pairs, type Fields } from './redis-records.js';
 
@@ -22,20 +22,17 @@ import { date, exists, fieldsOf, LIST_RECORDS, pairs, type Fields } from './redi
  * the key names of records they discover from prefixes passed in ARGV, sound on the single Redis the profile uses.
  */
 
-/** Deliveries kept per webhook whatever their state; older ones are deleted, once finished, when new ones are queued. */
-const KEPT_PER_WEBHOOK = 50;
-
 /**
- * Stores a webhook unless the workspace has reached the limit or the id is taken.
- * KEYS: webhook, workspace webhook list. ARGV: id, score, limit ('' = none), field/value pairs.
+ * Stores a webhook unless the workspace has reached the limit or the id is taken; returns createWebhook's outcome,
+ * or 'exists'. KEYS: webhook, workspace webhook list. ARGV: id, score, limit ('' = none), field/value pairs.
  */
 const CREATE_WEBHOOK = new LuaScript(`
 local limit = tonumber(ARGV[3])
-if limit and redis.call('ZCARD', KEYS[2]) >= limit then return 'limit' end
+if limit and redis.call('ZCARD', KEYS[2]) >= limit then return 'limit_reached' end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
 redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-return 'ok'
+return 'created'
 `);
 
 /**
@@ -188,7 +185,7 @@ export class RedisWebhookStore implements WebhookStore {
     this.claimsKey = `${prefix}webhook-claims-of:${nodeId}`;
   }
 
-  createWebhook(webhook: Webhook, limit: number | null): Promise<void> {
+  createWebhook(webhook: Webhook, limit: number | null): Promise<CreateWebhookOutcome> {
     return guardedRedis(async () => {
       const fields: Record<string, string | number> = {
         id: webhook.id, workspaceId: webhook.workspaceId, url: webhook.url, secret: webhook.secret, createdAt: webhook.createdAt.getTime(),
@@ -196,8 +193,8 @@ export class RedisWebhookStore implements WebhookStore {
       if (webhook.inboxId !== null) fields.inboxId = webhook.inboxId;
       const keys = [this.key('webhook', webhook.id), this.key('webhooks', webhook.workspaceId)];
       const outcome = await CREATE_WEBHOOK.run(this.redis, keys, [webhook.id, webhook.createdAt.getTime(), limit ?? '', ...pairs(fields)]);
-      if (outcome === 'limit') throw new AppError('limit_reached', `the plan allows ${limit} webhook(s); delete one or change plan`);
       if (outcome === 'exists') throw new AppError('already_exists', `webhook ${webhook.id} already exists`);
+      return outcome as CreateWebhookOutcome;
     });
   }
 
@@ -235,12 +232,10 @@ export class RedisWebhookStore implements WebhookStore {
     return deleted;
   }
 
-  enqueue(deliveries: NewDelivery[], dueAt: Date): Promise<(number | null)[]> {
+  enqueue(deliveries: NewDelivery[], dueAt: Date, keep: number): Promise<(number | null)[]> {
     if (deliveries.length === 0) return Promise.resolve([]);
     return guardedRedis(async () => {
-      const args: (string | number)[] = [
-        this.key('delivery', ''), this.key('webhook-deliveries', ''), this.key('webhook', ''), dueAt.getTime(), KEPT_PER_WEBHOOK,
-      ];
+      const args: (string | number)[] = [this.key('delivery', ''), this.key('webhook-deliveries', ''), this.key('webhook', ''), dueAt.getTime(), keep];
       for (const delivery of deliveries) args.push(delivery.workspaceId, delivery.webhookId, delivery.event, delivery.messageId, delivery.body);
       return (await ENQUEUE.run(this.redis, [this.key('delivery-seq'), this.scheduleKey], args)) as (number | null)[];
     });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
 import type { BlobEntry, BlobStore } from '../ports.js';
+import { checkBlobFolder } from '../../domain/blob-keys.js';
 import { guarded, statementCache, type SqliteDatabase, type WalGroupCommit } from './sqlite-database.js';
 
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
@@ -13,8 +14,7 @@ function checkKey(key: string): string {
 }
 
 function checkFolder(folder: string): string {
-  if (!folder.endsWith('/')) throw new AppError('internal_error', `blob folder '${folder}' must end with '/'`, { expose: false });
-  checkKey(folder.slice(0, -1));
+  checkKey(checkBlobFolder(folder).slice(0, -1));
   return folder;
 }
 

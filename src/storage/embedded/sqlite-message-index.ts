@@ -65,8 +65,6 @@ const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(tag ORDER BY tag
 const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
 
 export interface SqliteMessageIndexOptions {
-  /** Arrivals kept per inbox (SANDBOX_STREAM_RESUME_LIMIT). */
-  arrivalLogLength?: number;
   /**
    * A text clause every match needs, with fewer index hits than this, drives a page from its hits; otherwise
    * the page walks the inbox newest first and stops once full. See list().
@@ -88,7 +86,8 @@ export class SqliteMessageIndex implements MessageIndex {
 
   private readonly sql: (sql: string) => Database.Statement;
 
-  constructor(private readonly db: SqliteDatabase, private readonly commits: WalGroupCommit, options: SqliteMessageIndexOptions = {}) {
+  /** `arrivalLogLength`: arrivals kept per inbox (SANDBOX_STREAM_RESUME_LIMIT). */
+  constructor(private readonly db: SqliteDatabase, private readonly commits: WalGroupCommit, arrivalLogLength: number, options: SqliteMessageIndexOptions = {}) {
     this.sql = statementCache(db);
     this.indexDrivenBelow = options.indexDrivenBelow ?? 2000;
     this.insertRow = db.prepare(`INSERT INTO messages (
@@ -101,7 +100,6 @@ export class SqliteMessageIndex implements MessageIndex {
     this.insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
     this.chargeQuota = db.prepare(`INSERT INTO quota_usage (workspace_id, period, used) VALUES (@workspace, @period, 1)
         ON CONFLICT DO UPDATE SET used = used + 1 WHERE @limit IS NULL OR used < @limit`);
-    const arrivalLogLength = options.arrivalLogLength ?? 10_000;
     const nextArrival = db.prepare('SELECT coalesce(max(seq), 0) + 1 FROM inbox_arrivals WHERE inbox_id = ?').pluck();
     const insertArrival = db.prepare('INSERT INTO inbox_arrivals (inbox_id, seq, workspace_id, message_id) VALUES (?, ?, ?, ?)');
     const trimArrivals = db.prepare('DELETE FROM inbox_arrivals WHERE inbox_id = ? AND seq <= ?');
@@ -250,12 +248,6 @@ export class SqliteMessageIndex implements MessageIndex {
       for (const id of inboxIds) counts.set(id, (statement.get(workspaceId, id) as { n: number }).n);
       return counts;
     });
-  }
-
-  deleteByInbox(workspaceId: string, inboxId: string): Promise<string[]> {
-    return guarded(() => this.db.transaction(() => {
-      return this.sql('DELETE FROM messages WHERE workspace_id = ? AND inbox_id = ? RETURNING id').pluck().all(workspaceId, inboxId) as string[];
-    }).immediate());
   }
 
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult> {

@@ -1,8 +1,7 @@
 // MetadataStore on SQLite: workspaces, members, API keys, inboxes and quota counters.
 import type Database from 'better-sqlite3';
-import { AppError } from '../../errors.js';
 import type { Access, ApiKeyRecord, Inbox, Member, MemberRole, TagRule, Workspace } from '../../domain/types.js';
-import type { MetadataStore } from '../ports.js';
+import type { AddMemberOutcome, CreateInboxOutcome, MetadataStore } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { inboxNameKey } from '../../domain/inbox-names.js';
 
@@ -67,14 +66,14 @@ export class SqliteMetadataStore implements MetadataStore {
     return guarded(() => this.sql('UPDATE workspaces SET plan = ? WHERE id = ?').run(planName, id).changes === 1);
   }
 
-  addMember(member: Member, memberLimit: number | null): Promise<void> {
+  addMember(member: Member, memberLimit: number | null): Promise<AddMemberOutcome> {
     return guarded(() => this.db.transaction(() => {
       const exists = this.sql('SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(member.workspaceId, member.email);
-      if (exists) throw new AppError('already_exists', `${member.email} is already a member of workspace ${member.workspaceId}`);
-      const count = this.countMembersSync(member.workspaceId);
-      if (memberLimit !== null && count >= memberLimit) throw new AppError('limit_reached', `the plan allows ${memberLimit} member(s)`);
+      if (exists) return 'already_member';
+      if (memberLimit !== null && this.countMembersSync(member.workspaceId) >= memberLimit) return 'limit_reached';
       this.sql('INSERT INTO members (workspace_id, email, role, created_at) VALUES (?, ?, ?, ?)')
         .run(member.workspaceId, member.email, member.role satisfies MemberRole, member.createdAt.getTime());
+      return 'added';
     }).immediate());
   }
 
@@ -104,15 +103,15 @@ export class SqliteMetadataStore implements MetadataStore {
     return guarded(() => this.sql('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at.getTime(), id).changes === 1);
   }
 
-  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<void> {
+  createInbox(inbox: Inbox, inboxLimit: number | null): Promise<CreateInboxOutcome> {
     return guarded(() => this.db.transaction(() => {
       const taken = this.sql('SELECT 1 FROM inboxes WHERE workspace_id = ? AND name_key = ?').get(inbox.workspaceId, inboxNameKey(inbox.name));
-      if (taken) throw new AppError('already_exists', `an inbox named '${inbox.name}' already exists in this workspace`);
-      const count = this.countInboxesSync(inbox.workspaceId);
-      if (inboxLimit !== null && count >= inboxLimit) throw new AppError('limit_reached', `the plan allows ${inboxLimit} inbox(es); delete one or change plan`);
+      if (taken) return 'name_taken';
+      if (inboxLimit !== null && this.countInboxesSync(inbox.workspaceId) >= inboxLimit) return 'limit_reached';
       this.sql(`INSERT INTO inboxes (id, workspace_id, name, name_key, smtp_username, smtp_password_hash, created_at)
                        VALUES (?, ?, ?, ?, ?, ?, ?)`)
         .run(inbox.id, inbox.workspaceId, inbox.name, inboxNameKey(inbox.name), inbox.smtpUsername, inbox.smtpPasswordHash, inbox.createdAt.getTime());
+      return 'created';
     }).immediate());
   }
 
@@ -143,10 +142,7 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   deleteInbox(workspaceId: string, id: string): Promise<boolean> {
-    return guarded(() => this.db.transaction(() => {
-      this.sql('DELETE FROM tag_rules WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, id);
-      return this.sql('DELETE FROM inboxes WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1;
-    }).immediate());
+    return guarded(() => this.sql('DELETE FROM inboxes WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
   }
 
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null> {
@@ -217,6 +213,10 @@ export class SqliteMetadataStore implements MetadataStore {
 
   deleteTagRule(workspaceId: string, id: string): Promise<boolean> {
     return guarded(() => this.sql('DELETE FROM tag_rules WHERE workspace_id = ? AND id = ?').run(workspaceId, id).changes === 1);
+  }
+
+  deleteTagRulesOfInbox(workspaceId: string, inboxId: string): Promise<number> {
+    return guarded(() => this.sql('DELETE FROM tag_rules WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, inboxId).changes);
   }
 
   secret(name: string, generate: () => string): Promise<string> {

@@ -1,8 +1,7 @@
 // WebhookStore on SQLite: webhooks, their delivery records, and the schedule of due attempts (one process).
 import type Database from 'better-sqlite3';
-import { AppError } from '../../errors.js';
 import type { Delivery, DeliveryStatus, Webhook, WebhookEvent } from '../../domain/types.js';
-import type { AttemptRecord, NewDelivery, WebhookStore } from '../ports.js';
+import type { AttemptRecord, CreateWebhookOutcome, NewDelivery, WebhookStore } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 
 interface WebhookRow { id: string; workspace_id: string; inbox_id: string | null; url: string; secret: string; created_at: number }
@@ -11,9 +10,6 @@ interface DeliveryRow {
   attempts: number; last_status: number | null; last_error: string | null; created_at: number; finished_at: number | null;
   next_attempt_at: number | null;
 }
-
-/** Finished deliveries kept per webhook beyond the newest ones the API lists. */
-const KEPT_PER_WEBHOOK = 50;
 
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id, workspaceId: row.workspace_id, inboxId: row.inbox_id, url: row.url, secret: row.secret, createdAt: new Date(row.created_at),
@@ -44,12 +40,13 @@ export class SqliteWebhookStore implements WebhookStore {
     this.sql = statementCache(db);
   }
 
-  createWebhook(webhook: Webhook, limit: number | null): Promise<void> {
+  createWebhook(webhook: Webhook, limit: number | null): Promise<CreateWebhookOutcome> {
     return guarded(() => this.db.transaction(() => {
       const count = this.sql('SELECT count(*) FROM webhooks WHERE workspace_id = ?').pluck().get(webhook.workspaceId) as number;
-      if (limit !== null && count >= limit) throw new AppError('limit_reached', `the plan allows ${limit} webhook(s); delete one or change plan`);
+      if (limit !== null && count >= limit) return 'limit_reached';
       this.sql('INSERT INTO webhooks (id, workspace_id, inbox_id, url, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(webhook.id, webhook.workspaceId, webhook.inboxId, webhook.url, webhook.secret, webhook.createdAt.getTime());
+      return 'created';
     }).immediate());
   }
 
@@ -78,7 +75,7 @@ export class SqliteWebhookStore implements WebhookStore {
     return guarded(() => this.sql('DELETE FROM webhooks WHERE workspace_id = ? AND inbox_id = ?').run(workspaceId, inboxId).changes);
   }
 
-  enqueue(deliveries: NewDelivery[], dueAt: Date): Promise<(number | null)[]> {
+  enqueue(deliveries: NewDelivery[], dueAt: Date, keep: number): Promise<(number | null)[]> {
     return guarded(() => this.db.transaction(() => {
       const ids: (number | null)[] = [];
       for (const d of deliveries) {
@@ -88,10 +85,9 @@ export class SqliteWebhookStore implements WebhookStore {
             SELECT ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ?)`)
           .run(d.workspaceId, d.webhookId, d.event, d.messageId, d.body, dueAt.getTime(), dueAt.getTime(), dueAt.getTime(), d.webhookId);
         ids.push(inserted.changes === 1 ? Number(inserted.lastInsertRowid) : null);
-        // Records do not grow without end: finished ones older than the newest the API lists are forgotten.
         this.sql(`DELETE FROM webhook_deliveries WHERE webhook_id = ? AND status <> 'pending' AND id <
             (SELECT min(id) FROM (SELECT id FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?))`)
-          .run(d.webhookId, d.webhookId, KEPT_PER_WEBHOOK);
+          .run(d.webhookId, d.webhookId, keep);
       }
       return ids;
     }).immediate());
