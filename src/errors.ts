@@ -52,13 +52,16 @@ export class AppError extends Error {
   readonly expose: boolean;
   /** Extra response headers, e.g. Retry-After on rate_limited. */
   readonly headers: Record<string, string>;
+  /** The storage component that failed (sqlite, elasticsearch, redis, s3), for operators' metrics; never shown to clients. */
+  readonly component: string | null;
 
-  constructor(code: ErrorCode, message: string, options: { expose?: boolean; cause?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, message: string, options: { expose?: boolean; cause?: unknown; headers?: Record<string, string>; component?: string } = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.expose = options.expose ?? code !== 'internal_error';
     this.headers = options.headers ?? {};
+    this.component = options.component ?? null;
   }
 
   get httpStatus(): number {

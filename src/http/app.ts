@@ -28,7 +28,7 @@ export interface HttpAppDeps {
   /** Heartbeat interval and time limit of event streams. */
   eventStreams: { heartbeatMs: number; maxMs: number };
   log: Logger;
-  metrics: Pick<ServiceMetrics, 'httpRequestFinished'>;
+  metrics: Pick<ServiceMetrics, 'httpRequestFinished' | 'storageFailed'>;
 }
 
 interface State extends RequestState {
@@ -52,7 +52,7 @@ function fromThrown(error: unknown): AppError {
   return toAppError(error);
 }
 
-function errorEnvelope() {
+function errorEnvelope(metrics: Pick<ServiceMetrics, 'storageFailed'>) {
   return async (ctx: Context & { state: RequestState }, next: Next) => {
     ctx.set('Cache-Control', 'no-store');
     try {
@@ -62,6 +62,7 @@ function errorEnvelope() {
       }
     } catch (thrown) {
       const error = fromThrown(thrown);
+      if (error.code === 'storage_unavailable') metrics.storageFailed(error.component ?? 'unknown');
       if (error.httpStatus >= 500) ctx.state.log.error({ err: error.cause ?? error, method: ctx.method, path: ctx.path }, 'request failed');
       sendError(ctx, error);
     }
@@ -255,7 +256,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   const app = new Koa<State>();
   app.silent = true;
   app.use(requestContext(deps.log, deps.metrics));
-  app.use(errorEnvelope());
+  app.use(errorEnvelope(deps.metrics));
   app.use(router.routes());
   return app;
 }

@@ -40,6 +40,7 @@ export interface SmtpObserver extends CaptureObserver {
   smtpConnections: { inc(): void };
   smtpSessionsOpen: OpenCount;
   smtpReplied(stage: SmtpStage, code: number): void;
+  storageFailed(component: string): void;
 }
 
 /** After the transactions have drained, idle sessions get this long before they are told 421 and closed. */
@@ -151,7 +152,7 @@ export class SmtpCaptureServer {
             this.observer.smtpReplied('auth', 235);
             callback(null, { user });
           },
-          (error) => refuse(smtpErrorFor(error)),
+          (error) => callback(this.failed('auth', error)),
         );
       },
       onMailFrom: (_address, session, callback) => {
@@ -160,11 +161,11 @@ export class SmtpCaptureServer {
           this.openTransactions.add(session.id);
           this.observer.smtpReplied('mail', 250);
           callback();
-        }, (error) => callback(this.refused('mail', smtpErrorFor(error))));
+        }, (error) => callback(this.failed('mail', error)));
       },
       onRcptTo: (_address, session, callback) => {
         if (session.envelope.rcptTo.length >= this.options.maxRecipients) {
-          return callback(this.refused('rcpt', smtpErrorFor(new AppError('too_many_recipients', `Too many recipients: at most ${this.options.maxRecipients} per message`))));
+          return callback(this.failed('rcpt', new AppError('too_many_recipients', `Too many recipients: at most ${this.options.maxRecipients} per message`)));
         }
         this.observer.smtpReplied('rcpt', 250);
         callback();
@@ -186,14 +187,14 @@ export class SmtpCaptureServer {
           if (stream.sizeExceeded) {
             this.endTransaction(session.id);
             this.observer.captureFinished('smtp', 'message_too_large', 0);
-            return callback(this.refused('data', smtpErrorFor(new AppError('message_too_large', `Message exceeds the maximum size of ${this.options.maxMessageBytes} bytes`))));
+            return callback(this.failed('data', new AppError('message_too_large', `Message exceeds the maximum size of ${this.options.maxMessageBytes} bytes`)));
           }
           this.capture(session, Buffer.concat(chunks)).then(
             (id) => {
               this.observer.smtpReplied('data', 250);
               callback(null, `Message stored as ${id}`);
             },
-            (error) => callback(this.refused('data', smtpErrorFor(error))),
+            (error) => callback(this.failed('data', error)),
           ).finally(() => this.endTransaction(session.id));
         });
       },
@@ -201,6 +202,13 @@ export class SmtpCaptureServer {
     const server = new SMTPServer(options);
     server.on('error', (error) => this.log.warn({ err: error }, 'smtp connection error'));
     return server;
+  }
+
+  /** The refusal for an application error, counted; a storage failure is counted against its component too. */
+  private failed(stage: SmtpStage, error: unknown): SmtpError {
+    const appError = toAppError(error);
+    if (appError.code === 'storage_unavailable') this.observer.storageFailed(appError.component ?? 'unknown');
+    return this.refused(stage, smtpErrorFor(appError));
   }
 
   /** Counts a refusal on its way to the client. */

@@ -14,6 +14,7 @@ import { createInbox } from '../support/inboxes.js';
 import { listMessages } from '../support/messages.js';
 import { freePort } from '../support/free-port.js';
 import { pollUntil } from '../support/poll.js';
+import { parseExposition, sampleValue } from '../support/prometheus.js';
 import { describeCluster } from '../support/profile.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
@@ -101,7 +102,10 @@ describeCluster('cluster service outages', function () {
   };
   const assertReadyAgain = async () => pollUntil(async () => (await readiness()).status === 200, 30_000, '/readyz to answer 200 again', 250);
 
+  const storageErrors = async (backend: string) => sampleValue(parseExposition((await api.withKey(null).get('/metrics')).bytes.toString()), 'mail_sandbox_storage_errors_total', { backend });
+
   const assertRefusedWhileDown = async (what: string) => {
+    const countedBefore = await storageErrors(what.toLowerCase());
     const sent = await trySend(smtp, `during the ${what} outage`);
     assert.equal(sent.code, 451, `SMTP during the ${what} outage: ${sent.text}`);
     assert.ok(sent.ms < 30_000, `the 451 came after ${sent.ms} ms`);
@@ -109,6 +113,8 @@ describeCluster('cluster service outages', function () {
     expectError(refused, 503, 'storage_unavailable', `API during the ${what} outage`);
     // The log line about the failed request carries the id its response did (it reaches us through a pipe, soon after).
     await pollUntil(async () => server.logs.some((entry) => entry.request_id === `outage-${what}` && entry.level === 50), 5000, `a log line with request_id outage-${what}`);
+    // The 451 and the 503 above each count against the component that failed.
+    assert.ok((await storageErrors(what.toLowerCase())) - countedBefore >= 2, `storage errors of ${what} counted`);
   };
 
   const assertResumes = async (what: string) => {

@@ -124,7 +124,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     this.alias = names.messagesAlias;
     this.refreshes = new CoalescedFlush(async () => {
       const failed = (await this.client.indices.refresh({ index: this.alias }))._shards?.failed ?? 0;
-      if (failed > 0) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: refresh failed on ${failed} shard(s)`);
+      if (failed > 0) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: refresh failed on ${failed} shard(s)`, { component: 'elasticsearch' });
     });
   }
 
@@ -194,7 +194,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
       await this.quota.release(record.workspaceId, record.id).catch(() => undefined);
       outcomes[index] = result?.status === 409
         ? new AppError('already_exists', `message ${record.id} already exists`)
-        : new AppError('storage_unavailable', `Elasticsearch refused message ${record.id}: ${result?.error?.reason ?? `status ${result?.status}`}`);
+        : new AppError('storage_unavailable', `Elasticsearch refused message ${record.id}: ${result?.error?.reason ?? `status ${result?.status}`}`, { component: 'elasticsearch' });
     }));
     if (stored.length === 0) return outcomes;
     // Stored, but not yet promised visible: a failed refresh fails the batch (SMTP 451) rather than answer 250
@@ -387,7 +387,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     for await (const hits of this.pages(workspaceId, query, [{ id: 'asc' }], { pageSize: WRITE_BATCH, source: ['read', 'tags'], versions: true })) {
       let pending = hits.map((hit) => ({ id: hit._id!, seqNo: hit._seq_no!, primaryTerm: hit._primary_term!, doc: hit._source! }));
       for (let round = 0; pending.length > 0; round++) {
-        if (round === MAX_CONFLICT_ROUNDS) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: messages kept changing under a batch change (${pending.length} left)`);
+        if (round === MAX_CONFLICT_ROUNDS) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: messages kept changing under a batch change (${pending.length} left)`, { component: 'elasticsearch' });
         const conflicted = await this.writeConditionally(workspaceId, pending, rewrite, written);
         pending = await this.reread(workspaceId, conflicted, stillSelected);
       }
@@ -417,7 +417,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
       // 404: deleted meanwhile, so nothing is left to change.
       if (outcome.status === 404) return;
       if (outcome.status === 409) conflicted.push(ids[i]!);
-      else if (outcome.error) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: ${outcome.error.type}: ${outcome.error.reason ?? ''}`);
+      else if (outcome.error) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: ${outcome.error.type}: ${outcome.error.reason ?? ''}`, { component: 'elasticsearch' });
       else written.push(ids[i]!);
     });
     return conflicted;

@@ -45,7 +45,7 @@ export function translateElasticsearchError(error: unknown): unknown {
     const status = error.statusCode ?? 0;
     const reason = responseReason(error);
     if (status >= 500 || status === 429 || reason.startsWith('index_not_found_exception')) {
-      return new AppError('storage_unavailable', `Elasticsearch is unavailable: ${reason}`, { cause: error });
+      return new AppError('storage_unavailable', `Elasticsearch is unavailable: ${reason}`, { component: 'elasticsearch', cause: error });
     }
     if (/too_many(_nested)?_clauses|TooManyClauses|maxClauseCount/.test(JSON.stringify(error.body ?? ''))) {
       return new AppError('invalid_query', 'invalid query: it has more terms than the search engine accepts in one query', { cause: error });
@@ -53,7 +53,7 @@ export function translateElasticsearchError(error: unknown): unknown {
     return new AppError('internal_error', `Elasticsearch refused a request: ${reason}`, { cause: error, expose: false });
   }
   const reason = error instanceof errors.TimeoutError ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : error.message;
-  return new AppError('storage_unavailable', `Elasticsearch is unavailable: ${reason}`, { cause: error });
+  return new AppError('storage_unavailable', `Elasticsearch is unavailable: ${reason}`, { component: 'elasticsearch', cause: error });
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -193,7 +193,7 @@ export async function ensureMessageIndex(client: Client, names: ClusterNames): P
     await createFirstIndexUnlessAliased(client, names);
     await checkIndicesAgainstTemplate(client, names, template);
     const health = await client.cluster.health({ index: names.messagesAlias, wait_for_status: 'yellow', timeout: `${REQUEST_TIMEOUT_MS - 1000}ms` });
-    if (health.timed_out) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: index ${names.messagesAlias} has no active primary shard`);
+    if (health.timed_out) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: index ${names.messagesAlias} has no active primary shard`, { component: 'elasticsearch' });
   } catch (error) {
     throw translateElasticsearchError(error);
   }

@@ -14,7 +14,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const REMOVE_BATCH = 1000;
 
 const unavailable = (action: string, detail: string, cause?: unknown): AppError =>
-  new AppError('storage_unavailable', `S3 storage is unavailable: cannot ${action} (${detail})`, { cause });
+  new AppError('storage_unavailable', `S3 storage is unavailable: cannot ${action} (${detail})`, { component: 's3', cause });
 
 /** Turns whatever the MinIO client throws while doing `action` into an AppError, so no S3 error type leaves the adapter. */
 export function translateS3Error(action: string, error: unknown): AppError {

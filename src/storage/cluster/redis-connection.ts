@@ -50,7 +50,7 @@ export function waitUntilReady(redis: Redis, url: string, timeoutMs = READY_TIME
     const timer = setTimeout(() => {
       cleanUp();
       const reason = lastError ? shortReason(lastError.message, (lastError as { code?: unknown }).code) : 'no connection';
-      reject(new AppError('storage_unavailable', `Redis is unavailable at ${redactUrl(url)}: ${reason}`, { cause: lastError }));
+      reject(new AppError('storage_unavailable', `Redis is unavailable at ${redactUrl(url)}: ${reason}`, { component: 'redis', cause: lastError }));
     }, timeoutMs);
     const cleanUp = () => {
       clearTimeout(timer);
@@ -84,7 +84,7 @@ export function translateRedisError(error: unknown): AppError {
   if ((error as { name?: unknown }).name === 'ReplyError' && !UNAVAILABLE_REPLIES.test(message)) {
     return new AppError('internal_error', `Redis refused a command: ${message.slice(0, 120)}`, { cause: error, expose: false });
   }
-  return new AppError('storage_unavailable', `Redis is unavailable: ${shortReason(message, code)}`, { cause: error });
+  return new AppError('storage_unavailable', `Redis is unavailable: ${shortReason(message, code)}`, { component: 'redis', cause: error });
 }
 
 function shortReason(message: string, code: unknown): string {

@@ -199,7 +199,7 @@ export function openSqlite(dataDir: string): SqliteDatabase {
   try {
     db = new Database(path.join(dataDir, 'sandbox.sqlite3'));
   } catch (error) {
-    throw new AppError('storage_unavailable', `cannot open the database in ${dataDir}: ${(error as Error).message}`, { cause: error });
+    throw new AppError('storage_unavailable', `cannot open the database in ${dataDir}: ${(error as Error).message}`, { component: 'sqlite', cause: error });
   }
   db.pragma('journal_mode = WAL');
   // FULL: a commit is fsynced before it returns, so "250 means stored" holds across power loss too.
@@ -216,7 +216,7 @@ export function openSqlite(dataDir: string): SqliteDatabase {
 function migrate(db: SqliteDatabase): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new AppError('storage_unavailable', `database schema version ${current} is newer than this build understands (${MIGRATIONS.length})`);
+    throw new AppError('storage_unavailable', `database schema version ${current} is newer than this build understands (${MIGRATIONS.length})`, { component: 'sqlite' });
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
@@ -275,7 +275,7 @@ export function translateSqliteError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = (error as { code?: string }).code ?? '';
   if (code.startsWith('SQLITE_CONSTRAINT')) return new AppError('already_exists', 'already exists', { cause: error });
-  return new AppError('storage_unavailable', `embedded storage failed: ${code || (error as Error).message}`, { cause: error });
+  return new AppError('storage_unavailable', `embedded storage failed: ${code || (error as Error).message}`, { component: 'sqlite', cause: error });
 }
 
 /** Runs a synchronous SQLite operation, translating its errors. */

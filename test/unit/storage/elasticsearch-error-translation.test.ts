@@ -42,6 +42,7 @@ describe('translateElasticsearchError', () => {
     for (const [error, reason] of cases) {
       const result = translated(error);
       assert.equal(result.code, 'storage_unavailable', reason);
+      assert.equal(result.component, 'elasticsearch', 'counted against Elasticsearch in the metrics');
       assert.equal(result.message, `Elasticsearch is unavailable: ${reason}`);
     }
   });

@@ -27,6 +27,7 @@ describe('translateRedisError', () => {
     ]) {
       const error = translateRedisError(replyError(message));
       assert.equal(error.code, 'storage_unavailable', message);
+      assert.equal(error.component, 'redis', 'counted against Redis in the metrics');
       assert.equal(error.message, `Redis is unavailable: ${message.replace(/\.$/, '').slice(0, 120)}`);
     }
   });

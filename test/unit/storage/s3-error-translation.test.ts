@@ -22,6 +22,7 @@ describe('translateS3Error', () => {
       const driverError = s3Error(code, message);
       const error = translateS3Error('write messages/ws_1/msg_1/raw.eml', driverError);
       assert.equal(error.code, 'storage_unavailable', code);
+      assert.equal(error.component, 's3', 'counted against S3 in the metrics');
       assert.equal(error.message, `S3 storage is unavailable: cannot write messages/ws_1/msg_1/raw.eml (${code})`);
       assert.equal(error.cause, driverError);
     }

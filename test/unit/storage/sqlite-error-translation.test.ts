@@ -18,6 +18,7 @@ describe('translateSqliteError', () => {
     for (const code of ['SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_IOERR_FSYNC', 'SQLITE_CORRUPT']) {
       const error = translateSqliteError(new Database.SqliteError('something went wrong', code));
       assert.equal(error.code, 'storage_unavailable', code);
+      assert.equal(error.component, 'sqlite', 'counted against SQLite in the metrics');
       assert.equal(error.message, `embedded storage failed: ${code}`);
       assert.equal(error.expose, true);
     }
