@@ -28,6 +28,23 @@ export interface ScrapeSources {
   contentTasks(): { running: number; waiting: number };
 }
 
+/** A scrape must answer promptly even while storage is down: the queue figures are given up on after this long. */
+const QUEUE_READ_TIMEOUT_MS = 1000;
+
+async function readQueue(sources: ScrapeSources): Promise<{ pending: number; oldestAgeSeconds: number }> {
+  let timer: NodeJS.Timeout | undefined;
+  const overdue = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), QUEUE_READ_TIMEOUT_MS);
+  });
+  try {
+    const queue = await Promise.race([sources.webhookQueue().catch(() => null), overdue]);
+    if (queue === null) return { pending: NaN, oldestAgeSeconds: NaN };
+    return { pending: queue.pending, oldestAgeSeconds: queue.oldestDueAt === null ? 0 : Math.max(0, (Date.now() - queue.oldestDueAt.getTime()) / 1000) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class ServiceMetrics {
   readonly registry = new Registry();
 
@@ -102,21 +119,24 @@ export class ServiceMetrics {
   constructor(sources: ScrapeSources) {
     // Unprefixed (process_cpu_seconds_total, nodejs_heap_size_used_bytes, …), as every Node dashboard expects them.
     collectDefaultMetrics({ register: this.registry });
+    // One read of the queue per scrape, shared by both gauges; NaN (unknown) when storage does not answer in time,
+    // so a scrape during an outage still shows everything else, the storage error counts above all.
+    let queueRead: Promise<{ pending: number; oldestAgeSeconds: number }> | null = null;
+    const queueOnce = () => (queueRead ??= readQueue(sources).finally(() => setImmediate(() => (queueRead = null))));
     new Gauge({
       name: `${PREFIX}webhook_deliveries_pending`,
-      help: 'Webhook deliveries waiting for an attempt (due now or later), across all workspaces.',
+      help: 'Webhook deliveries waiting for an attempt (due now or later), across all workspaces; NaN when storage does not answer.',
       registers: [this.registry],
       async collect() {
-        this.set((await sources.webhookQueue()).pending);
+        this.set((await queueOnce()).pending);
       },
     });
     new Gauge({
       name: `${PREFIX}webhook_oldest_due_age_seconds`,
-      help: 'How long the longest-overdue pending webhook delivery has been due; 0 when none is overdue.',
+      help: 'How long the longest-overdue pending webhook delivery has been due; 0 when none is overdue, NaN when storage does not answer.',
       registers: [this.registry],
       async collect() {
-        const { oldestDueAt } = await sources.webhookQueue();
-        this.set(oldestDueAt === null ? 0 : Math.max(0, (Date.now() - oldestDueAt.getTime()) / 1000));
+        this.set((await queueOnce()).oldestAgeSeconds);
       },
     });
     new Gauge({
