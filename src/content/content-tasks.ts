@@ -15,7 +15,8 @@ export type ContentTask =
   | (TaskBase & { kind: 'headers' })
   | (TaskBase & { kind: 'view' })
   | (TaskBase & { kind: 'html' })
-  | (TaskBase & { kind: 'attachment'; index: number });
+  | (TaskBase & { kind: 'attachment'; index: number })
+  | (TaskBase & { kind: 'checkableLinks'; limit: number });
 
 export interface ContentResults {
   analyze: ParsedEmail;
@@ -23,4 +24,5 @@ export interface ContentResults {
   view: MessageView;
   html: string | null;
   attachment: { attachment: AttachmentContent | null; count: number };
+  checkableLinks: { links: string[]; found: number };
 }

@@ -1,7 +1,7 @@
 // Entry of a content worker thread: runs one parsing or analysis task on a message's bytes (see content-pool.ts).
 import { parseEmail } from '../mime/parse-email.js';
 import { headerSummary } from '../mime/header-summary.js';
-import { attachmentContent, htmlBody, messageView } from '../mime/message-view.js';
+import { attachmentContent, checkableLinks, htmlBody, messageView } from '../mime/message-view.js';
 import type { ContentResults, ContentTask } from './content-tasks.js';
 
 export default async function runContentTask(task: ContentTask): Promise<ContentResults[ContentTask['kind']]> {
@@ -19,5 +19,7 @@ export default async function runContentTask(task: ContentTask): Promise<Content
       return htmlBody(raw);
     case 'attachment':
       return attachmentContent(raw, task.index);
+    case 'checkableLinks':
+      return checkableLinks(raw, task.limit);
   }
 }
