@@ -4,6 +4,7 @@
 import http from 'node:http';
 import { publicFetch, PublicFetchError, type PublicFetchResponse } from './public-fetch.js';
 import type { TargetPolicy } from './target-policy.js';
+import type { LookupGate } from './lookup-gate.js';
 
 export interface LinkCheckOptions {
   policy: TargetPolicy;
@@ -15,6 +16,7 @@ export interface LinkCheckOptions {
   maxRedirects: number;
   /** Aborted when nobody waits for the outcome any more. */
   signal?: AbortSignal;
+  lookupGate?: LookupGate;
 }
 
 export interface LinkOutcome {
@@ -36,22 +38,25 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const reasonPhrase = (status: number): string => http.STATUS_CODES[status] ?? `HTTP ${status}`;
 
+/** Failures before any exchange with a server: a GET would meet them just the same. */
+const NO_CONNECTION = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 /**
  * HEAD, and GET (no body read) when HEAD is answered with an error status (many servers answer HEAD with 405, 403,
- * 501, 400 or worse while serving GET) or breaks off without an answer. A refusal by the policy or a timeout is
- * final: GET would meet the same fate.
+ * 501, 400 or worse while serving GET) or the connection breaks off without an answer. A refusal by the policy, a
+ * timeout, a name that does not resolve and a refused connection are final: GET would meet the same fate.
  */
 async function requestOnce(url: string, deadline: number, options: LinkCheckOptions): Promise<PublicFetchResponse> {
   const send = (method: 'HEAD' | 'GET') => {
     const remainingMs = deadline - Date.now();
     if (remainingMs <= 0) return Promise.reject(new PublicFetchError('timeout', 'no time left'));
-    return publicFetch(url, { method, policy: options.policy, timeoutMs: remainingMs, maxBodyBytes: 0, signal: options.signal });
+    return publicFetch(url, { method, policy: options.policy, timeoutMs: remainingMs, maxBodyBytes: 0, signal: options.signal, lookupGate: options.lookupGate });
   };
   try {
     const head = await send('HEAD');
     if (head.status < 400) return head;
   } catch (error) {
-    if (!(error instanceof PublicFetchError) || error.reason !== 'unreachable') throw error;
+    if (!(error instanceof PublicFetchError) || error.reason !== 'unreachable' || NO_CONNECTION.has(error.code ?? '')) throw error;
   }
   return send('GET');
 }
