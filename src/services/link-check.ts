@@ -18,7 +18,7 @@ export interface LinkCheckReport {
 }
 
 /** Links checked per message, in order of appearance; a message with more says so in `capped`. */
-export const LINKS_CHECKED = 100;
+const LINKS_CHECKED = 100;
 /** One link's whole check, redirects included: what a reader waits before giving up on a page. */
 const LINK_TIMEOUT_MS = 10_000;
 const MAX_REDIRECTS = 5;
