@@ -36,6 +36,8 @@ import { InboxEventStreams } from './services/inbox-event-stream.js';
 import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
 import { webhookHandlers } from './http/routes/webhooks.js';
 import { ServiceMetrics } from './observability/metrics.js';
+import { LinkCheckService } from './services/link-check.js';
+import { linkCheckHandlers } from './http/routes/link-check.js';
 
 /** What the application takes from its host rather than from the world, so a test can hold them. */
 export interface ApplicationDeps {
@@ -175,6 +177,8 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
         ...webhookHandlers(webhooks, workspaces),
         ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),
+        // Links are checked as written, and many are plain http.
+        ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
       },
       publicHandlers: {
         ...fileHandlers(messages, content, signer),

@@ -40,6 +40,8 @@ export interface Config {
   webhookTimeScale: number;
   /** Lets webhooks target private and loopback addresses and plain http, for local development and tests. */
   webhookAllowPrivate: boolean;
+  /** Lets the link check request private and loopback addresses, for local development and tests. */
+  linkCheckAllowPrivate: boolean;
   logLevel: string;
   /** Bearer token GET /metrics asks for; null: metrics are open to whoever reaches the HTTP port. */
   metricsToken: string | null;
@@ -228,6 +230,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     streamResumeLimit: readPositiveInt(env, 'SANDBOX_STREAM_RESUME_LIMIT', 10_000),
     webhookTimeScale: readPositiveNumber(env, 'SANDBOX_WEBHOOK_TIME_SCALE', 1, 1000),
     webhookAllowPrivate: readEnum(env, 'SANDBOX_WEBHOOK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
+    linkCheckAllowPrivate: readEnum(env, 'SANDBOX_LINK_CHECK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     metricsToken: readMetricsToken(env),
     metricsPort: env.SANDBOX_METRICS_PORT ? readPort(env, 'SANDBOX_METRICS_PORT', 0) : null,

@@ -134,6 +134,11 @@ export class ContentPool {
     return this.run('renderText', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
+  /** The first `limit` of the URLs the link check requests, and how many unique ones the message has. */
+  async checkableLinks(raw: Buffer, limit: number): Promise<{ links: string[]; found: number }> {
+    return this.run('checkableLinks', raw, { limit }, this.options.taskTimeoutMs).catch(unreadable);
+  }
+
   /** Stops every worker; tasks still running or queued fail. */
   async close(): Promise<void> {
     if (this.watchdog) clearInterval(this.watchdog);

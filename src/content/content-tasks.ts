@@ -17,7 +17,8 @@ export type ContentTask =
   | (TaskBase & { kind: 'html' })
   | (TaskBase & { kind: 'attachment'; index: number })
   | (TaskBase & { kind: 'renderHtml'; attachmentUrls: string[] })
-  | (TaskBase & { kind: 'renderText' });
+  | (TaskBase & { kind: 'renderText' })
+  | (TaskBase & { kind: 'checkableLinks'; limit: number });
 
 export interface ContentResults {
   analyze: ParsedEmail;
@@ -27,4 +28,5 @@ export interface ContentResults {
   attachment: { attachment: AttachmentContent | null; count: number };
   renderHtml: string;
   renderText: string;
+  checkableLinks: { links: string[]; found: number };
 }

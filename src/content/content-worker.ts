@@ -1,7 +1,7 @@
 // Entry of a content worker thread: runs one parsing or analysis task on a message's bytes (see content-pool.ts).
 import { parseEmail } from '../mime/parse-email.js';
 import { headerSummary } from '../mime/header-summary.js';
-import { attachmentContent, htmlBody, messageView } from '../mime/message-view.js';
+import { attachmentContent, checkableLinks, htmlBody, messageView } from '../mime/message-view.js';
 import { renderedHtml, renderedText } from '../mime/rendered-view.js';
 import type { ContentResults, ContentTask } from './content-tasks.js';
 
@@ -24,5 +24,7 @@ export default async function runContentTask(task: ContentTask): Promise<Content
       return renderedHtml(raw, task.attachmentUrls);
     case 'renderText':
       return renderedText(raw);
+    case 'checkableLinks':
+      return checkableLinks(raw, task.limit);
   }
 }

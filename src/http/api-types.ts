@@ -401,6 +401,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages/{id}/link-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Requests every http(s) URL of the message and reports each one's answer
+         * @description The URLs are every unique http(s) URL of the HTML body (`a[href]`, `area[href]`, `img[src]`, `srcset`,
+         *     `background` attributes, stylesheet `link`s, CSS `url()` and `@import` in `<style>` and `style=""`) and of
+         *     the text body, in order of first appearance, HTML first. The first 100 are checked; `Found` counts them all
+         *     and `Capped` says when some were left out.
+         *
+         *     Each URL is requested with HEAD; when HEAD is answered with a status of 400 or more (many servers refuse
+         *     HEAD with 405, 403, 501 or 400 while serving GET) or the connection breaks off without an answer, with GET,
+         *     whose body is not read. A link has 10 seconds in all (its redirects included); at most 10 links are
+         *     requested at once, at most 2 of them from one host (name and port). Once a host has let a link's 10 seconds
+         *     run out, its links not yet requested are reported as unanswered without a request, so a host that never
+         *     answers costs the check 10 seconds, not 10 seconds per link.
+         *
+         *     Redirects (301, 302, 303, 307, 308) are reported as they are unless `follow=true`; then up to 5 are followed,
+         *     each hop requested and judged anew, and `FinalURL` and `Redirects` say where it ended.
+         *
+         *     Only public addresses are requested, with the policy webhooks use: a URL whose host is, or resolves to, a
+         *     loopback, private, link-local, metadata or otherwise reserved address (in any spelling, e.g. `127.1`,
+         *     `2130706433`, `[::ffff:127.0.0.1]`) is refused before any connection, at every hop and at connect time.
+         *     A server started with `SANDBOX_LINK_CHECK_ALLOW_PRIVATE=1` (local development) requests those too.
+         *
+         *     Outcomes are kept for 30 seconds per workspace, URL and `follow`, so checking again at once repeats no
+         *     request, and a followed check never reuses a plain one's outcome.
+         */
+        get: operations["checkMessageLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages/{id}/attachments/{index}": {
         parameters: {
             query?: never;
@@ -2182,6 +2226,66 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
+    checkMessageLinks: {
+        parameters: {
+            query?: {
+                /** @description Follow redirects (at most 5) and report the final URL and its answer */
+                follow?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One outcome per checked URL, in order of appearance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Unique http(s) URLs in the message */
+                            Found: number;
+                            /** @description More than 100 were found; `Links` holds the first 100 */
+                            Capped: boolean;
+                            /** @description Links answered with 400 or more, refused, unreachable, unanswered in time, or redirecting without end */
+                            Errors: number;
+                            Links: {
+                                /** @description As written in the message */
+                                URL: string;
+                                /** @description The HTTP status of the last answer; 0 when none came (refused, unreachable, no answer within 10 s) */
+                                StatusCode: number;
+                                /**
+                                 * @description The status's reason phrase (`OK`, `Not Found`, `Moved Permanently`); without an answer, why:
+                                 *     `refused: <why>`, `unreachable: <error>`, `no answer within 10 s`; after too many
+                                 *     redirects or a loop, the reason phrase and `; more than 5 redirects` or
+                                 *     `; redirect loop: <url> was visited before`
+                                 */
+                                Status: string;
+                                /** @description With follow=true: the last URL requested */
+                                FinalURL?: string;
+                                /** @description With follow=true: redirects followed */
+                                Redirects?: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     getAttachment: {
         parameters: {
             query?: never;
@@ -3158,6 +3262,9 @@ export interface defaultedParameters {
     };
     waitForMessage: {
         query: "timeout";
+    };
+    checkMessageLinks: {
+        query: "follow";
     };
 }
 /** Operations that declare `security: []`: they take no API key (signed file links). */

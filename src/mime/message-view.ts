@@ -2,7 +2,7 @@
 // Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
 import type { Attachment, ParsedMail } from 'mailparser';
 import libmime from 'libmime';
-import { extractLinks } from './extract-links.js';
+import { extractCheckableLinks, extractLinks } from './extract-links.js';
 import { parseMime } from './parse-email.js';
 import { parseListUnsubscribe } from './list-unsubscribe.js';
 import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageView } from '../domain/message-view.js';
@@ -63,6 +63,14 @@ export async function messageView(raw: Buffer): Promise<MessageView> {
 export async function htmlBody(raw: Buffer): Promise<string | null> {
   const parsed = await parseOrNull(raw);
   return parsed && typeof parsed.html === 'string' && parsed.html !== '' ? parsed.html : null;
+}
+
+/** The first `limit` URLs the link check requests (see extractCheckableLinks), and how many unique ones there are. */
+export async function checkableLinks(raw: Buffer, limit: number): Promise<{ links: string[]; found: number }> {
+  const parsed = await parseOrNull(raw);
+  if (!parsed) return { links: [], found: 0 };
+  const all = extractCheckableLinks(typeof parsed.html === 'string' ? parsed.html : '', parsed.text ?? '');
+  return { links: all.slice(0, limit), found: all.length };
 }
 
 /** One attachment's decoded content, with how many the message has (to name the range when `index` is past it). */

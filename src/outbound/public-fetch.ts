@@ -3,6 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { FORBIDDEN_TARGET, publicOnlyLookup, urlRefusal, type TargetPolicy } from './target-policy.js';
+import type { LookupGate } from './lookup-gate.js';
 
 export interface PublicFetchOptions {
   method: 'HEAD' | 'GET';
@@ -13,6 +14,8 @@ export interface PublicFetchOptions {
   maxBodyBytes: number;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Bounds the name lookups of this kind of request in flight (see lookup-gate.ts); none by default. */
+  lookupGate?: LookupGate;
 }
 
 export interface PublicFetchResponse {
@@ -27,7 +30,8 @@ export interface PublicFetchResponse {
 
 /** Why no response came: the policy refused the target, or the server could not be reached or was too slow. */
 export class PublicFetchError extends Error {
-  constructor(readonly reason: 'refused' | 'unreachable' | 'timeout', message: string) {
+  /** The system error code of an unreachable server (ECONNREFUSED, ENOTFOUND, ECONNRESET...), when there is one. */
+  constructor(readonly reason: 'refused' | 'unreachable' | 'timeout', message: string, readonly code: string | null = null) {
     super(message);
     this.name = 'PublicFetchError';
   }
@@ -54,7 +58,7 @@ export function publicFetch(target: string, options: PublicFetchOptions): Promis
       method: options.method,
       // A connection of its own each time, so every request resolves and checks the name anew.
       agent: false,
-      lookup: publicOnlyLookup(options.policy),
+      lookup: options.lookupGate ? options.lookupGate.wrap(publicOnlyLookup(options.policy), () => settled) : publicOnlyLookup(options.policy),
       signal: options.signal,
       headers: { 'User-Agent': USER_AGENT, Accept: '*/*', ...options.headers },
     }, (response) => {
@@ -80,7 +84,7 @@ export function publicFetch(target: string, options: PublicFetchOptions): Promis
     const deadline = setTimeout(() => settle(() => reject(new PublicFetchError('timeout', `no answer within ${options.timeoutMs / 1000} s`))), options.timeoutMs);
     request.on('error', (error: NodeJS.ErrnoException) => settle(() => reject(error.code === FORBIDDEN_TARGET
       ? new PublicFetchError('refused', error.message)
-      : new PublicFetchError('unreachable', error.code ? `${error.code}: ${error.message}` : error.message))));
+      : new PublicFetchError('unreachable', error.code ? `${error.code}: ${error.message}` : error.message, error.code ?? null))));
     request.end();
   });
 }

@@ -20,6 +20,8 @@ describe('loadConfig', () => {
     assert.equal(config.streamResumeLimit, 10_000);
     assert.equal(config.webhookTimeScale, 1);
     assert.equal(config.webhookAllowPrivate, false);
+    assert.equal(config.linkCheckAllowPrivate, false);
+    assert.equal(loadConfig({ SANDBOX_LINK_CHECK_ALLOW_PRIVATE: '1' }).linkCheckAllowPrivate, true);
     assert.equal(loadConfig({ SANDBOX_WEBHOOK_TIME_SCALE: '0.01', SANDBOX_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookTimeScale, 0.01);
     assert.equal(config.metricsToken, null);
     assert.equal(config.metricsPort, null);
@@ -60,6 +62,7 @@ describe('loadConfig', () => {
     ['SANDBOX_WEBHOOK_TIME_SCALE', '0'],
     ['SANDBOX_WEBHOOK_TIME_SCALE', 'fast'],
     ['SANDBOX_WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['SANDBOX_LINK_CHECK_ALLOW_PRIVATE', 'true'],
     ['SANDBOX_METRICS_TOKEN', 'short'],
     ['SANDBOX_METRICS_TOKEN', 'has a space in the middle of it'],
     ['SANDBOX_METRICS_PORT', '70000'],

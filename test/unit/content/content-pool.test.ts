@@ -44,6 +44,13 @@ describe('ContentPool', function () {
     assert.deepEqual(view.headers['message-id'], ['<plain@example.test>']);
   });
 
+  it('finds the links to check on a worker, the first `limit` of them and how many there are', async () => {
+    pool = new ContentPool({ threads: 1, taskTimeoutMs: 5000, memoryMb: 256 });
+    assert.deepEqual(await pool.checkableLinks(plain, 100), { links: ['https://example.test/reset'], found: 1 });
+    const many = await pool.checkableLinks(shape('links-100000'), 100);
+    assert.deepEqual({ first: many.links[0], count: many.links.length, found: many.found }, { first: 'https://example.test/page/0', count: 100, found: 100_000 });
+  });
+
   it('stops an analysis at the time limit, keeps the header fields and says which limit stopped it', async () => {
     pool = new ContentPool({ threads: 1, taskTimeoutMs: 300, memoryMb: 512 });
     const parsed = await pool.analyze(shape('nested-div-2mb'));
