@@ -35,6 +35,8 @@ import { InboxEventStreams } from './services/inbox-event-stream.js';
 import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
 import { webhookHandlers } from './http/routes/webhooks.js';
 import { ServiceMetrics } from './observability/metrics.js';
+import { SpamCheckService } from './services/spam-check.js';
+import { spamCheckHandlers } from './http/routes/spam-check.js';
 
 /** What the application takes from its host rather than from the world, so a test can hold them. */
 export interface ApplicationDeps {
@@ -173,6 +175,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
         ...webhookHandlers(webhooks, workspaces),
         ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),
+        ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),
       },
       publicHandlers: {
         ...fileHandlers(messages, content, signer),
