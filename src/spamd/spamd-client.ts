@@ -47,9 +47,10 @@ export function askSpamd(address: SpamdAddress, message: Buffer, options: { time
     socket.once('connect', () => {
       clearTimeout(connectDeadline);
       socket.setNoDelay(true);
-      // One request per connection: spamd answers and closes, which ends the reply.
+      // One request per connection: spamd reads Content-length bytes, answers and closes, which ends the reply. Our
+      // side stays open until then, since a proxy on the way may take a half-close for the end of the exchange.
       socket.write(`REPORT SPAMC/1.5\r\nContent-length: ${message.length}\r\n\r\n`);
-      socket.end(message);
+      socket.write(message);
     });
     socket.on('data', (chunk: Buffer) => {
       received += chunk.length;

@@ -25,8 +25,7 @@ class StandIn {
   private readonly sockets = new Set<net.Socket>();
 
   constructor(onConnection: (socket: net.Socket, standIn: StandIn) => void) {
-    // Like spamd, it answers after the client has finished sending (a half-close), not when it does.
-    this.server = net.createServer({ allowHalfOpen: true }, (socket) => {
+    this.server = net.createServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
       socket.on('error', () => undefined);
