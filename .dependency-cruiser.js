@@ -1,5 +1,5 @@
 // The layers of src/ (ARCHITECTURE.md, "Layers, enforced by a tool"), checked by `npm run lint:layers` in npm test.
-// http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, outbound/ → domain/: a layer may use any layer
+// http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, outbound/, spamd/ → domain/: a layer may use any layer
 // below it (SMTP hands a message straight to the ingest pipeline), none above. Storage is reached only through its
 // ports; main.ts, application.ts, capture-services.ts and cli/ wire it all together. Storage drivers and content parsers are eslint's.
 
@@ -11,8 +11,11 @@
 const COMPOSITION = '^src/(main\\.ts$|application\\.ts$|capture-services\\.ts$|cli/)';
 /** Ways in: HTTP requests, SMTP sessions, background jobs. */
 const ENTRY_POINTS = '^src/(http|smtp|workers)/';
-/** What the use cases build on: the capture pipeline, the q language, MIME derivations, the content pool, webhook mechanics. */
-const BELOW_USE_CASES = '^src/(ingest|query|mime|content|outbound)/';
+/**
+ * What the use cases build on: the capture pipeline, the q language, MIME derivations, the content pool, requests to
+ * the outside world, the spamd client.
+ */
+const BELOW_USE_CASES = '^src/(ingest|query|mime|content|outbound|spamd)/';
 /** Modules every layer uses: at the root of src/, and the metrics catalogue each layer reports to. */
 const SHARED = '^src/((errors|config|logger|project-root|worker-file)\\.ts$|observability/)';
 /** Where a module may live: the layers above, storage/ and domain/. */

@@ -1,6 +1,7 @@
 // `npm test`: typecheck, lint, the layer check and unit tests once, then the contract and end-to-end suites on both profiles.
-// The cluster profile needs Elasticsearch, MinIO and Redis: this starts them with scripts/services/up (installing
-// them the first time) and fails when they cannot start. SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
+// The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: this
+// starts them with scripts/services/up (installing them the first time) and fails when they cannot start.
+// SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,22 +18,37 @@ function run(title, command, args, env = {}) {
 /** package.json's test:suites: the contract and end-to-end suites, for the profile SANDBOX_TEST_PROFILE names. */
 const suites = ['run', '--silent', 'test:suites'];
 
+/** Runs scripts/services/up for `services` (all when none) and returns the SANDBOX_* variables it prints, or null. */
+function servicesUp(services) {
+  const up = spawnSync(path.join(root, 'scripts/services/up'), services, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (up.status !== 0) return null;
+  return Object.fromEntries([...up.stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
+}
+
 run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 run('lint', 'npx', ['eslint', '.']);
 run('layers', 'npm', ['run', '--silent', 'lint:layers']);
 run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
-run('contract and end-to-end tests, embedded profile', 'npm', suites, { SANDBOX_TEST_PROFILE: 'embedded' });
+// Only spamd here: the embedded profile needs no other service, and a run that skips the cluster profile should not
+// install Elasticsearch and MinIO (minutes) for it.
+console.log('\n=== starting spamd for the spam check (scripts/services/up spamd) ===');
+const spamd = servicesUp(['spamd']);
+if (spamd === null) {
+  console.error('\nFAILED: spamd did not start (see above); the spam check\'s suites fail without it.');
+  failures.push('spamd for the spam check');
+}
+const spamdEnv = spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL };
+run('contract and end-to-end tests, embedded profile', 'npm', suites, { ...spamdEnv, SANDBOX_TEST_PROFILE: 'embedded' });
 
 if (process.env.SANDBOX_TEST_SKIP_CLUSTER === '1') {
   console.log('\n=== cluster profile SKIPPED (SANDBOX_TEST_SKIP_CLUSTER=1): its contract and end-to-end suites did not run ===');
 } else {
-  console.log('\n=== starting Elasticsearch, MinIO and Redis (scripts/services/up) ===');
-  const up = spawnSync(path.join(root, 'scripts/services/up'), [], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-  if (up.status !== 0) {
+  console.log('\n=== starting Elasticsearch, MinIO and Redis (scripts/services/up; spamd runs already) ===');
+  const services = servicesUp([]);
+  if (services === null) {
     console.error('\nFAILED: the cluster profile\'s services did not start (see above). Set SANDBOX_TEST_SKIP_CLUSTER=1 to run the embedded profile only.');
     failures.push('services for the cluster profile');
   } else {
-    const services = Object.fromEntries([...up.stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
     run('contract and end-to-end tests, cluster profile', 'npm', suites, { ...services, SANDBOX_TEST_PROFILE: 'cluster' });
   }
 }

@@ -38,6 +38,8 @@ import { webhookHandlers } from './http/routes/webhooks.js';
 import { ServiceMetrics } from './observability/metrics.js';
 import { LinkCheckService } from './services/link-check.js';
 import { linkCheckHandlers } from './http/routes/link-check.js';
+import { SpamCheckService } from './services/spam-check.js';
+import { spamCheckHandlers } from './http/routes/spam-check.js';
 
 /** What the application takes from its host rather than from the world, so a test can hold them. */
 export interface ApplicationDeps {
@@ -179,6 +181,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),
         // Links are checked as written, and many are plain http.
         ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
+        ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),
       },
       publicHandlers: {
         ...fileHandlers(messages, content, signer),

@@ -5,6 +5,9 @@ import type { Plan } from './domain/types.js';
 
 export type Profile = 'embedded' | 'cluster';
 
+/** Where spamd listens: a TCP host and port, or a unix socket. */
+export type SpamdAddress = { host: string; port: number } | { path: string };
+
 export interface Config {
   profile: Profile;
   dataDir: string;
@@ -59,6 +62,12 @@ export interface Config {
   s3Region: string;
   /** Names this node among the cluster's nodes; unique per node, the same across its restarts. */
   nodeId: string;
+  /** SpamAssassin's spamd, for the spam check; null: none, and the check answers not_configured. */
+  spamd: SpamdAddress | null;
+  /** Longest one spam check may take, connecting included, before it answers spam_engine_unavailable. */
+  spamdTimeoutMs: number;
+  /** Largest message the spam check sends to spamd; spamd's time grows with the size of what it parses. */
+  spamdMaxBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -181,6 +190,24 @@ function readServiceUrl(env: Env, name: string, fallback: string, protocols: str
   return raw;
 }
 
+/** Longest unix socket path the kernel takes (sun_path holds 108 bytes with the terminating NUL). */
+const MAX_SOCKET_PATH_BYTES = 107;
+
+function readSpamdAddress(env: Env): SpamdAddress | null {
+  const raw = env.SANDBOX_SPAMD_URL;
+  if (raw === undefined || raw === '') return null;
+  if (raw.startsWith('/')) {
+    if (raw.includes('\0') || Buffer.byteLength(raw) > MAX_SOCKET_PATH_BYTES) throw new ConfigError('SANDBOX_SPAMD_URL', `a unix socket path must be at most ${MAX_SOCKET_PATH_BYTES} bytes and hold no NUL, got '${raw}'`);
+    return { path: raw };
+  }
+  const match = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)):(\d{1,5})$/i.exec(raw);
+  const port = Number(match?.[3]);
+  if (!match || port < 1 || port > 65535) {
+    throw new ConfigError('SANDBOX_SPAMD_URL', `expected host:port (such as 127.0.0.1:783 or [::1]:783) or the absolute path of a unix socket, got '${raw}'`);
+  }
+  return { host: (match[1] ?? match[2])!, port };
+}
+
 function readPublicUrl(env: Env): string | null {
   const raw = env.SANDBOX_PUBLIC_URL;
   if (raw === undefined || raw === '') return null;
@@ -244,6 +271,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     s3Region: env.SANDBOX_S3_REGION || 'us-east-1',
     // Host name plus data dir is unique per node in any sane deployment and survives restarts.
     nodeId: env.SANDBOX_NODE_ID || `${os.hostname()}:${dataDir}`,
+    spamd: readSpamdAddress(env),
+    spamdTimeoutMs: readPositiveInt(env, 'SANDBOX_SPAMD_TIMEOUT_MS', 10_000),
+    spamdMaxBytes: readSize(env, 'SANDBOX_SPAMD_MAX_BYTES', 10 * 1024 * 1024),
   };
   if (!Object.hasOwn(config.plans, config.defaultPlan)) {
     throw new ConfigError('SANDBOX_DEFAULT_PLAN', `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);

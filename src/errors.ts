@@ -42,6 +42,8 @@ export const ERROR_TABLE = {
   webhook_target_forbidden: { http: 400 },
   delivery_pending: { http: 409 },
   too_many_recipients: { smtp: { code: 452, enhanced: '4.2.2' } },
+  not_configured: { http: 400 },
+  spam_engine_unavailable: { http: 503 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

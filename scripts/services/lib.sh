@@ -34,19 +34,23 @@ ES_HEAP="${SERVICES_ES_HEAP:-1g}"
 ES_NODES="${SERVICES_ES_NODES:-1}"
 MINIO_PORT="${SERVICES_MINIO_PORT:-9000}"
 MINIO_CONSOLE_PORT="${SERVICES_MINIO_CONSOLE_PORT:-9001}"
+SPAMD_PORT="${SERVICES_SPAMD_PORT:-7830}"
 # Fixed development credentials (documented in README.md; loopback only).
 MINIO_ACCESS_KEY="sandbox"
 MINIO_SECRET_KEY="sandbox-secret-key"
 SERVICES_TIMEOUT="${SERVICES_TIMEOUT:-240}"
 
-ALL_SERVICES=(redis elasticsearch minio)
+ALL_SERVICES=(redis elasticsearch minio spamd)
 
 REDIS_DIR="$SERVICES_DATA_DIR/redis"
 ES_DIR="$SERVICES_DATA_DIR/elasticsearch"
 MINIO_DIR="$SERVICES_DATA_DIR/minio"
+SPAMD_DIR="$SERVICES_DATA_DIR/spamd"
 
 ES_HOME="$SERVICES_CACHE_DIR/elasticsearch/elasticsearch-$ES_VERSION"
 MINIO_BIN="$SERVICES_CACHE_DIR/minio/$MINIO_VERSION/minio"
+# SpamAssassin's rules as the Debian package ships them; sa-update's downloads (under /var/lib) are never used.
+SPAMD_RULES_DIR="/usr/share/spamassassin"
 
 # --- output --------------------------------------------------------------------
 say()  { printf '%s\n' "$*"; }
@@ -143,6 +147,13 @@ minio_healthy() {
   curl -fsS --max-time 5 -o /dev/null "http://127.0.0.1:$MINIO_PORT/minio/health/live" 2>/dev/null
 }
 
+# spamd answers the SPAMC protocol's PING with "SPAMD/1.5 0 PONG"
+spamd_healthy() {
+  local reply
+  reply="$(exec 3<>"/dev/tcp/127.0.0.1/$SPAMD_PORT" && printf 'PING SPAMC/1.5\r\n\r\n' >&3 && timeout 2 head -c 32 <&3)" 2>/dev/null
+  [[ "$reply" == SPAMD/*" 0 PONG"* ]]
+}
+
 # --- Elasticsearch topology ------------------------------------------------------
 es_topology_dir() { printf '%s/nodes-%s' "$ES_DIR" "$1"; }
 es_running_nodes_file() { printf '%s/running-nodes' "$ES_DIR"; }
@@ -170,6 +181,7 @@ export SANDBOX_REDIS_URL=redis://127.0.0.1:$REDIS_PORT
 export SANDBOX_S3_URL=http://127.0.0.1:$MINIO_PORT
 export SANDBOX_S3_ACCESS_KEY=$MINIO_ACCESS_KEY
 export SANDBOX_S3_SECRET_KEY=$MINIO_SECRET_KEY
+export SANDBOX_SPAMD_URL=127.0.0.1:$SPAMD_PORT
 EOF
 }
 
@@ -182,7 +194,7 @@ parse_service_args() {
     case "$1" in
       --es-nodes) [[ $# -ge 2 ]] || die "--es-nodes needs a number"; ES_NODES="$2"; shift 2 ;;
       --es-nodes=*) ES_NODES="${1#*=}"; shift ;;
-      redis|elasticsearch|minio) SELECTED+=("$1"); shift ;;
+      redis|elasticsearch|minio|spamd) SELECTED+=("$1"); shift ;;
       es) SELECTED+=(elasticsearch); shift ;;
       s3) SELECTED+=(minio); shift ;;
       *) EXTRA_ARGS+=("$1"); shift ;;

@@ -492,6 +492,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages/{id}/spam-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Scores the message with SpamAssassin (spamd) and lists the rules that fired
+         * @description The message's raw source, exactly as captured, is sent to the server's spamd (`SANDBOX_SPAMD_URL`) on every
+         *     call; nothing is cached and the message is not marked read. `Score`, `RequiredScore` and each rule's `Score`
+         *     are the numbers spamd reports (it prints one decimal, and rule scores of 10 or more as whole numbers); the
+         *     threshold is spamd's own `required_score`, not a fixed one. A server without spamd answers 400
+         *     `not_configured`; spamd unreachable, slower than `SANDBOX_SPAMD_TIMEOUT_MS` (default 10 s), or answering
+         *     anything but a report answers 503 `spam_engine_unavailable`. Messages larger than `SANDBOX_SPAMD_MAX_BYTES`
+         *     (default 10 MiB) are not sent and answer 422 `analysis_limit`.
+         */
+        get: operations["spamCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages/{id}/read": {
         parameters: {
             query?: never;
@@ -960,10 +989,11 @@ export interface components {
          * @description Stable error codes. HTTP status by code: invalid_json, invalid_request, invalid_cursor, invalid_query, not_an_image, webhook_target_forbidden 400;
          *     unauthorized 401; limit_reached, quota_reached 402; read_only_key, signature_invalid, signature_expired 403; not_found, wait_timeout 404;
          *     already_exists, delivery_pending 409; payload_too_large, message_too_large 413; unsupported_media_type 415; analysis_limit 422;
-         *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503.
+         *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503;
+         *     not_configured 400; spam_engine_unavailable 503.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable";
         Readiness: {
             /** @enum {unknown} */
             status: "ready" | "not_ready";
@@ -1211,6 +1241,23 @@ export interface components {
             filename: string;
             content_type: string;
             size: number;
+        };
+        SpamCheck: {
+            /** @description spamd's verdict: Score reached RequiredScore */
+            IsSpam: boolean;
+            /** @description The message's score as spamd reports it (one decimal) */
+            Score: number;
+            /** @description spamd's threshold, its required_score */
+            RequiredScore: number;
+            /** @description The rules that fired, in spamd's order */
+            Rules: {
+                /** @description SpamAssassin rule name, e.g. GTUBE */
+                Name: string;
+                /** @description As spamd reports it: one decimal below 10 (and above -10), whole numbers beyond; may be negative */
+                Score: number;
+                /** @description The rule's description as spamd reports it, including its area (e.g. "BODY: ") */
+                Description: string;
+            }[];
         };
         ReadState: {
             id: string;
@@ -2345,6 +2392,68 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["AnalysisLimit"];
             429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    spamCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description spamd's verdict */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SpamCheck"];
+                    };
+                };
+            };
+            /** @description No spam-scoring engine is configured on this server (`not_configured`), or a malformed request (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The message is larger than the spam check takes, `SANDBOX_SPAMD_MAX_BYTES` (`analysis_limit`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /**
+             * @description spamd could not be reached, did not answer within `SANDBOX_SPAMD_TIMEOUT_MS`, or answered with an error or
+             *     a reply that is not a report (`spam_engine_unavailable`; retry later); or storage failed
+             *     (`storage_unavailable`), or the server is shutting down (`shutting_down`)
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             "5XX": components["responses"]["ServerError"];
         };
     };

@@ -66,6 +66,15 @@ describe('loadConfig', () => {
     ['SANDBOX_METRICS_TOKEN', 'short'],
     ['SANDBOX_METRICS_TOKEN', 'has a space in the middle of it'],
     ['SANDBOX_METRICS_PORT', '70000'],
+    ['SANDBOX_SPAMD_URL', 'localhost'],
+    ['SANDBOX_SPAMD_URL', '127.0.0.1:0'],
+    ['SANDBOX_SPAMD_URL', '127.0.0.1:65536'],
+    ['SANDBOX_SPAMD_URL', 'tcp://127.0.0.1:783'],
+    ['SANDBOX_SPAMD_URL', '::1:783'],
+    ['SANDBOX_SPAMD_URL', 'run/spamd.sock'],
+    ['SANDBOX_SPAMD_URL', `/${'long-directory-name/'.repeat(6)}spamd.sock`],
+    ['SANDBOX_SPAMD_TIMEOUT_MS', '0'],
+    ['SANDBOX_SPAMD_MAX_BYTES', 'all'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {
@@ -84,6 +93,19 @@ describe('loadConfig', () => {
     assert.equal(config.plans.tiny!.inboxLimit, 1);
     assert.equal(config.plans.tiny!.requestsPerSecond, null);
     assert.equal(config.plans.tiny!.name, 'tiny');
+  });
+
+  it('reads where spamd listens: host:port, [IPv6]:port or a unix socket path; none by default', () => {
+    const config = loadConfig({});
+    assert.equal(config.spamd, null);
+    assert.equal(config.spamdTimeoutMs, 10_000);
+    assert.equal(config.spamdMaxBytes, 10 * 1024 * 1024);
+    assert.deepEqual(loadConfig({ SANDBOX_SPAMD_URL: '127.0.0.1:7830' }).spamd, { host: '127.0.0.1', port: 7830 });
+    assert.deepEqual(loadConfig({ SANDBOX_SPAMD_URL: 'spamd.internal:783' }).spamd, { host: 'spamd.internal', port: 783 });
+    assert.deepEqual(loadConfig({ SANDBOX_SPAMD_URL: '[::1]:783' }).spamd, { host: '::1', port: 783 });
+    assert.deepEqual(loadConfig({ SANDBOX_SPAMD_URL: '/run/spamd/spamd.sock' }).spamd, { path: '/run/spamd/spamd.sock' });
+    const bounded = loadConfig({ SANDBOX_SPAMD_TIMEOUT_MS: '2500', SANDBOX_SPAMD_MAX_BYTES: '512k' });
+    assert.deepEqual([bounded.spamdTimeoutMs, bounded.spamdMaxBytes], [2500, 512 * 1024]);
   });
 
   it('puts the SMTP host name on the bind address unless told otherwise', () => {
