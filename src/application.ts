@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
 import { MessageService } from './services/messages.js';
 import { MessageContentService } from './services/message-content.js';
+import { HtmlCheckService } from './services/html-check.js';
 import { TagService } from './services/tags.js';
 import { SendService } from './services/send-message.js';
 import { FileUrlSigner } from './services/signed-urls.js';
@@ -34,6 +35,7 @@ import { MessageWaiter } from './services/wait-for-message.js';
 import { InboxEventStreams } from './services/inbox-event-stream.js';
 import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
 import { webhookHandlers } from './http/routes/webhooks.js';
+import { htmlCheckHandlers } from './http/routes/html-check.js';
 import { ServiceMetrics } from './observability/metrics.js';
 
 /** What the application takes from its host rather than from the world, so a test can hold them. */
@@ -173,6 +175,8 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
         ...webhookHandlers(webhooks, workspaces),
         ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),
+        // Stylesheets go where webhooks may until the link check's own setting (SANDBOX_LINK_CHECK_ALLOW_PRIVATE) lands.
+        ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.webhookAllowPrivate, allowPlainHttp: true })),
       },
       publicHandlers: {
         ...fileHandlers(messages, content, signer),

@@ -3,6 +3,7 @@
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageView } from '../domain/message-view.js';
+import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
 
 interface TaskBase {
   raw: Uint8Array;
@@ -15,7 +16,9 @@ export type ContentTask =
   | (TaskBase & { kind: 'headers' })
   | (TaskBase & { kind: 'view' })
   | (TaskBase & { kind: 'html' })
-  | (TaskBase & { kind: 'attachment'; index: number });
+  | (TaskBase & { kind: 'attachment'; index: number })
+  /** stylesheets: null to look for linked ones first; their CSS (or why there is none) to check with them. */
+  | (TaskBase & { kind: 'html-check'; stylesheets: LinkedStylesheet[] | null; stylesheetLimit: number });
 
 export interface ContentResults {
   analyze: ParsedEmail;
@@ -23,4 +26,5 @@ export interface ContentResults {
   view: MessageView;
   html: string | null;
   attachment: { attachment: AttachmentContent | null; count: number };
+  'html-check': HtmlCheckOutcome;
 }
