@@ -1,48 +1,11 @@
 // The HTML check on hand-made HTML: which caniemail features it finds, and what it reports of each, compared with what
 // the test works out from the vendored caniemail data on its own (last test per client, y/n/a/u, notes).
 import { strict as assert } from 'node:assert';
-import fs from 'node:fs';
-import path from 'node:path';
 import { checkHtml, messageHtmlCheck, stylesheetLinks } from '../../src/mime/html-check.js';
 import { loadCaniemail, type Caniemail } from '../../src/mime/caniemail.js';
 import { featureIndex, UNDETECTABLE, type FeatureIndex } from '../../src/mime/html-features.js';
 import type { HtmlCheckFindings, HtmlCheckWarning, LinkedStylesheet } from '../../src/domain/html-check.js';
-import { PROJECT_ROOT } from '../../src/project-root.js';
-
-interface RawFeature {
-  slug: string;
-  title: string;
-  stats: Record<string, Record<string, [string, string][]>>;
-  notes_by_num: Record<string, string> | null;
-}
-
-const DATA = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'src/mime/vendor/caniemail.json'), 'utf8')) as {
-  last_update_date: string;
-  nicenames: { family: Record<string, string>; platform: Record<string, string> };
-  data: RawFeature[];
-};
-const RAW = new Map(DATA.data.map((feature) => [feature.slug, feature]));
-
-/** What caniemail says of a slug, worked out here from the file: each client's last test, its letter and note numbers. */
-function expectedSupport(slug: string) {
-  const feature = RAW.get(slug);
-  assert.ok(feature, `caniemail has no feature ${slug}`);
-  const words: Record<string, string> = { y: 'yes', n: 'no', a: 'partial', u: 'unknown' };
-  const results = Object.entries(feature.stats).flatMap(([family, platforms]) => Object.entries(platforms).map(([platform, tests]) => {
-    const [version, value] = tests[tests.length - 1]!;
-    const [letter, ...notes] = value.split(' ');
-    return {
-      Name: `${DATA.nicenames.family[family]} ${DATA.nicenames.platform[platform]} (${version})`,
-      Family: family, Platform: platform, Version: version, Support: words[letter!]!, NoteNumbers: notes.map((note) => note.replace('#', '')),
-    };
-  }));
-  const share = (word: string) => Math.round((results.filter((result) => result.Support === word).length / results.length) * 10_000) / 100;
-  return {
-    results: results.sort((a, b) => (a.Family === b.Family ? (a.Platform < b.Platform ? -1 : 1) : a.Family < b.Family ? -1 : 1)),
-    score: { Supported: share('yes'), Partial: share('partial'), Unsupported: share('no'), Unknown: share('unknown') },
-    notes: feature.notes_by_num ?? {},
-  };
-}
+import { assertCaniemailWarning, CANIEMAIL, expectedSupport, RAW_FEATURES } from '../support/caniemail-expectations.js';
 
 let data: { caniemail: Caniemail; index: FeatureIndex };
 
@@ -58,17 +21,7 @@ function warning(findings: HtmlCheckFindings, slug: string): HtmlCheckWarning {
   return entry;
 }
 
-/** The feature is reported with what the data says of it, found `times` times. */
-function assertFeature(findings: HtmlCheckFindings, slug: string, times: number): void {
-  const entry = warning(findings, slug);
-  const expected = expectedSupport(slug);
-  assert.equal(entry.Score.Found, times, `${slug}: found`);
-  assert.equal(entry.Source, 'caniemail');
-  assert.equal(entry.Title, RAW.get(slug)!.title);
-  assert.deepEqual(entry.Results, expected.results, `${slug}: results per client`);
-  assert.deepEqual({ ...entry.Score, Found: undefined }, { ...expected.score, Found: undefined }, `${slug}: score`);
-  assert.deepEqual(entry.NotesByNumber, expected.notes, `${slug}: notes`);
-}
+const assertFeature = (findings: HtmlCheckFindings, slug: string, times: number) => assertCaniemailWarning(findings.Warnings, slug, times);
 
 const page = (head: string, body: string) => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
 
@@ -80,14 +33,14 @@ describe('HTML check', () => {
 
   describe('the data', () => {
     it('is caniemail\'s API document with its update date', () => {
-      assert.match(DATA.last_update_date, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/);
-      assert.ok(DATA.data.length > 250, `only ${DATA.data.length} features`);
+      assert.match(CANIEMAIL.last_update_date, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/);
+      assert.ok(CANIEMAIL.data.length > 250, `only ${CANIEMAIL.data.length} features`);
     });
 
     it('has a detection for every feature but those that no HTML shows', () => {
-      const missing = DATA.data.map((feature) => feature.slug).filter((slug) => !data.index.detectable.includes(slug) && UNDETECTABLE[slug] === undefined);
+      const missing = CANIEMAIL.data.map((feature) => feature.slug).filter((slug) => !data.index.detectable.includes(slug) && UNDETECTABLE[slug] === undefined);
       assert.deepEqual(missing, [], 'features neither detected nor explained in UNDETECTABLE (a data refresh added them?)');
-      assert.equal(data.index.detectable.length + Object.keys(UNDETECTABLE).length, DATA.data.length);
+      assert.equal(data.index.detectable.length + Object.keys(UNDETECTABLE).length, CANIEMAIL.data.length);
     });
   });
 
@@ -178,7 +131,7 @@ describe('HTML check', () => {
         assert.deepEqual(entry.Results, []);
         assert.deepEqual(entry.Score, { Found: times, Supported: 0, Partial: 0, Unsupported: 100, Unknown: 0 });
       }
-      assert.ok(!RAW.has('html-script'), 'caniemail now has html-script: use its data instead of this service\'s rule');
+      assert.ok(!RAW_FEATURES.has('html-script'), 'caniemail now has html-script: use its data instead of this service\'s rule');
     });
 
     it('what Mailpit\'s regexes miss: scroll-snap-* properties, nested rules and CSS comments', () => {
