@@ -71,6 +71,17 @@ function srcsetUrls(srcset: string): string[] {
   return urls;
 }
 
+/** A Content-ID as a `cid:` URL (percent-encoded, RFC 2392) or a Content-ID header (in angle brackets) writes it, compared without case. */
+function contentId(written: string): string {
+  let decoded = written;
+  try {
+    decoded = decodeURIComponent(written);
+  } catch {
+    // A stray % is taken as written.
+  }
+  return decoded.trim().replace(/^<|>$/g, '').toLowerCase();
+}
+
 /** The scanner of one message's HTML and CSS against the feature index. */
 class HtmlScanner {
   readonly findings = new Findings();
@@ -83,7 +94,7 @@ class HtmlScanner {
   }
 
   private imageType(type: string): void {
-    const subtype = /^(?:image|video)\/([^;\s]+)/i.exec(type.trim())?.[1]?.toLowerCase();
+    const subtype = /^image\/([^;\s]+)/i.exec(type.trim())?.[1]?.toLowerCase();
     if (subtype) this.findings.add(this.index.imageFormats.get(FORMAT_SPELLINGS[subtype] ?? subtype));
   }
 
@@ -97,7 +108,7 @@ class HtmlScanner {
       return;
     }
     if (/^cid:/i.test(url)) {
-      const type = this.inlineImageTypes.get(decodeURIComponent(url.slice(4)).replace(/^<|>$/g, '').toLowerCase());
+      const type = this.inlineImageTypes.get(contentId(url.slice(4)));
       if (type) this.imageType(type);
       return;
     }
@@ -162,17 +173,18 @@ class HtmlScanner {
   }
 
   /**
-   * Reads one piece of CSS. A CSS parser recovers from errors as browsers do; one that still fails (its recursion is
-   * deeper than the stack, on a stranger's thousands of nested brackets) leaves what it counted so far.
+   * Reads one piece of CSS. The CSS parser recovers from syntax errors as browsers do; CSS it still cannot read (its
+   * recursion deeper than the stack, on a stranger's thousands of nested brackets) is left out, keeping what was
+   * counted before, rather than failing the whole check.
    */
   css(css: string, context: 'stylesheet' | 'declarationList', depth: number): void {
+    let ast: CssNode;
     try {
-      const ast = parseCss(css, {
-        context,
-        parseValue: true,
-        parseCustomProperty: false,
-        onComment: () => this.special('css-comments'),
-      });
+      ast = parseCss(css, { context, parseValue: true, parseCustomProperty: false, onComment: () => this.special('css-comments') });
+    } catch {
+      return;
+    }
+    try {
       walkCss(ast, cssVisitor(this, depth));
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
@@ -411,7 +423,7 @@ export async function messageHtmlCheck(raw: Buffer, stylesheets: LinkedStyleshee
   }
   const inlineImageTypes = new Map<string, string>();
   for (const attachment of parsed?.attachments ?? []) {
-    if (attachment.cid) inlineImageTypes.set(attachment.cid.replace(/^<|>$/g, '').toLowerCase(), attachment.contentType);
+    if (attachment.cid) inlineImageTypes.set(contentId(attachment.cid), attachment.contentType);
   }
   return { kind: 'checked', findings: checkHtml(html, stylesheets ?? [], inlineImageTypes, await caniemailIndex()) };
 }

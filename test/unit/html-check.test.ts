@@ -110,6 +110,12 @@ describe('HTML check', () => {
       assertFeature(findings, 'html-srcset', 2);
     });
 
+    it('video as an image asset only in <img>, and a malformed cid: URL read as written', () => {
+      const findings = check(page('', '<img src="https://cdn.example/loop.mp4"><video><source src="https://cdn.example/clip.mp4" type="video/mp4"></video><img src="cid:%zz">'));
+      assertFeature(findings, 'image-mp4', 1);
+      assertFeature(findings, 'html-video', 1);
+    });
+
     it('<form>, its inputs by type (a missing type is text) and buttons (a missing type is submit)', () => {
       const findings = check(page('', '<form action="https://x.example/s" method="post"><input name="q"><input type="checkbox" required><input type=submit><button>Go</button><textarea></textarea></form>'));
       assertFeature(findings, 'html-form', 1);
