@@ -8,10 +8,10 @@ const storageDrivers = ['better-sqlite3', '@elastic/elasticsearch', 'minio', 'io
 }));
 
 const WORKER_ONLY = 'Content parsing runs only in the content worker pool: only src/mime/ and src/content/content-worker.ts load it.';
-const contentParsers = ['mailparser', 'html-to-text', 'htmlparser2', 'linkify-it'].map((name) => ({ name, message: WORKER_ONLY }));
+const contentParsers = ['mailparser', 'html-to-text', 'htmlparser2', 'linkify-it', 'css-tree'].map((name) => ({ name, message: WORKER_ONLY }));
 /** The modules under src/mime/ that load a parser; their types are free to use anywhere. */
 const parserModules = {
-  group: ['**/mime/parse-email.js', '**/mime/message-view.js', '**/mime/extract-links.js', '**/mime/list-unsubscribe.js', '**/mime/header-summary.js', '**/mime/rendered-view.js'],
+  group: ['**/mime/parse-email.js', '**/mime/message-view.js', '**/mime/extract-links.js', '**/mime/list-unsubscribe.js', '**/mime/header-summary.js', '**/mime/rendered-view.js', '**/mime/html-check.js'],
   allowTypeImports: true,
   message: WORKER_ONLY,
 };

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
 import { MessageService } from './services/messages.js';
 import { MessageContentService } from './services/message-content.js';
+import { HtmlCheckService } from './services/html-check.js';
 import { TagService } from './services/tags.js';
 import { SendService } from './services/send-message.js';
 import { FileUrlSigner } from './services/signed-urls.js';
@@ -35,6 +36,7 @@ import { MessageWaiter } from './services/wait-for-message.js';
 import { InboxEventStreams } from './services/inbox-event-stream.js';
 import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
 import { webhookHandlers } from './http/routes/webhooks.js';
+import { htmlCheckHandlers } from './http/routes/html-check.js';
 import { ServiceMetrics } from './observability/metrics.js';
 import { LinkCheckService } from './services/link-check.js';
 import { linkCheckHandlers } from './http/routes/link-check.js';
@@ -182,6 +184,8 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         // Links are checked as written, and many are plain http.
         ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
         ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),
+        // Linked stylesheets are fetched under the link check's policy: public addresses only unless lifted for development.
+        ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
       },
       publicHandlers: {
         ...fileHandlers(messages, content, signer),

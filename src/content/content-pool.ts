@@ -8,6 +8,7 @@ import { workerFile } from '../worker-file.js';
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageView } from '../domain/message-view.js';
+import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
 import type { ContentResults, ContentTask } from './content-tasks.js';
 
 export interface ContentPoolOptions {
@@ -137,6 +138,14 @@ export class ContentPool {
   /** The first `limit` of the URLs the link check requests, and how many unique ones the message has. */
   async checkableLinks(raw: Buffer, limit: number): Promise<{ links: string[]; found: number }> {
     return this.run('checkableLinks', raw, { limit }, this.options.taskTimeoutMs).catch(unreadable);
+  }
+
+  /**
+   * The HTML check of a message. With `stylesheets` null the worker first looks for linked stylesheets and, when there
+   * are any, answers with at most `stylesheetLimit` of them to fetch; asked again with their CSS, it checks.
+   */
+  async htmlCheck(raw: Buffer, stylesheets: LinkedStylesheet[] | null, stylesheetLimit: number): Promise<HtmlCheckOutcome> {
+    return this.run('htmlCheck', raw, { stylesheets, stylesheetLimit }, this.options.taskTimeoutMs).catch(unreadable);
   }
 
   /** Stops every worker; tasks still running or queued fail. */

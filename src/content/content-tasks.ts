@@ -3,6 +3,7 @@
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageView } from '../domain/message-view.js';
+import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
 
 interface TaskBase {
   raw: Uint8Array;
@@ -18,7 +19,9 @@ export type ContentTask =
   | (TaskBase & { kind: 'attachment'; index: number })
   | (TaskBase & { kind: 'renderHtml'; attachmentUrls: string[] })
   | (TaskBase & { kind: 'renderText' })
-  | (TaskBase & { kind: 'checkableLinks'; limit: number });
+  | (TaskBase & { kind: 'checkableLinks'; limit: number })
+  /** stylesheets: null to look for linked ones first; their CSS (or why there is none) to check with them. */
+  | (TaskBase & { kind: 'htmlCheck'; stylesheets: LinkedStylesheet[] | null; stylesheetLimit: number });
 
 export interface ContentResults {
   analyze: ParsedEmail;
@@ -29,4 +32,5 @@ export interface ContentResults {
   renderHtml: string;
   renderText: string;
   checkableLinks: { links: string[]; found: number };
+  'htmlCheck': HtmlCheckOutcome;
 }

@@ -26,5 +26,10 @@ export default async function runContentTask(task: ContentTask): Promise<Content
       return renderedText(raw);
     case 'checkableLinks':
       return checkableLinks(raw, task.limit);
+    case 'htmlCheck': {
+      // Loaded on a worker's first check: the CSS parser and the caniemail data cost memory a worker that never checks need not hold.
+      const { messageHtmlCheck } = await import('../mime/html-check.js');
+      return messageHtmlCheck(raw, task.stylesheets, task.stylesheetLimit);
+    }
   }
 }

@@ -445,6 +445,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages/{id}/html-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How well email clients support the HTML and CSS the message uses, per caniemail.com's data
+         * @description Reads the HTML body with an HTML parser and its CSS (`<style>` elements, `style` attributes and up to five
+         *     `<link rel=stylesheet>` stylesheets) with a CSS parser, and reports every caniemail feature it uses: HTML
+         *     elements and attributes, CSS properties and values, at-rules and media features, selectors, pseudo-classes and
+         *     -elements, units, functions and image formats. Constructs no email client runs (`<script>`, `on…` event
+         *     handler attributes, `javascript:` URLs) are reported by this service's own rules (`Source: mail-sandbox`).
+         *
+         *     Linked stylesheets are fetched from public addresses only (as webhooks are), each within 5 s and 512 KiB,
+         *     following at most three redirects; a relative href is resolved against `<base href>`. `Stylesheets` says which
+         *     were checked and why others were not. Reading the message does not mark it read. The analysis runs in the
+         *     content worker pool within the per-message limits (422 `analysis_limit` when it overruns).
+         */
+        get: operations["getMessageHtmlCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages/{id}/attachments/{index}": {
         parameters: {
             query?: never;
@@ -1336,6 +1368,92 @@ export interface components {
             action: string;
             /** @description Messages whose state the action changed */
             affected: number;
+        };
+        /**
+         * @description The HTML check's report. Support data: caniemail.com (MIT), vendored in the server; each client counts with its
+         *     most recent caniemail test, as caniemail.com's "estimated support" does.
+         */
+        HtmlCheck: {
+            /** @description Every feature the message uses, sorted by Score.Unsupported, then Score.Partial (both descending), then Slug */
+            Warnings: components["schemas"]["HtmlCheckWarning"][];
+            /** @description Every platform caniemail tests (e.g. `windows`, `ios`, `desktop-webmail`), with the client families tested on it, sorted */
+            Platforms: {
+                [key: string]: string[];
+            };
+            Total: components["schemas"]["HtmlCheckTotal"];
+            /** @description The linked stylesheets (at most five, in order) and whether their CSS was checked */
+            Stylesheets: components["schemas"]["HtmlCheckStylesheet"][];
+        };
+        HtmlCheckWarning: {
+            /** @description caniemail's feature slug, e.g. `css-display-flex`; this service's own rules: `html-script`, `html-event-handler-attributes`, `html-javascript-urls` */
+            Slug: string;
+            Title: string;
+            /** @description Markdown */
+            Description: string;
+            /** @description The feature's caniemail.com page; null for this service's own rules */
+            URL: string | null;
+            /** @enum {string} */
+            Category: "html" | "css" | "image" | "others";
+            Tags: string[];
+            /**
+             * @description caniemail's data, or this service's rule for constructs no email client runs (their Results are empty and Score.Unsupported is 100)
+             * @enum {string}
+             */
+            Source: "caniemail" | "mail-sandbox";
+            /** @description One per email client (a family on a platform), its most recent caniemail test; sorted by Family, then Platform */
+            Results: components["schemas"]["HtmlCheckResult"][];
+            /** @description caniemail's notes on the feature by number (Markdown), as NoteNumbers refer to them */
+            NotesByNumber: {
+                [key: string]: string;
+            };
+            Score: components["schemas"]["HtmlCheckScore"];
+        };
+        HtmlCheckResult: {
+            /** @description Family, platform and version for people, e.g. `Outlook Windows (2019)` */
+            Name: string;
+            /** @description caniemail's family key, e.g. `outlook`, `gmail`, `apple-mail` */
+            Family: string;
+            /** @description caniemail's platform key, e.g. `windows`, `ios`, `desktop-webmail` */
+            Platform: string;
+            /** @description The version or the date (YYYY-MM) caniemail tested */
+            Version: string;
+            /**
+             * @description caniemail's y, n, a (partial) and u (not known); a note never changes the level
+             * @enum {string}
+             */
+            Support: "yes" | "no" | "partial" | "unknown";
+            /** @description Keys of NotesByNumber that qualify this result */
+            NoteNumbers: string[];
+        };
+        /** @description Shares of the clients in Results with each level of support, in percent with two decimals (they add up to 100, give or take the rounding) */
+        HtmlCheckScore: {
+            /** @description How many times the message uses the feature */
+            Found: number;
+            Supported: number;
+            Partial: number;
+            Unsupported: number;
+            Unknown: number;
+        };
+        /**
+         * @description The worst feature decides: Unsupported and Partial are the largest Score.Unsupported and Score.Partial of one
+         *     feature, each weighted by Found / Nodes (at most 1); Partial is at most 100 - Unsupported, and Supported is
+         *     what is left, so the three stay within 0-100 and add up to 100.
+         */
+        HtmlCheckTotal: {
+            /** @description How many features the check looks for */
+            Tests: number;
+            /** @description HTML elements in the message */
+            Nodes: number;
+            Supported: number;
+            Partial: number;
+            Unsupported: number;
+        };
+        HtmlCheckStylesheet: {
+            /** @description The URL requested, or the href as written when it could not be made absolute */
+            URL: string;
+            Checked: boolean;
+            /** @description Why it was not checked (refused address, timeout, status, size, type); null when it was */
+            Error: string | null;
         };
     };
     responses: {
@@ -2328,6 +2446,47 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getMessageHtmlCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The features found, worst supported first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["HtmlCheck"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such message (`not_found`), or the message has no HTML part (`not_found`, and the message says so) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             422: components["responses"]["AnalysisLimit"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];

@@ -19,6 +19,7 @@ export type WebhookMessageReceivedEventJson = Schemas['WebhookMessageReceivedEve
 export type WebhookTestEventJson = Schemas['WebhookTestEvent'];
 export type ErrorEnvelopeJson = Schemas['ErrorEnvelope'];
 export type SpamCheckJson = Schemas['SpamCheck'];
+export type HtmlCheckJson = Schemas['HtmlCheck'];
 
 /** The whole JSON body an operation answers with a status, envelope included. */
 export type ResponseJson<Op extends keyof operations, Status extends keyof operations[Op]['responses'] = 200 & keyof operations[Op]['responses']> =
