@@ -463,7 +463,7 @@ export interface paths {
          *     -elements, units, functions and image formats. Constructs no email client runs (`<script>`, `on…` event
          *     handler attributes, `javascript:` URLs) are reported by this service's own rules (`Source: mail-sandbox`).
          *
-         *     Linked stylesheets are fetched from public addresses only (as webhooks are), each within 5 s and 512 KiB,
+         *     Linked stylesheets are fetched from public addresses only (as checked links are), each within 5 s and 512 KiB,
          *     following at most three redirects; a relative href is resolved against `<base href>`. `Stylesheets` says which
          *     were checked and why others were not. Reading the message does not mark it read. The analysis runs in the
          *     content worker pool within the per-message limits (422 `analysis_limit` when it overruns).
