@@ -18,6 +18,7 @@ import { buildCaptureServices } from './capture-services.js';
 import { RetentionWorker } from './workers/retention.js';
 import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
+import { authPolicy, quotaPolicy, recipientLimitPolicy, sizePolicy } from './smtp/session-policies.js';
 import { loadTlsMaterial } from './smtp/tls-material.js';
 import { createHttpApp } from './http/app.js';
 import { loadOpenApi } from './http/openapi.js';
@@ -156,10 +157,14 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       smtpsPort: config.smtpsPort,
       hostname: config.smtpHostname,
       maxMessageBytes: config.maxMessageBytes,
-      maxRecipients: config.maxRecipients,
       shutdownGraceMs: config.shutdownGraceMs,
       tls,
-    }, inboxes, pipeline, log, metrics);
+    }, [
+      authPolicy,
+      quotaPolicy(pipeline),
+      sizePolicy(config.maxMessageBytes),
+      recipientLimitPolicy(config.maxRecipients),
+    ], inboxes, pipeline, log, metrics);
     const smtpPorts = await smtp.listen();
     const closeSmtp = once(() => smtp.close());
     stops.push(closeSmtp);
