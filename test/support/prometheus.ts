@@ -43,7 +43,9 @@ export function parseExposition(text: string): Sample[] {
     const family = [name, name.replace(/_(bucket|sum|count)$/, '')].find((candidate) => typed.has(candidate));
     assert.ok(family, `sample ${name} has no TYPE line`);
     const value = match[3] === '+Inf' ? Infinity : match[3] === '-Inf' ? -Infinity : Number(match[3]);
-    assert.ok(!Number.isNaN(value) || match[3] === 'NaN', `malformed value in: ${line}`);
+    // Values are what Go's ParseFloat reads, which takes NaN in any case; prom-client writes "Nan" (an event loop
+    // lag mean with no sample since the last scrape).
+    assert.ok(!Number.isNaN(value) || /^nan$/i.test(match[3]!), `malformed value in: ${line}`);
     samples.push({ name, labels: parseLabels(match[2] ?? '', line), value });
   }
   return samples;
