@@ -19,6 +19,8 @@ import { RetentionWorker } from './workers/retention.js';
 import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
 import { authPolicy, quotaPolicy, recipientLimitPolicy, sizePolicy } from './smtp/session-policies.js';
+import { chaosPolicy } from './smtp/chaos-policy.js';
+import type { Chance } from './domain/chaos.js';
 import { loadTlsMaterial } from './smtp/tls-material.js';
 import { createHttpApp } from './http/app.js';
 import { loadOpenApi } from './http/openapi.js';
@@ -44,7 +46,12 @@ export interface ApplicationDeps {
   now?: () => Date;
   /** Secure random bytes (the signing secret of file links, on the very first start). */
   random: (bytes: number) => Buffer;
+  /** What chaos rolls with; by default drawn from `random`. */
+  chance?: Chance;
 }
+
+/** A uniform number in [0, 1) from 48 random bits. */
+const chanceFrom = (random: (bytes: number) => Buffer): Chance => () => random(6).readUIntBE(0, 6) / 2 ** 48;
 
 export interface ListeningAddresses {
   httpPort: number;
@@ -113,6 +120,7 @@ function once(step: () => Promise<void>): () => Promise<void> {
 export function createApplication(config: Readonly<Config>, deps: ApplicationDeps): Application {
   const { log } = deps;
   const now = deps.now ?? (() => new Date());
+  const chance = deps.chance ?? chanceFrom(deps.random);
   /** Undo steps of what has been started, run in reverse by close. */
   const stops: (() => Promise<void>)[] = [];
   let closing: Promise<void> | null = null;
@@ -164,6 +172,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       quotaPolicy(pipeline),
       sizePolicy(config.maxMessageBytes),
       recipientLimitPolicy(config.maxRecipients),
+      chaosPolicy(chance, metrics, log),
     ], inboxes, pipeline, log, metrics);
     const smtpPorts = await smtp.listen();
     const closeSmtp = once(() => smtp.close());
