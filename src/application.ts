@@ -20,6 +20,8 @@ import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
 import { authPolicy, quotaPolicy, recipientLimitPolicy, sizePolicy } from './smtp/session-policies.js';
 import { chaosPolicy } from './smtp/chaos-policy.js';
+import { ChaosService } from './services/inbox-chaos.js';
+import { chaosHandlers } from './http/routes/chaos.js';
 import type { Chance } from './domain/chaos.js';
 import { loadTlsMaterial } from './smtp/tls-material.js';
 import { createHttpApp } from './http/app.js';
@@ -46,7 +48,7 @@ export interface ApplicationDeps {
   now?: () => Date;
   /** Secure random bytes (the signing secret of file links, on the very first start). */
   random: (bytes: number) => Buffer;
-  /** What chaos rolls with; by default drawn from `random`. */
+  /** What chaos rolls with, in the SMTP server and the dry run alike; by default drawn from `random`. */
   chance?: Chance;
 }
 
@@ -183,6 +185,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       handlers: {
         ...workspaceHandlers(workspaces),
         ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
+        ...chaosHandlers(new ChaosService(inboxes, chance)),
         ...messageHandlers(messages, content, signer),
         ...viewHandlers(messages, content, signer),
         ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),

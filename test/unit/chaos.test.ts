@@ -1,6 +1,8 @@
-// The chaos roll (domain/chaos.ts): probabilities, the order of delay, disconnect and trigger, and the defaults.
+// The chaos roll (domain/chaos.ts) and its agreement with openapi.yaml: each stage's codes, and the enhanced code
+// documented for each, are the table's.
 import { strict as assert } from 'node:assert';
 import { CHAOS_CODES, CHAOS_ENHANCED_CODES, CHAOS_STAGES, chaosSettingsFrom, decideChaos, defaultChaos, type ChaosStage } from '../../src/domain/chaos.js';
+import { loadOpenApi } from '../../src/http/openapi.js';
 
 /** A source that returns the given draws in turn and counts them. */
 function draws(...values: number[]) {
@@ -75,4 +77,18 @@ describe('chaos roll', () => {
       assert.ok(CHAOS_CODES[stage].includes(defaultChaos()[stage].code), `${stage}'s default code is one it allows`);
     }
   });
+});
+
+describe('chaos codes in openapi.yaml', () => {
+  const schemas = (loadOpenApi().raw.components as { schemas: Record<string, { properties: Record<string, { enum: number[]; description: string }> }> }).schemas;
+  const triggerSchema = (stage: ChaosStage) => schemas[`Chaos${stage[0]!.toUpperCase()}${stage.slice(1)}Trigger`]!;
+
+  for (const stage of CHAOS_STAGES) {
+    it(`${stage}: the codes allowed and the enhanced code documented for each are the table's`, () => {
+      const { code } = triggerSchema(stage).properties;
+      assert.deepEqual(code!.enum, [...CHAOS_CODES[stage]]);
+      const documented = Object.fromEntries([...code!.description.matchAll(/\b(\d{3}) (\d\.\d\.\d)\b/g)].map((match) => [Number(match[1]), match[2]]));
+      assert.deepEqual(documented, Object.fromEntries(CHAOS_CODES[stage].map((value) => [value, CHAOS_ENHANCED_CODES[value]])));
+    });
+  }
 });
