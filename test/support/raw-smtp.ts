@@ -50,10 +50,16 @@ export class RawSmtp {
     return client;
   }
 
+  /** Connects and says EHLO. */
+  static async greet(port: number): Promise<RawSmtp> {
+    const client = await RawSmtp.connect(port);
+    await client.expect('EHLO client.test', 250);
+    return client;
+  }
+
   /** Connects, says EHLO and logs in with AUTH PLAIN. */
   static async login(credentials: SmtpCredentials): Promise<RawSmtp> {
-    const client = await RawSmtp.connect(credentials.port);
-    await client.expect('EHLO client.test', 250);
+    const client = await RawSmtp.greet(credentials.port);
     await client.expect(authPlain(credentials), 235);
     return client;
   }
