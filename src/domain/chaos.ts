@@ -164,14 +164,12 @@ const NOTHING: ChaosDecision = { delayMs: 0, action: { kind: 'continue' } };
 /** At 0 it never fires and draws nothing; at 100 it always fires (chance() < 1). */
 const fires = (probability: number, chance: Chance): boolean => probability > 0 && chance() * 100 < probability;
 
-const isBehaviourStage = (stage: ChaosStage): stage is ChaosBehaviourStage => stage !== 'connection';
-
 /** Rolls what chaos does at one stage: the delay first, then a disconnect, then the stage's trigger. */
 export function decideChaos(settings: ChaosSettings, stage: ChaosStage, chance: Chance): ChaosDecision {
   if (!settings.enabled) return NOTHING;
-  const behaves = isBehaviourStage(stage);
-  const delayMs = behaves && settings.delay.stage === stage && fires(settings.delay.probability, chance) ? settings.delay.ms : 0;
-  if (behaves && settings.disconnect.stage === stage && fires(settings.disconnect.probability, chance)) return { delayMs, action: { kind: 'disconnect' } };
+  // Neither behaviour can be set for the connection stage (CHAOS_BEHAVIOUR_STAGES), so neither fires there.
+  const delayMs = settings.delay.stage === stage && fires(settings.delay.probability, chance) ? settings.delay.ms : 0;
+  if (settings.disconnect.stage === stage && fires(settings.disconnect.probability, chance)) return { delayMs, action: { kind: 'disconnect' } };
   const trigger = settings[stage];
   if (!fires(trigger.probability, chance)) return { delayMs, action: { kind: 'continue' } };
   const reply = { code: trigger.code, enhanced: CHAOS_ENHANCED_CODES[trigger.code] ?? `${String(trigger.code)[0]}.0.0`, message: trigger.message };

@@ -1,7 +1,7 @@
 // The chaos roll (domain/chaos.ts) and its agreement with openapi.yaml: each stage's codes, and the enhanced code
 // documented for each, are the table's.
 import { strict as assert } from 'node:assert';
-import { CHAOS_CODES, CHAOS_ENHANCED_CODES, CHAOS_STAGES, chaosSettingsFrom, decideChaos, defaultChaos, type ChaosStage } from '../../src/domain/chaos.js';
+import { CHAOS_BEHAVIOUR_STAGES, CHAOS_CODES, CHAOS_ENHANCED_CODES, CHAOS_STAGES, chaosSettingsFrom, decideChaos, defaultChaos, MAX_CHAOS_DELAY_MS, type ChaosStage } from '../../src/domain/chaos.js';
 import { loadOpenApi } from '../../src/http/openapi.js';
 
 /** A source that returns the given draws in turn and counts them. */
@@ -79,8 +79,14 @@ describe('chaos roll', () => {
   });
 });
 
-describe('chaos codes in openapi.yaml', () => {
-  const schemas = (loadOpenApi().raw.components as { schemas: Record<string, { properties: Record<string, { enum: number[]; description: string }> }> }).schemas;
+describe('chaos settings in openapi.yaml', () => {
+  const schemas = (loadOpenApi().raw.components as { schemas: Record<string, { enum?: string[]; properties: Record<string, { enum: number[]; description: string; maximum: number }> }> }).schemas;
+
+  it('the behaviour stages and the longest delay are the domain\'s', () => {
+    assert.deepEqual(schemas.ChaosBehaviourStage!.enum, [...CHAOS_BEHAVIOUR_STAGES]);
+    assert.equal(schemas.ChaosDelay!.properties.ms!.maximum, MAX_CHAOS_DELAY_MS);
+  });
+
   const triggerSchema = (stage: ChaosStage) => schemas[`Chaos${stage[0]!.toUpperCase()}${stage.slice(1)}Trigger`]!;
 
   for (const stage of CHAOS_STAGES) {
