@@ -19,6 +19,11 @@ import { buildCaptureServices } from './capture-services.js';
 import { RetentionWorker } from './workers/retention.js';
 import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
+import { authPolicy, quotaPolicy, recipientLimitPolicy, sizePolicy } from './smtp/session-policies.js';
+import { chaosPolicy } from './smtp/chaos-policy.js';
+import { ChaosService } from './services/inbox-chaos.js';
+import { chaosHandlers } from './http/routes/chaos.js';
+import type { Chance } from './domain/chaos.js';
 import { loadTlsMaterial } from './smtp/tls-material.js';
 import { createHttpApp } from './http/app.js';
 import { loadOpenApi } from './http/openapi.js';
@@ -49,7 +54,12 @@ export interface ApplicationDeps {
   now?: () => Date;
   /** Secure random bytes (the signing secret of file links, on the very first start). */
   random: (bytes: number) => Buffer;
+  /** What chaos rolls with, in the SMTP server and the dry run alike; by default drawn from `random`. */
+  chance?: Chance;
 }
+
+/** A uniform number in [0, 1) from 48 random bits. */
+const chanceFrom = (random: (bytes: number) => Buffer): Chance => () => random(6).readUIntBE(0, 6) / 2 ** 48;
 
 export interface ListeningAddresses {
   httpPort: number;
@@ -118,6 +128,7 @@ function once(step: () => Promise<void>): () => Promise<void> {
 export function createApplication(config: Readonly<Config>, deps: ApplicationDeps): Application {
   const { log } = deps;
   const now = deps.now ?? (() => new Date());
+  const chance = deps.chance ?? chanceFrom(deps.random);
   /** Undo steps of what has been started, run in reverse by close. */
   const stops: (() => Promise<void>)[] = [];
   let closing: Promise<void> | null = null;
@@ -162,10 +173,15 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       smtpsPort: config.smtpsPort,
       hostname: config.smtpHostname,
       maxMessageBytes: config.maxMessageBytes,
-      maxRecipients: config.maxRecipients,
       shutdownGraceMs: config.shutdownGraceMs,
       tls,
-    }, inboxes, pipeline, log, metrics);
+    }, [
+      authPolicy,
+      quotaPolicy(pipeline),
+      sizePolicy(config.maxMessageBytes),
+      recipientLimitPolicy(config.maxRecipients),
+      chaosPolicy(chance, metrics, log),
+    ], inboxes, pipeline, log, metrics);
     const smtpPorts = await smtp.listen();
     const closeSmtp = once(() => smtp.close());
     stops.push(closeSmtp);
@@ -175,6 +191,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       handlers: {
         ...workspaceHandlers(workspaces),
         ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
+        ...chaosHandlers(new ChaosService(inboxes, chance)),
         ...messageHandlers(messages, content, signer),
         ...viewHandlers(messages, content, signer),
         ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),

@@ -44,6 +44,9 @@ export const ERROR_TABLE = {
   too_many_recipients: { smtp: { code: 452, enhanced: '4.2.2' } },
   not_configured: { http: 400 },
   spam_engine_unavailable: { http: 503 },
+  // An inbox's chaos settings refused on purpose. Each refusal carries the reply its trigger chose (AppError's `smtp`
+  // option); this one is only that of a trigger left at the sender and data defaults.
+  chaos: { smtp: { code: 451, enhanced: '4.3.0' } },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
@@ -56,14 +59,17 @@ export class AppError extends Error {
   readonly headers: Record<string, string>;
   /** The storage component that failed (sqlite, elasticsearch, redis, s3), for operators' metrics; never shown to clients. */
   readonly component: string | null;
+  /** This refusal's own SMTP reply, in place of its code's (a chaos trigger's chosen code). */
+  private readonly ownSmtpReply: SmtpReply | null;
 
-  constructor(code: ErrorCode, message: string, options: { expose?: boolean; cause?: unknown; headers?: Record<string, string>; component?: string } = {}) {
+  constructor(code: ErrorCode, message: string, options: { expose?: boolean; cause?: unknown; headers?: Record<string, string>; component?: string; smtp?: SmtpReply } = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.expose = options.expose ?? code !== 'internal_error';
     this.headers = options.headers ?? {};
     this.component = options.component ?? null;
+    this.ownSmtpReply = options.smtp ?? null;
   }
 
   get httpStatus(): number {
@@ -72,6 +78,7 @@ export class AppError extends Error {
   }
 
   get smtpReply(): SmtpReply {
+    if (this.ownSmtpReply) return this.ownSmtpReply;
     const spec: ErrorSpec = ERROR_TABLE[this.code];
     return spec.smtp ?? ERROR_TABLE.internal_error.smtp;
   }

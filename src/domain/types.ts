@@ -1,4 +1,5 @@
 // Domain types shared by every layer; storage adapters speak only these.
+import type { InboxSettings } from './inbox-settings.js';
 
 export type Access = 'read' | 'read_write';
 export type MemberRole = 'owner' | 'admin' | 'member';
@@ -46,6 +47,7 @@ export interface Inbox {
   /** SHA-256 of the SMTP password, hex. */
   smtpPasswordHash: string;
   createdAt: Date;
+  settings: InboxSettings;
 }
 
 /** A message's text as substring search sees it: each field normalised by search-text.ts. */

@@ -103,6 +103,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inboxes/{id}/chaos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The inbox's chaos settings in force
+         * @description A new inbox has chaos disabled and every probability at 0.
+         */
+        get: operations["getInboxChaos"];
+        /**
+         * Replace the inbox's chaos settings whole
+         * @description The body is the complete new settings: what it leaves out takes its default (a trigger left out never fires,
+         *     a message left out is a text saying chaos refused). It is validated whole before anything is written, so a
+         *     400 `invalid_request` changes nothing and its message names the offending field (e.g.
+         *     `body.sender.code: must be one of 421, 450, ...`). Sessions on every node use the new settings from their
+         *     next SMTP command.
+         */
+        put: operations["replaceInboxChaos"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/chaos/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run — roll every stage once and report what a session would have met
+         * @description Rolls each stage once, on its own and as if a session reached it, with the same roll and random source the
+         *     SMTP server uses, and reports the reply the client would get: the trigger's where something fires, the
+         *     success reply where nothing does (at `connection` that is the login's 235, since the stage is decided at
+         *     AUTH). Nothing is sent, stored or counted, so a `read` key may call it (`x-read-only`).
+         */
+        post: operations["testInboxChaos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inboxes/{id}/messages": {
         parameters: {
             query?: never;
@@ -1106,6 +1163,126 @@ export interface components {
             success: true;
             data: components["schemas"]["InboxWithCredentials"];
         };
+        /** @description Percent of the times the stage is reached that this fires, 0 (never) to 100 (always); decimals allowed. */
+        ChaosProbability: number;
+        /** @description The reply text, 1-200 printable ASCII characters. Left out, a text saying this inbox's chaos settings refused; always present in responses. */
+        ChaosMessage: string;
+        /** @description Decided when AUTH identifies the inbox; the reply replaces the 235 and the connection is then closed. */
+        ChaosConnectionTrigger: {
+            probability: components["schemas"]["ChaosProbability"];
+            /**
+             * @description The reply, with the enhanced code it carries: 421 4.4.2, 554 5.6.0
+             * @enum {integer}
+             */
+            code: 421 | 554;
+            message?: components["schemas"]["ChaosMessage"];
+        };
+        /** @description AUTH with the right credentials is answered with this reply; the session is not logged in. */
+        ChaosAuthenticationTrigger: {
+            probability: components["schemas"]["ChaosProbability"];
+            /**
+             * @description The reply, with the enhanced code it carries: 421 4.4.2, 454 4.7.0, 534 5.0.0, 535 5.7.8, 538 5.7.0
+             * @enum {integer}
+             */
+            code: 421 | 454 | 534 | 535 | 538;
+            message?: components["schemas"]["ChaosMessage"];
+        };
+        /** @description MAIL FROM is answered with this reply. */
+        ChaosSenderTrigger: {
+            probability: components["schemas"]["ChaosProbability"];
+            /**
+             * @description The reply, with the enhanced code it carries: 421 4.4.2, 450 4.2.1, 451 4.3.0, 452 4.2.2, 550 5.1.1, 552 5.2.2, 553 5.1.3, 554 5.6.0
+             * @enum {integer}
+             */
+            code: 421 | 450 | 451 | 452 | 550 | 552 | 553 | 554;
+            message?: components["schemas"]["ChaosMessage"];
+        };
+        /** @description Each RCPT TO is rolled on its own and, when this fires, answered with this reply. */
+        ChaosRecipientTrigger: {
+            probability: components["schemas"]["ChaosProbability"];
+            /**
+             * @description The reply, with the enhanced code it carries: 421 4.4.2, 450 4.2.1, 451 4.3.0, 452 4.2.2, 550 5.1.1, 551 5.1.6, 552 5.2.2, 553 5.1.3, 554 5.6.0
+             * @enum {integer}
+             */
+            code: 421 | 450 | 451 | 452 | 550 | 551 | 552 | 553 | 554;
+            message?: components["schemas"]["ChaosMessage"];
+        };
+        /** @description The whole message is received, then refused with this reply at the end of DATA; nothing is stored or counted. */
+        ChaosDataTrigger: {
+            probability: components["schemas"]["ChaosProbability"];
+            /**
+             * @description The reply, with the enhanced code it carries: 421 4.4.2, 450 4.2.1, 451 4.3.0, 452 4.2.2, 550 5.1.1, 552 5.2.2, 554 5.6.0
+             * @enum {integer}
+             */
+            code: 421 | 450 | 451 | 452 | 550 | 552 | 554;
+            message?: components["schemas"]["ChaosMessage"];
+        };
+        /**
+         * @description The command whose reply a disconnect replaces or a delay holds back (AUTH, MAIL FROM, each RCPT TO, end of DATA).
+         * @enum {string}
+         */
+        ChaosBehaviourStage: "authentication" | "sender" | "recipient" | "data";
+        /** @description Closes the connection without a reply at the stage. */
+        ChaosDisconnect: {
+            stage: components["schemas"]["ChaosBehaviourStage"];
+            probability: components["schemas"]["ChaosProbability"];
+        };
+        /** @description Waits `ms` before the stage's reply (whatever it is), to test client timeouts. */
+        ChaosDelay: {
+            stage: components["schemas"]["ChaosBehaviourStage"];
+            probability: components["schemas"]["ChaosProbability"];
+            /** @description At most 30 s, below the server's own 60 s idle timeout */
+            ms: number;
+        };
+        /** @description Settings as given to PUT; what is left out takes its default (a trigger at probability 0). */
+        ChaosInput: {
+            /** @description false: the inbox behaves normally, whatever the rest says */
+            enabled: boolean;
+            connection?: components["schemas"]["ChaosConnectionTrigger"];
+            authentication?: components["schemas"]["ChaosAuthenticationTrigger"];
+            sender?: components["schemas"]["ChaosSenderTrigger"];
+            recipient?: components["schemas"]["ChaosRecipientTrigger"];
+            data?: components["schemas"]["ChaosDataTrigger"];
+            disconnect?: components["schemas"]["ChaosDisconnect"];
+            delay?: components["schemas"]["ChaosDelay"];
+        };
+        /** @description The settings in force, every field present (`ChaosInput` completed with the defaults); PUT takes it back as it is. */
+        ChaosSettings: {
+            enabled: boolean;
+            connection: components["schemas"]["ChaosConnectionTrigger"];
+            authentication: components["schemas"]["ChaosAuthenticationTrigger"];
+            sender: components["schemas"]["ChaosSenderTrigger"];
+            recipient: components["schemas"]["ChaosRecipientTrigger"];
+            data: components["schemas"]["ChaosDataTrigger"];
+            disconnect: components["schemas"]["ChaosDisconnect"];
+            delay: components["schemas"]["ChaosDelay"];
+        };
+        ChaosOutcome: {
+            /**
+             * @description accepted: nothing fired, the success reply; refused: the trigger's reply; disconnected: closed without a reply
+             * @enum {string}
+             */
+            result: "accepted" | "refused" | "disconnected";
+            /** @description The reply code; null when disconnected */
+            code: number | null;
+            /** @description The enhanced status code on the reply line; null when disconnected */
+            enhanced_code: string | null;
+            /** @description The reply text (`<message id>` stands for the stored message's id); null when disconnected */
+            message: string | null;
+            /** @description The connection is closed after this (a disconnect, the connection stage, any 421) */
+            closes_connection: boolean;
+            /** @description How long the reply would wait; 0 when the delay did not fire here */
+            delay_ms: number;
+        };
+        /** @description One roll per stage; with chaos disabled every stage is accepted. */
+        ChaosTest: {
+            enabled: boolean;
+            connection: components["schemas"]["ChaosOutcome"];
+            authentication: components["schemas"]["ChaosOutcome"];
+            sender: components["schemas"]["ChaosOutcome"];
+            recipient: components["schemas"]["ChaosOutcome"];
+            data: components["schemas"]["ChaosOutcome"];
+        };
         MessageSummaryFields: {
             id: string;
             inbox_id: string;
@@ -1569,6 +1746,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description The chaos settings now in force, every field present */
+        ChaosSettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: true;
+                    data: components["schemas"]["ChaosSettings"];
+                };
+            };
+        };
         /**
          * @description The message as a page: its HTML body with every `cid:` reference to one of its attachments replaced by
          *     that attachment's signed link (the `files.attachments` links of the message, valid for
@@ -1879,6 +2069,85 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getInboxChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ChaosSettings"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    replaceInboxChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChaosInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ChaosSettings"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    testInboxChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What each stage would have done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ChaosTest"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];

@@ -237,7 +237,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
       const principal = spec.public ? null : await authenticateApiKey(deps.metadata, ctx.get('authorization') || undefined);
       if (principal) {
         await enforceRateLimit(deps.rateLimiter, deps.workspaces, principal);
-        if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && principal.access !== 'read_write') {
+        if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !spec.readOnly && principal.access !== 'read_write') {
           throw new AppError('read_only_key', `this API key is read-only; ${ctx.method} needs a read_write key`);
         }
       }

@@ -30,6 +30,8 @@ export interface OperationSpec {
   public: boolean;
   /** `x-body-limit: message`: the body may be as large as a message (send), not just the 1 MiB default. */
   messageSizedBody: boolean;
+  /** `x-read-only: true`: changes nothing whatever its method (a dry run), so a `read` key may call it. */
+  readOnly: boolean;
   responses: Record<string, { content?: Record<string, { schema?: JsonObject }> }>;
 }
 
@@ -90,6 +92,7 @@ export function loadOpenApi(file: string = path.join(PROJECT_ROOT, 'openapi.yaml
         requestBodyRequired: Boolean(body?.required),
         public: Array.isArray(operation.security) && operation.security.length === 0,
         messageSizedBody: operation['x-body-limit'] === 'message',
+        readOnly: operation['x-read-only'] === true,
         responses,
       });
     }
@@ -132,6 +135,8 @@ export function describeAjvError(where: string, error: ErrorObject | undefined):
       return `${field}: missing required field '${(error.params as { missingProperty: string }).missingProperty}'`;
     case 'pattern':
       return `${field}: has characters that are not allowed`;
+    case 'enum':
+      return `${field}: must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`;
     default:
       return `${field}: ${error.message ?? 'is invalid'}`;
   }

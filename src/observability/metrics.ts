@@ -1,6 +1,7 @@
 // The service's Prometheus metrics: one registry per application and a fixed catalogue whose labels never name a
 // workspace, inbox or address, so the number of series stays bounded however many tenants there are.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ChaosStage } from '../domain/chaos.js';
 
 const PREFIX = 'mail_sandbox_';
 
@@ -13,6 +14,8 @@ const HTTP_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 export type CaptureChannel = 'smtp' | 'http' | 'import';
 /** The SMTP commands whose replies are counted; every reply to them is a decision of this service's. */
 export type SmtpStage = 'auth' | 'mail' | 'rcpt' | 'data';
+/** What an inbox's chaos settings did at a stage: refused with the trigger's reply, closed without one, or answered late. */
+export type ChaosEffect = 'reply' | 'disconnect' | 'delay';
 /** What became of a webhook delivery attempt. */
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
 
@@ -64,6 +67,14 @@ export class ServiceMetrics {
     name: `${PREFIX}smtp_replies_total`,
     help: 'Replies to AUTH, MAIL FROM, RCPT TO and DATA, by command and reply class (2xx, 4xx, 5xx).',
     labelNames: ['command', 'class'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly chaos = new Counter({
+    name: `${PREFIX}chaos_replies_total`,
+    help: 'What inboxes\' chaos settings did to SMTP sessions, by stage (connection, authentication, sender, recipient, data) '
+      + 'and kind: reply (refused with the trigger\'s code), disconnect (closed without a reply), delay (answered late).',
+    labelNames: ['stage', 'kind'] as const,
     registers: [this.registry],
   });
 
@@ -154,6 +165,10 @@ export class ServiceMetrics {
 
   smtpReplied(stage: SmtpStage, code: number): void {
     this.smtpReplies.inc({ command: stage, class: `${Math.floor(code / 100)}xx` });
+  }
+
+  chaosFired(stage: ChaosStage, kind: ChaosEffect): void {
+    this.chaos.inc({ stage, kind });
   }
 
   captureFinished(channel: CaptureChannel, result: string, seconds: number): void {

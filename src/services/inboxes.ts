@@ -3,8 +3,12 @@ import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { hashSecret, newSmtpPassword, newSmtpUsername, secretMatches } from '../domain/secrets.js';
 import type { Inbox, Plan, Workspace } from '../domain/types.js';
+import { defaultInboxSettings, type InboxSettings } from '../domain/inbox-settings.js';
 import type { Backend } from '../storage/ports.js';
 import { removeMessages } from './message-removal.js';
+
+/** Another workspace's inbox is reported exactly like a missing one. */
+const noSuchInbox = (id: string) => new AppError('not_found', `no inbox with id '${id}'`);
 
 export interface InboxView extends Inbox {
   messageCount: number;
@@ -30,6 +34,7 @@ export class InboxService {
       smtpUsername: newSmtpUsername(),
       smtpPasswordHash: hashSecret(password),
       createdAt: this.now(),
+      settings: defaultInboxSettings(),
     };
     const outcome = await this.storage.metadata.createInbox(inbox, plan.inboxLimit);
     if (outcome === 'name_taken') throw new AppError('already_exists', `an inbox named '${name}' already exists in this workspace`);
@@ -41,10 +46,9 @@ export class InboxService {
     return this.storage.metadata.getInbox(workspaceId, id);
   }
 
-  /** Another workspace's inbox is reported exactly like a missing one. */
   async require(workspaceId: string, id: string): Promise<Inbox> {
     const inbox = await this.find(workspaceId, id);
-    if (!inbox) throw new AppError('not_found', `no inbox with id '${id}'`);
+    if (!inbox) throw noSuchInbox(id);
     return inbox;
   }
 
@@ -65,9 +69,16 @@ export class InboxService {
   async rotatePassword(workspaceId: string, id: string): Promise<{ inbox: InboxView; password: string }> {
     const password = newSmtpPassword();
     const inbox = await this.storage.metadata.setInboxPassword(workspaceId, id, hashSecret(password));
-    if (!inbox) throw new AppError('not_found', `no inbox with id '${id}'`);
+    if (!inbox) throw noSuchInbox(id);
     const [view] = await this.withCounts(workspaceId, [inbox]);
     return { inbox: view!, password };
+  }
+
+  /** Replaces the given sections of the inbox's settings, each whole; resolves to the inbox as it now is. */
+  async setSettings(workspaceId: string, id: string, sections: Partial<InboxSettings>): Promise<Inbox> {
+    const inbox = await this.storage.metadata.setInboxSettings(workspaceId, id, sections);
+    if (!inbox) throw noSuchInbox(id);
+    return inbox;
   }
 
   /** Deletes every message of the inbox and keeps the inbox. */

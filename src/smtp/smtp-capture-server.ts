@@ -1,4 +1,4 @@
-// SMTP front door: per-inbox AUTH, STARTTLS and implicit TLS, size limits, and capture through the ingest pipeline.
+// SMTP front door: STARTTLS and implicit TLS, size limits, the policy chain at each command, and capture through the ingest pipeline.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
@@ -9,6 +9,7 @@ import type { InboxService } from '../services/inboxes.js';
 import type { TlsMaterial } from './tls-material.js';
 import type { CaptureObserver } from '../ingest/ingest-message.js';
 import type { OpenCount, SmtpStage } from '../observability/metrics.js';
+import { decide, type PolicyContext, type SmtpPolicy, type Verdict } from './smtp-policy.js';
 
 export interface SmtpCaptureOptions {
   bind: string;
@@ -16,14 +17,14 @@ export interface SmtpCaptureOptions {
   smtpsPort: number;
   hostname: string;
   maxMessageBytes: number;
-  maxRecipients: number;
   shutdownGraceMs: number;
   tls: TlsMaterial;
 }
 
-/** What a session remembers about its login; the password hash detects a rotation after login. */
+/** What a session keeps from its login: the inbox as last read (fresh settings for later stages), the password hash to detect a rotation. */
 interface SessionUser {
   inbox: Inbox;
+  passwordHash: string;
 }
 
 type SmtpError = Error & { responseCode: number };
@@ -55,8 +56,10 @@ export class SmtpCaptureServer {
   /** Sessions counted as open; smtp-server may report the close of a socket it never announced. */
   private readonly openSessions = new Set<string>();
 
+  /** `policies` answer each command in order (smtp-policy.ts): auth, quota, size, recipient limit, chaos. */
   constructor(
     private readonly options: SmtpCaptureOptions,
+    private readonly policies: readonly SmtpPolicy[],
     private readonly inboxes: InboxService,
     private readonly pipeline: IngestPipeline,
     private readonly log: Logger,
@@ -142,33 +145,34 @@ export class SmtpCaptureServer {
         if (this.openSessions.delete(session.id)) this.observer.smtpSessionsOpen.dec();
         this.endTransaction(session.id);
       },
-      onAuth: (auth, _session, callback) => {
-        const refuse = (error: SmtpError) => callback(this.refused('auth', error));
-        if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') return refuse(Object.assign(new Error('Unsupported AUTH method'), { responseCode: 504 }));
-        this.inboxes.authenticateSmtp(auth.username ?? '', auth.password ?? '').then(
-          (inbox) => {
-            if (!inbox) return refuse(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
-            const user: SessionUser = { inbox };
-            this.observer.smtpReplied('auth', 235);
-            callback(null, { user });
-          },
-          (error) => callback(this.failed('auth', error)),
-        );
+      onAuth: (auth, session, callback) => {
+        if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') {
+          return callback(this.refused('auth', Object.assign(new Error('Unsupported AUTH method'), { responseCode: 504 })));
+        }
+        const context = this.loginContext(session, auth.username ?? '', auth.password ?? '');
+        void this.passes('auth', session, () => context, callback).then(async (passed) => {
+          if (!passed) return;
+          // The auth policy continued, so the credentials open this inbox.
+          const inbox = (await context.inbox())!;
+          this.observer.smtpReplied('auth', 235);
+          callback(null, { user: { inbox, passwordHash: inbox.smtpPasswordHash } satisfies SessionUser });
+        });
       },
       onMailFrom: (_address, session, callback) => {
         if (this.draining) return callback(this.refused('mail', this.shuttingDown()));
-        this.checkSession(session).then(() => {
+        void this.passes('mail', session, () => this.sessionContext(session), callback).then((passed) => {
+          if (!passed) return;
           this.openTransactions.add(session.id);
           this.observer.smtpReplied('mail', 250);
           callback();
-        }, (error) => callback(this.failed('mail', error)));
+        });
       },
       onRcptTo: (_address, session, callback) => {
-        if (session.envelope.rcptTo.length >= this.options.maxRecipients) {
-          return callback(this.failed('rcpt', new AppError('too_many_recipients', `Too many recipients: at most ${this.options.maxRecipients} per message`)));
-        }
-        this.observer.smtpReplied('rcpt', 250);
-        callback();
+        void this.passes('rcpt', session, () => this.sessionContext(session), callback).then((passed) => {
+          if (!passed) return;
+          this.observer.smtpReplied('rcpt', 250);
+          callback();
+        });
       },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
@@ -184,18 +188,19 @@ export class SmtpCaptureServer {
         });
         stream.once('end', () => {
           if (failed) return;
-          if (stream.sizeExceeded) {
-            this.endTransaction(session.id);
-            this.observer.captureFinished('smtp', 'message_too_large', 0);
-            return callback(this.failed('data', new AppError('message_too_large', `Message exceeds the maximum size of ${this.options.maxMessageBytes} bytes`)));
-          }
-          this.capture(session, Buffer.concat(chunks)).then(
-            (id) => {
-              this.observer.smtpReplied('data', 250);
-              callback(null, `Message stored as ${id}`);
-            },
-            (error) => callback(this.failed('data', error)),
-          ).finally(() => this.endTransaction(session.id));
+          void this.passes('data', session, () => this.sessionContext(session, stream.sizeExceeded), callback).then((passed) => {
+            if (!passed) {
+              this.endTransaction(session.id);
+              return;
+            }
+            this.capture(session, Buffer.concat(chunks)).then(
+              (id) => {
+                this.observer.smtpReplied('data', 250);
+                callback(null, `Message stored as ${id}`);
+              },
+              (error) => callback(this.failed('data', error)),
+            ).finally(() => this.endTransaction(session.id));
+          });
         });
       },
     };
@@ -221,16 +226,59 @@ export class SmtpCaptureServer {
     return smtpErrorFor(new AppError('shutting_down', 'Server shutting down, try again shortly'));
   }
 
-  /** Refuses a transaction whose login no longer holds (inbox deleted or password rotated). */
-  private async checkSession(session: SMTPServerSession): Promise<void> {
+  /**
+   * Asks the policies about one command. Resolves true when all continue; otherwise the command is answered through
+   * `refuse` (or the connection dropped) and it resolves false. At DATA a refused message counts as a capture refused.
+   */
+  private async passes(hook: SmtpStage, session: SMTPServerSession, context: () => PolicyContext, refuse: (error: SmtpError) => void): Promise<boolean> {
+    let verdict: Verdict;
+    try {
+      verdict = await decide(this.policies, hook, context());
+    } catch (error) {
+      verdict = { kind: 'refuse', error: toAppError(error), close: false };
+    }
+    if (verdict.kind === 'continue') return true;
+    if (hook === 'data') this.observer.captureFinished('smtp', verdict.kind === 'drop' ? verdict.code : verdict.error.code, 0);
+    if (verdict.kind === 'refuse') refuse(this.failed(hook, verdict.error));
+    if (verdict.kind === 'drop' || verdict.close) this.closeConnection(session.id);
+    return false;
+  }
+
+  /** At AUTH: the inbox is the one the credentials open, looked up once whichever policies ask. */
+  private loginContext(session: SMTPServerSession, username: string, password: string): PolicyContext {
+    let inbox: Promise<Inbox | null> | null = null;
+    return {
+      sessionId: session.id,
+      inbox: () => (inbox ??= this.inboxes.authenticateSmtp(username, password)),
+      loginPasswordHash: null,
+      recipients: 0,
+      sizeExceeded: false,
+    };
+  }
+
+  /** After AUTH: the session's inbox, read again for this command, so every node's latest settings apply. */
+  private sessionContext(session: SMTPServerSession, sizeExceeded = false): PolicyContext {
     const user = session.user as SessionUser | undefined;
     if (!user) throw new AppError('auth_required', 'Authentication required');
-    // A missing inbox means deleted; a storage failure must surface as 451 (retry), not as a credential refusal.
-    const current = await this.inboxes.find(user.inbox.workspaceId, user.inbox.id);
-    if (!current || current.smtpPasswordHash !== user.inbox.smtpPasswordHash) {
-      throw new AppError('auth_failed', 'Credentials changed since login; reconnect with the current password');
+    let inbox: Promise<Inbox | null> | null = null;
+    return {
+      sessionId: session.id,
+      inbox: () => (inbox ??= this.inboxes.find(user.inbox.workspaceId, user.inbox.id).then((current) => {
+        // Later stages, and the capture, see the inbox as read now.
+        if (current) user.inbox = current;
+        return current;
+      })),
+      loginPasswordHash: user.passwordHash,
+      recipients: session.envelope.rcptTo.length,
+      sizeExceeded,
+    };
+  }
+
+  /** Closes a session's connection: after a refusal that ends it, or in place of any reply. */
+  private closeConnection(sessionId: string): void {
+    for (const server of this.servers) {
+      for (const connection of server.connections) if (connection.id === sessionId) connection.close();
     }
-    await this.pipeline.assertQuotaLeft(current.workspaceId);
   }
 
   private async capture(session: SMTPServerSession, raw: Buffer): Promise<string> {

@@ -1,6 +1,7 @@
 // Storage ports: what the application needs from persistence, in domain terms only.
 // The embedded adapters (SQLite, files, in-process) and the cluster adapters implement the same contracts.
 import type { ApiKeyRecord, Delivery, Inbox, Member, MessageRecord, TagRule, Webhook, WebhookEvent, Workspace } from '../domain/types.js';
+import type { InboxSettings } from '../domain/inbox-settings.js';
 import type { QueryNode } from '../query/ast.js';
 import type { AppError } from '../errors.js';
 
@@ -41,6 +42,12 @@ export interface MetadataStore {
   deleteInbox(workspaceId: string, id: string): Promise<boolean>;
   /** Replaces the SMTP password hash; null when the inbox does not exist. */
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null>;
+  /**
+   * Replaces each given section of the inbox's settings whole, in one atomic write, and keeps the other sections;
+   * resolves to the inbox as it now is, or null when it does not exist in the workspace. Every read after this one
+   * resolved, on any node, sees the new settings.
+   */
+  setInboxSettings(workspaceId: string, id: string, sections: Partial<InboxSettings>): Promise<Inbox | null>;
 
   /** Messages counted against the workspace's allowance in the period (see MessageIndex.insert). */
   getQuotaUsed(workspaceId: string, period: string): Promise<number>;

@@ -1,6 +1,7 @@
 // Domain objects for contract tests, unique per call so suites never collide.
 import { newId } from '../../src/domain/ids.js';
 import { hashSecret } from '../../src/domain/secrets.js';
+import { defaultInboxSettings } from '../../src/domain/inbox-settings.js';
 import type { Inbox, MessageRecord, Webhook, Workspace } from '../../src/domain/types.js';
 import type { MessageIndex, NewDelivery, QuotaCharge } from '../../src/storage/ports.js';
 
@@ -20,7 +21,7 @@ export const aWorkspace = (overrides: Partial<Workspace> = {}): Workspace => ({
 
 export const anInbox = (workspaceId: string, overrides: Partial<Inbox> = {}): Inbox => {
   const id = newId('inb');
-  return { id, workspaceId, name: `inbox ${id}`, smtpUsername: `u-${id}`, smtpPasswordHash: hashSecret('pw'), createdAt: new Date(), ...overrides };
+  return { id, workspaceId, name: `inbox ${id}`, smtpUsername: `u-${id}`, smtpPasswordHash: hashSecret('pw'), createdAt: new Date(), settings: defaultInboxSettings(), ...overrides };
 };
 
 export const aMessage = (workspaceId: string, inboxId: string, overrides: Partial<MessageRecord> = {}): MessageRecord => {

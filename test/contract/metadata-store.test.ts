@@ -5,6 +5,8 @@ import { newId } from '../../src/domain/ids.js';
 import type { MetadataStore } from '../../src/storage/ports.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 import { aWorkspace, anInbox } from './fixtures.js';
+import { defaultInboxSettings } from '../../src/domain/inbox-settings.js';
+import { chaosSettingsFrom } from '../../src/domain/chaos.js';
 
 const hasCode = (code: string) => (error: unknown) => error instanceof AppError && error.code === code;
 
@@ -88,6 +90,28 @@ for (const factory of backendFactories) {
       assert.equal(await store.deleteInbox('ws_other', inbox.id), false);
       assert.equal(await store.deleteInbox(workspace.id, inbox.id), true);
       assert.equal(await store.findInboxBySmtpUsername(inbox.smtpUsername), null);
+    });
+
+    it('keeps an inbox\'s settings: defaults at creation, a section replaced whole, seen by every read, gone with the inbox', async () => {
+      const workspace = aWorkspace();
+      await store.createWorkspace(workspace);
+      const inbox = anInbox(workspace.id);
+      await store.createInbox(inbox, null);
+      assert.deepEqual((await store.getInbox(workspace.id, inbox.id))!.settings, defaultInboxSettings());
+      const chaos = chaosSettingsFrom({ enabled: true, recipient: { probability: 50, code: 451, message: 'try later' }, delay: { stage: 'data', probability: 100, ms: 250 } });
+      const updated = await store.setInboxSettings(workspace.id, inbox.id, { chaos });
+      assert.deepEqual(updated, { ...inbox, settings: { chaos } });
+      assert.deepEqual((await store.getInbox(workspace.id, inbox.id))!.settings.chaos, chaos);
+      assert.deepEqual((await store.findInboxBySmtpUsername(inbox.smtpUsername))!.settings.chaos, chaos);
+      assert.deepEqual((await store.listInboxes(workspace.id))[0]!.settings.chaos, chaos);
+      const replaced = chaosSettingsFrom({ enabled: false });
+      assert.deepEqual((await store.setInboxSettings(workspace.id, inbox.id, { chaos: replaced }))!.settings.chaos, replaced, 'replaced whole, nothing of the old kept');
+      assert.equal(await store.setInboxSettings('ws_other', inbox.id, { chaos }), null, 'another workspace changes nothing');
+      assert.deepEqual((await store.getInbox(workspace.id, inbox.id))!.settings.chaos, replaced);
+      const rotated = await store.setInboxPassword(workspace.id, inbox.id, 'c'.repeat(64));
+      assert.deepEqual(rotated!.settings.chaos, replaced, 'other writes keep the settings');
+      assert.equal(await store.deleteInbox(workspace.id, inbox.id), true);
+      assert.equal(await store.setInboxSettings(workspace.id, inbox.id, { chaos }), null, 'a deleted inbox has none to set');
     });
 
     it('keeps tag colours and moves them on rename, the target colour winning', async () => {

@@ -2,7 +2,6 @@
 // real HTTP client (which checks every response against openapi.yaml) reads back what was captured.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { PROJECT_ROOT } from '../../src/project-root.js';
@@ -14,7 +13,8 @@ import { expectOk } from '../support/envelope.js';
 import { createInbox as createApiInbox, uniqueName } from '../support/inboxes.js';
 import { listMessages, summaryOf } from '../support/messages.js';
 import { startServer, type StartedServer } from '../support/server.js';
-import { credentialsOf, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
+import { credentialsOf, rejection, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
+import { authPlain, buildMessage, RawSmtp, type SmtpEnvelope, type SmtpReply } from '../support/raw-smtp.js';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures/eml');
 
@@ -26,12 +26,6 @@ interface TestInbox {
   tlsPort: number;
   /** Credentials for the STARTTLS-capable plain port, as the smtp support helpers take them. */
   smtp: SmtpCredentials;
-}
-
-/** The SMTP envelope: MAIL FROM and the RCPT TO addresses. */
-interface SmtpEnvelope {
-  from: string;
-  to: string[];
 }
 
 // ---------------------------------------------------------------- helpers: fixtures and bytes
@@ -48,139 +42,6 @@ function loadFixture(name: string): Buffer {
 /** The same rendering of an address header that the summary uses: each group's text, comma separated. */
 const addressText = (value: AddressObject | AddressObject[] | undefined): string =>
   value === undefined ? '' : (Array.isArray(value) ? value : [value]).map((entry) => entry.text).join(', ');
-
-/** A message with the given headers and body, CRLF throughout. */
-function buildMessage(headers: string[], body: string): Buffer {
-  return Buffer.from(`${headers.join('\r\n')}\r\n\r\n${body}\r\n`, 'utf8');
-}
-
-// ---------------------------------------------------------------- helpers: SMTP by hand
-
-interface SmtpReply {
-  code: number;
-  /** The RFC 3463 enhanced status code at the start of the text, '' when there is none. */
-  enhanced: string;
-  text: string;
-}
-
-/**
- * A hand-driven SMTP client for what nodemailer will not do: MAIL without AUTH, a null sender, a SIZE= parameter,
- * half a DATA section, SMTPUTF8 with raw 8-bit headers, and several transactions on one connection.
- */
-class RawSmtp {
-  private buffered = '';
-  private partial: string[] = [];
-  private readonly replies: SmtpReply[] = [];
-  private readonly waiters: { resolve: (reply: SmtpReply) => void; reject: (error: Error) => void }[] = [];
-  private closedWith: Error | null = null;
-
-  private constructor(readonly socket: net.Socket) {
-    socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    socket.on('error', (error) => this.closed(error));
-    socket.on('close', () => this.closed(new Error('the server closed the connection')));
-  }
-
-  /** Connects and consumes the 220 greeting. */
-  static async connect(port: number): Promise<RawSmtp> {
-    const client = new RawSmtp(net.connect(port, '127.0.0.1'));
-    const greeting = await client.nextReply();
-    assert.equal(greeting.code, 220, `greeting: ${greeting.text}`);
-    return client;
-  }
-
-  /** Connects, says EHLO and logs in with AUTH PLAIN. */
-  static async login(inbox: TestInbox): Promise<RawSmtp> {
-    const client = await RawSmtp.connect(inbox.plainPort);
-    await client.expect('EHLO client.test', 250);
-    await client.expect(`AUTH PLAIN ${Buffer.from(`\0${inbox.username}\0${inbox.password}`).toString('base64')}`, 235);
-    return client;
-  }
-
-  private receive(chunk: Buffer): void {
-    this.buffered += chunk.toString('latin1');
-    let end: number;
-    while ((end = this.buffered.indexOf('\r\n')) !== -1) {
-      const line = this.buffered.slice(0, end);
-      this.buffered = this.buffered.slice(end + 2);
-      this.partial.push(line.slice(4));
-      if (line[3] === '-') continue;
-      const text = this.partial.join('\n');
-      this.partial = [];
-      this.replies.push({ code: Number(line.slice(0, 3)), enhanced: /^(\d\.\d{1,3}\.\d{1,3}) /.exec(text)?.[1] ?? '', text });
-    }
-    this.settle();
-  }
-
-  private closed(error: Error): void {
-    this.closedWith ??= error;
-    this.settle();
-  }
-
-  private settle(): void {
-    while (this.waiters.length > 0 && this.replies.length > 0) this.waiters.shift()!.resolve(this.replies.shift()!);
-    if (this.closedWith) for (const waiter of this.waiters.splice(0)) waiter.reject(this.closedWith);
-  }
-
-  nextReply(timeoutMs = 15_000): Promise<SmtpReply> {
-    return new Promise((resolve, reject) => {
-      // A bounded wait so that a server that never answers fails the test instead of hanging it.
-      const timer = setTimeout(() => reject(new Error(`no SMTP reply within ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({
-        resolve: (reply) => (clearTimeout(timer), resolve(reply)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
-      });
-      this.settle();
-    });
-  }
-
-  command(line: string): Promise<SmtpReply> {
-    this.socket.write(`${line}\r\n`);
-    return this.nextReply();
-  }
-
-  async expect(line: string, code: number): Promise<SmtpReply> {
-    const reply = await this.command(line);
-    assert.equal(reply.code, code, `${line.split(' ')[0]} answered: ${reply.code} ${reply.text}`);
-    return reply;
-  }
-
-  /** Sends the message body dot-stuffed and terminated, as RFC 5321 4.5.2 requires; returns the final reply. */
-  sendData(raw: Buffer): Promise<SmtpReply> {
-    const stuffed = Buffer.from(raw.toString('latin1').replace(/(^|\r\n)\./g, '$1..'), 'latin1');
-    this.socket.write(Buffer.concat([stuffed, Buffer.from(raw.subarray(-2).toString() === '\r\n' ? '.\r\n' : '\r\n.\r\n')]));
-    return this.nextReply();
-  }
-
-  /** One full transaction; returns the first reply that is not the expected next step (or the final DATA reply). */
-  async transaction(envelope: SmtpEnvelope, raw: Buffer, mailParameters = ''): Promise<SmtpReply> {
-    const mail = await this.command(`MAIL FROM:<${envelope.from}>${mailParameters ? ` ${mailParameters}` : ''}`);
-    if (mail.code !== 250) return mail;
-    for (const recipient of envelope.to) {
-      const rcpt = await this.command(`RCPT TO:<${recipient}>`);
-      if (rcpt.code !== 250) return rcpt;
-    }
-    const data = await this.command('DATA');
-    if (data.code !== 354) return data;
-    return this.sendData(raw);
-  }
-
-  async quit(): Promise<void> {
-    if (!this.closedWith) await this.command('QUIT').catch(() => undefined);
-    this.socket.destroy();
-  }
-}
-
-/** The reply of an SMTP exchange that nodemailer reports as a failure; fails the test if it succeeded. */
-async function rejection(sending: Promise<unknown>): Promise<{ code: number; response: string }> {
-  try {
-    await sending;
-  } catch (error) {
-    const failure = error as { responseCode?: number; response?: string; message: string };
-    assert.ok(failure.responseCode, `expected an SMTP error reply, got a client error: ${failure.message}`);
-    return { code: failure.responseCode, response: failure.response ?? '' };
-  }
-  return assert.fail('the server accepted what it should have refused');
-}
 
 // ---------------------------------------------------------------- helpers: HTTP
 
@@ -364,7 +225,7 @@ describe('SMTP capture (end to end)', function () {
       const client = await RawSmtp.connect(inbox.plainPort);
       try {
         await client.expect('EHLO client.test', 250);
-        await client.expect(`AUTH PLAIN ${Buffer.from(`\0${inbox.username}\0${inbox.password}`).toString('base64')}`, 235);
+        await client.expect(authPlain(inbox.smtp), 235);
         const raw = buildMessage(['From: plain@client.example', 'To: b@sandbox.example', 'Subject: via AUTH PLAIN'], 'hello');
         const reply = await client.transaction({ from: 'plain@client.example', to: ['b@sandbox.example'] }, raw);
         assert.equal(reply.code, 250, reply.text);
@@ -399,7 +260,7 @@ describe('SMTP capture (end to end)', function () {
 
     it('answers 552 5.3.4 to a 100 KB DATA, stores nothing, and the same connection then takes a small message', async function () {
       const usedBefore = (await usage(limitedApi)).used;
-      const client = await RawSmtp.login(inbox);
+      const client = await RawSmtp.login(inbox.smtp);
       let refused: SmtpReply;
       try {
         // 100 KB of ordinary 76-character lines, well over the 64 KiB limit.
@@ -423,7 +284,7 @@ describe('SMTP capture (end to end)', function () {
     });
 
     it('answers 552 5.3.4 at MAIL FROM when the declared SIZE is over the limit', async function () {
-      const client = await RawSmtp.login(inbox);
+      const client = await RawSmtp.login(inbox.smtp);
       try {
         const reply = await client.command('MAIL FROM:<a@b.example> SIZE=999999999');
         assert.equal(reply.code, 552, reply.text);
@@ -474,7 +335,7 @@ describe('SMTP capture (end to end)', function () {
     it('raw UTF-8 Subject with SMTPUTF8: 250, raw exact, subject readable', async function () {
       const subject = 'Grüße aus Köln – Ihr Ticket ☕ 東京';
       const raw = buildMessage(['From: Jürgen <juergen@client.example>', 'To: b@sandbox.example', `Subject: ${subject}`, 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit'], 'Schöne Grüße');
-      const client = await RawSmtp.login(inbox);
+      const client = await RawSmtp.login(inbox.smtp);
       try {
         const reply = await client.transaction({ from: 'juergen@client.example', to: ['b@sandbox.example'] }, raw, 'SMTPUTF8 BODY=8BITMIME');
         assert.equal(reply.code, 250, reply.text);
@@ -495,7 +356,7 @@ describe('SMTP capture (end to end)', function () {
         Buffer.from('e\r\nContent-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\nDessert du jour: cr', 'latin1'), Buffer.from([0xe8]), Buffer.from('me.\r\n', 'latin1'),
       ]);
       assert.ok(raw.includes(0xe9) && !raw.toString('utf8').includes('é'), 'the fixture really carries Latin-1 bytes');
-      const client = await RawSmtp.login(inbox);
+      const client = await RawSmtp.login(inbox.smtp);
       try {
         const reply = await client.transaction({ from: 'bistro@client.example', to: ['b@sandbox.example'] }, raw, 'BODY=8BITMIME');
         assert.equal(reply.code, 250, reply.text);
@@ -564,7 +425,7 @@ describe('SMTP capture (end to end)', function () {
   it('client disconnecting mid-DATA: nothing stored, not counted, server healthy', async function () {
     const inbox = await createInbox(api, 'disconnect');
     const usedBefore = (await usage(api)).used;
-    const client = await RawSmtp.login(inbox);
+    const client = await RawSmtp.login(inbox.smtp);
     await client.expect('MAIL FROM:<quitter@client.example>', 250);
     await client.expect('RCPT TO:<b@sandbox.example>', 250);
     await client.expect('DATA', 354);
@@ -626,7 +487,7 @@ describe('SMTP capture (end to end)', function () {
 
     it('a session that logged in before the rotation is refused at MAIL FROM', async function () {
       const inbox = await createInbox(api, 'rotate live');
-      const client = await RawSmtp.login(inbox);
+      const client = await RawSmtp.login(inbox.smtp);
       let reply: SmtpReply;
       try {
         expectOk(await api.post(`/v1/inboxes/${inbox.id}/credentials`), 200, 'rotate credentials');
@@ -691,7 +552,7 @@ describe('SMTP capture (end to end)', function () {
     it('records MAIL FROM and RCPT TO exactly as sent, in order, separate from the headers', async function () {
       const envelope = { from: 'Bounce+Order-48213@Mailer.Example', to: ['First.Last@Customer.Example', 'second+tag@other.example', 'UPPER@CASE.EXAMPLE'] };
       const raw = buildMessage(['From: Shop <shop@header.example>', 'To: someone-else@header.example', 'Subject: envelope vs headers'], 'x');
-      const client = await RawSmtp.login(inbox);
+      const client = await RawSmtp.login(inbox.smtp);
       try {
         const reply = await client.transaction(envelope, raw);
         assert.equal(reply.code, 250, reply.text);
@@ -707,7 +568,7 @@ describe('SMTP capture (end to end)', function () {
 
     it('records a null sender MAIL FROM:<> as envelope_from ""', async function () {
       const raw = buildMessage(['From: Mail Delivery System <mailer-daemon@client.example>', 'To: b@sandbox.example', 'Subject: Undelivered Mail Returned to Sender'], 'bounce');
-      const client = await RawSmtp.login(inbox);
+      const client = await RawSmtp.login(inbox.smtp);
       try {
         const reply = await client.transaction({ from: '', to: ['b@sandbox.example'] }, raw);
         assert.equal(reply.code, 250, reply.text);

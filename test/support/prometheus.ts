@@ -42,8 +42,9 @@ export function parseExposition(text: string): Sample[] {
     const name = match[1]!;
     const family = [name, name.replace(/_(bucket|sum|count)$/, '')].find((candidate) => typed.has(candidate));
     assert.ok(family, `sample ${name} has no TYPE line`);
-    // Go's ParseFloat, which Prometheus reads values with, takes NaN in any case (prom-client writes "Nan").
-    const value = match[3] === '+Inf' ? Infinity : match[3] === '-Inf' ? -Infinity : /^nan$/i.test(match[3]!) ? NaN : Number(match[3]);
+    const value = match[3] === '+Inf' ? Infinity : match[3] === '-Inf' ? -Infinity : Number(match[3]);
+    // Values are what Go's ParseFloat reads, which takes NaN in any case; prom-client writes "Nan" (an event loop
+    // lag mean with no sample since the last scrape).
     assert.ok(!Number.isNaN(value) || /^nan$/i.test(match[3]!), `malformed value in: ${line}`);
     samples.push({ name, labels: parseLabels(match[2] ?? '', line), value });
   }

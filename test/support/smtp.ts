@@ -60,3 +60,15 @@ export async function sendRaw(credentials: SmtpCredentials, raw: string | Buffer
     transport.close();
   }
 }
+
+/** The reply of an SMTP exchange that nodemailer reports as a failure; fails the test if it succeeded. */
+export async function rejection(sending: Promise<unknown>): Promise<{ code: number; response: string }> {
+  try {
+    await sending;
+  } catch (error) {
+    const failure = error as { responseCode?: number; response?: string; message: string };
+    assert.ok(failure.responseCode, `expected an SMTP error reply, got a client error: ${failure.message}`);
+    return { code: failure.responseCode, response: failure.response ?? '' };
+  }
+  return assert.fail('the server accepted what it should have refused');
+}

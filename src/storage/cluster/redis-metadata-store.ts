@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Access, ApiKeyRecord, Inbox, Member, TagRule, Workspace } from '../../domain/types.js';
 import type { AddMemberOutcome, CreateInboxOutcome, MetadataStore } from '../ports.js';
 import { inboxNameKey } from '../../domain/inbox-names.js';
+import { INBOX_SETTINGS_SECTIONS, inboxSettingsFrom, type InboxSettings } from '../../domain/inbox-settings.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
 import { date, exists, fieldsOf, LIST_RECORDS, pairs, type Fields } from './redis-records.js';
 
@@ -234,7 +235,7 @@ export class RedisMetadataStore implements MetadataStore {
       const nameKey = inboxNameKey(inbox.name);
       const fields = {
         id: inbox.id, workspaceId: inbox.workspaceId, name: inbox.name, nameKey, smtpUsername: inbox.smtpUsername,
-        smtpPasswordHash: inbox.smtpPasswordHash, createdAt: inbox.createdAt.getTime(),
+        smtpPasswordHash: inbox.smtpPasswordHash, createdAt: inbox.createdAt.getTime(), ...settingsFields(inbox.settings),
       };
       const keys = [
         this.key('inbox', inbox.id), this.key('inboxes', inbox.workspaceId), this.key('inbox-names', inbox.workspaceId), this.key('smtp-username', inbox.smtpUsername),
@@ -274,6 +275,15 @@ export class RedisMetadataStore implements MetadataStore {
   setInboxPassword(workspaceId: string, id: string, passwordHash: string): Promise<Inbox | null> {
     return guardedRedis(async () => {
       const updated = await UPDATE_OWNED.run(this.redis, [this.key('inbox', id)], ['workspaceId', workspaceId, 'smtpPasswordHash', passwordHash]);
+      return updated === null ? null : toInbox(fieldsOf(updated as string[]));
+    });
+  }
+
+  setInboxSettings(workspaceId: string, id: string, sections: Partial<InboxSettings>): Promise<Inbox | null> {
+    const fields = settingsFields(sections);
+    if (Object.keys(fields).length === 0) return this.getInbox(workspaceId, id);
+    return guardedRedis(async () => {
+      const updated = await UPDATE_OWNED.run(this.redis, [this.key('inbox', id)], ['workspaceId', workspaceId, ...pairs(fields)]);
       return updated === null ? null : toInbox(fieldsOf(updated as string[]));
     });
   }
@@ -401,7 +411,19 @@ function toInbox(fields: Fields): Inbox | null {
     smtpUsername: fields.smtpUsername!,
     smtpPasswordHash: fields.smtpPasswordHash!,
     createdAt: date(fields.createdAt!),
+    settings: inboxSettingsFrom(Object.fromEntries(INBOX_SETTINGS_SECTIONS.flatMap((section) => {
+      const json = fields[`${SETTINGS_FIELD}${section}`];
+      return json === undefined ? [] : [[section, JSON.parse(json) as unknown]];
+    }))),
   };
+}
+
+/** Each settings section is a field of the inbox's hash, so writing one section is one HSET and leaves the others be. */
+const SETTINGS_FIELD = 'settings.';
+
+function settingsFields(sections: Partial<InboxSettings>): Record<string, string> {
+  return Object.fromEntries(INBOX_SETTINGS_SECTIONS.flatMap((section) =>
+    sections[section] === undefined ? [] : [[`${SETTINGS_FIELD}${section}`, JSON.stringify(sections[section])]]));
 }
 
 function toTagRule(fields: Fields): TagRule | null {

@@ -188,6 +188,10 @@ const MIGRATIONS: string[] = [
   END;
   INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
   `,
+  `
+  -- Per-inbox settings (domain/inbox-settings.ts): a JSON object with one member per section; '{}' reads as defaults.
+  ALTER TABLE inboxes ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */

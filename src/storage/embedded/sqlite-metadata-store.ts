@@ -4,11 +4,12 @@ import type { Access, ApiKeyRecord, Inbox, Member, MemberRole, TagRule, Workspac
 import type { AddMemberOutcome, CreateInboxOutcome, MetadataStore } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { inboxNameKey } from '../../domain/inbox-names.js';
+import { INBOX_SETTINGS_SECTIONS, inboxSettingsFrom, type InboxSettings } from '../../domain/inbox-settings.js';
 
 interface WorkspaceRow { id: string; name: string; plan: string; created_at: number }
 interface ApiKeyRow { id: string; workspace_id: string; access: string; key_hash: string; created_at: number; revoked_at: number | null }
 interface TagRuleRow { id: string; workspace_id: string; inbox_id: string | null; query: string; tags: string; created_at: number }
-interface InboxRow { id: string; workspace_id: string; name: string; smtp_username: string; smtp_password_hash: string; created_at: number }
+interface InboxRow { id: string; workspace_id: string; name: string; smtp_username: string; smtp_password_hash: string; created_at: number; settings: string }
 
 const toWorkspace = (row: WorkspaceRow): Workspace => ({ id: row.id, name: row.name, planName: row.plan, createdAt: new Date(row.created_at) });
 const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
@@ -26,6 +27,7 @@ const toInbox = (row: InboxRow): Inbox => ({
   smtpUsername: row.smtp_username,
   smtpPasswordHash: row.smtp_password_hash,
   createdAt: new Date(row.created_at),
+  settings: inboxSettingsFrom(JSON.parse(row.settings) as Partial<InboxSettings>),
 });
 
 const toTagRule = (row: TagRuleRow): TagRule => ({
@@ -108,9 +110,9 @@ export class SqliteMetadataStore implements MetadataStore {
       const taken = this.sql('SELECT 1 FROM inboxes WHERE workspace_id = ? AND name_key = ?').get(inbox.workspaceId, inboxNameKey(inbox.name));
       if (taken) return 'name_taken';
       if (inboxLimit !== null && this.countInboxesSync(inbox.workspaceId) >= inboxLimit) return 'limit_reached';
-      this.sql(`INSERT INTO inboxes (id, workspace_id, name, name_key, smtp_username, smtp_password_hash, created_at)
-                       VALUES (?, ?, ?, ?, ?, ?, ?)`)
-        .run(inbox.id, inbox.workspaceId, inbox.name, inboxNameKey(inbox.name), inbox.smtpUsername, inbox.smtpPasswordHash, inbox.createdAt.getTime());
+      this.sql(`INSERT INTO inboxes (id, workspace_id, name, name_key, smtp_username, smtp_password_hash, created_at, settings)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(inbox.id, inbox.workspaceId, inbox.name, inboxNameKey(inbox.name), inbox.smtpUsername, inbox.smtpPasswordHash, inbox.createdAt.getTime(), JSON.stringify(inbox.settings));
       return 'created';
     }).immediate());
   }
@@ -149,6 +151,18 @@ export class SqliteMetadataStore implements MetadataStore {
     return guarded(() => {
       const row = this.sql('UPDATE inboxes SET smtp_password_hash = ? WHERE workspace_id = ? AND id = ? RETURNING *')
         .get(passwordHash, workspaceId, id) as InboxRow | undefined;
+      return row ? toInbox(row) : null;
+    });
+  }
+
+  setInboxSettings(workspaceId: string, id: string, sections: Partial<InboxSettings>): Promise<Inbox | null> {
+    const given = INBOX_SETTINGS_SECTIONS.filter((section) => sections[section] !== undefined);
+    if (given.length === 0) return this.getInbox(workspaceId, id);
+    // json_set replaces each named member whole and keeps the others, in the one UPDATE.
+    const paths = given.map((section) => `'$.${section}', json(?)`).join(', ');
+    return guarded(() => {
+      const row = this.sql(`UPDATE inboxes SET settings = json_set(settings, ${paths}) WHERE workspace_id = ? AND id = ? RETURNING *`)
+        .get(...given.map((section) => JSON.stringify(sections[section])), workspaceId, id) as InboxRow | undefined;
       return row ? toInbox(row) : null;
     });
   }

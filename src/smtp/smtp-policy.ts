@@ -1,0 +1,49 @@
+// The SMTP policy chain (Haraka's hook list, in types): each policy answers a command with "continue" or a refusal
+// from the one error table, and the first that does not continue decides.
+import type { AppError, ErrorCode } from '../errors.js';
+import type { Inbox } from '../domain/types.js';
+import type { SmtpStage } from '../observability/metrics.js';
+
+/** What a policy is asked about: the session at one command, with the inbox as it is now. */
+export interface PolicyContext {
+  /** The smtp-server session id, for logs. */
+  sessionId: string;
+  /**
+   * The inbox as storage holds it now: at AUTH the one the credentials open, at later commands the session's, read
+   * again for this command (null: none matches, or it was deleted). Read once per command, when first asked for.
+   */
+  inbox(): Promise<Inbox | null>;
+  /** The SMTP password hash the session logged in with; null at AUTH. */
+  loginPasswordHash: string | null;
+  /** RCPT TO accepted so far in this transaction. */
+  recipients: number;
+  /** At DATA: the message went past the size limit (smtp-server drained the rest unread). */
+  sizeExceeded: boolean;
+}
+
+export type Verdict =
+  | { kind: 'continue' }
+  /** Answer with the error's SMTP reply; `close`: then close the connection. */
+  | { kind: 'refuse'; error: AppError; close: boolean }
+  /** Close the connection without a reply; `code` says why, for the capture metric. */
+  | { kind: 'drop'; code: ErrorCode };
+
+export const CONTINUE: Verdict = { kind: 'continue' };
+
+export const refuse = (error: AppError, options: { close?: boolean } = {}): Verdict => ({ kind: 'refuse', error, close: options.close ?? false });
+
+/**
+ * A policy answers the commands it has a hook for: AUTH (once the credentials were looked up), MAIL FROM, RCPT TO,
+ * and DATA (once the whole message arrived, before it is stored). It refuses by returning a refusal, or by throwing an
+ * AppError (a storage failure, the pipeline's quota_reached), which is answered alike.
+ */
+export type SmtpPolicy = { readonly [Hook in SmtpStage]?: (context: PolicyContext) => Promise<Verdict> };
+
+/** Asks the policies in order; the first that does not continue decides. */
+export async function decide(policies: readonly SmtpPolicy[], hook: SmtpStage, context: PolicyContext): Promise<Verdict> {
+  for (const policy of policies) {
+    const verdict = await policy[hook]?.(context);
+    if (verdict && verdict.kind !== 'continue') return verdict;
+  }
+  return CONTINUE;
+}

@@ -1,0 +1,34 @@
+// The policy chain: policies are asked in order, only at the hooks they have, and the first that does not continue decides.
+import { strict as assert } from 'node:assert';
+import { AppError } from '../../../src/errors.js';
+import { CONTINUE, decide, refuse, type PolicyContext, type SmtpPolicy } from '../../../src/smtp/smtp-policy.js';
+
+const context: PolicyContext = { sessionId: 's1', inbox: async () => null, loginPasswordHash: null, recipients: 0, sizeExceeded: false };
+
+describe('SMTP policy chain', () => {
+  it('asks the policies in order, skips those without the hook, and stops at the first refusal or drop', async () => {
+    const asked: string[] = [];
+    const policy = (name: string, verdict = CONTINUE): SmtpPolicy => ({
+      rcpt: async () => {
+        asked.push(name);
+        return verdict;
+      },
+    });
+    const limit = refuse(new AppError('too_many_recipients', 'too many'));
+    const chain = [policy('first'), { mail: async () => refuse(new AppError('quota_reached', 'x')) }, policy('limit', limit), policy('after')];
+    assert.equal(await decide(chain, 'rcpt', context), limit);
+    assert.deepEqual(asked, ['first', 'limit']);
+    const drop = { kind: 'drop', code: 'chaos' } as const;
+    assert.deepEqual(await decide([policy('a', drop), policy('b')], 'rcpt', context), drop);
+  });
+
+  it('continues when every policy does, or when none has the hook', async () => {
+    assert.deepEqual(await decide([{ rcpt: async () => CONTINUE }], 'rcpt', context), CONTINUE);
+    assert.deepEqual(await decide([{ rcpt: async () => refuse(new AppError('chaos', 'no')) }], 'data', context), CONTINUE);
+  });
+
+  it('passes on what a policy throws, for the server to answer like a refusal', async () => {
+    const failing: SmtpPolicy = { mail: async () => { throw new AppError('storage_unavailable', 'down'); } };
+    await assert.rejects(decide([failing], 'mail', context), (error: unknown) => error instanceof AppError && error.code === 'storage_unavailable');
+  });
+});
