@@ -1,6 +1,7 @@
 // The service's Prometheus metrics: one registry per application and a fixed catalogue whose labels never name a
 // workspace, inbox or address, so the number of series stays bounded however many tenants there are.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { within } from '../domain/deadline.js';
 import type { ChaosStage } from '../domain/chaos.js';
 
 const PREFIX = 'mail_sandbox_';
@@ -35,17 +36,9 @@ export interface ScrapeSources {
 const QUEUE_READ_TIMEOUT_MS = 1000;
 
 async function readQueue(sources: ScrapeSources): Promise<{ pending: number; oldestAgeSeconds: number }> {
-  let timer: NodeJS.Timeout | undefined;
-  const overdue = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), QUEUE_READ_TIMEOUT_MS);
-  });
-  try {
-    const queue = await Promise.race([sources.webhookQueue().catch(() => null), overdue]);
-    if (queue === null) return { pending: NaN, oldestAgeSeconds: NaN };
-    return { pending: queue.pending, oldestAgeSeconds: queue.oldestDueAt === null ? 0 : Math.max(0, (Date.now() - queue.oldestDueAt.getTime()) / 1000) };
-  } finally {
-    clearTimeout(timer);
-  }
+  const queue = await within(sources.webhookQueue(), QUEUE_READ_TIMEOUT_MS, () => new Error('no answer in time')).catch(() => null);
+  if (queue === null) return { pending: NaN, oldestAgeSeconds: NaN };
+  return { pending: queue.pending, oldestAgeSeconds: queue.oldestDueAt === null ? 0 : Math.max(0, (Date.now() - queue.oldestDueAt.getTime()) / 1000) };
 }
 
 export class ServiceMetrics {

@@ -1,5 +1,6 @@
 // Readiness: whether every component the backend depends on answers within a short deadline, for /readyz and the healthcheck.
 import type { ReadinessProbe } from '../storage/ports.js';
+import { within } from '../domain/deadline.js';
 
 /** Long enough for a loaded server to answer, short enough that an orchestrator's probe (often 5 s) gets an answer. */
 export const PROBE_DEADLINE_MS = 2000;
@@ -20,17 +21,11 @@ export interface Readiness {
 
 async function probeWithin(probe: ReadinessProbe, deadlineMs: number): Promise<ComponentReadiness> {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const overdue = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${deadlineMs} ms`)), deadlineMs);
-  });
   try {
-    await Promise.race([probe.check(), overdue]);
+    await within(probe.check(), deadlineMs, () => new Error(`no answer within ${deadlineMs} ms`));
     return { component: probe.component, ready: true, ms: Math.round(performance.now() - started) };
   } catch (error) {
     return { component: probe.component, ready: false, ms: Math.round(performance.now() - started), error: (error as Error).message || String(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

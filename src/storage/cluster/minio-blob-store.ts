@@ -4,6 +4,7 @@ import https from 'node:https';
 import * as Minio from 'minio';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { within } from '../../domain/deadline.js';
 import type { BlobEntry, BlobStore } from '../ports.js';
 import { checkBlobFolder } from '../../domain/blob-keys.js';
 
@@ -26,16 +27,10 @@ export function translateS3Error(action: string, error: unknown): AppError {
 
 /** Resolves what `operation` resolves, or fails with storage_unavailable once the timeout passes (a stalled server must not hang a capture). */
 async function bounded<T>(action: string, operation: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(unavailable(action, `no answer in ${REQUEST_TIMEOUT_MS / 1000} s`)), REQUEST_TIMEOUT_MS);
-  });
   try {
-    return await Promise.race([operation(), timeout]);
+    return await within(operation(), REQUEST_TIMEOUT_MS, () => unavailable(action, `no answer in ${REQUEST_TIMEOUT_MS / 1000} s`));
   } catch (error) {
     throw translateS3Error(action, error);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
