@@ -47,6 +47,14 @@ export const ERROR_TABLE = {
   // An inbox's chaos settings refused on purpose. Each refusal carries the reply its trigger chose (AppError's `smtp`
   // option); this one is only that of a trigger left at the sender and data defaults.
   chaos: { smtp: { code: 451, enhanced: '4.3.0' } },
+  // The dashboard's people and sessions (openapi.yaml's Access tag).
+  invalid_link: { http: 400 },
+  invalid_credentials: { http: 401 },
+  session_required: { http: 403 },
+  role_required: { http: 403 },
+  csrf_failed: { http: 403 },
+  no_workspace: { http: 403 },
+  last_owner: { http: 409 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -33,10 +33,85 @@ export interface ApiKeyRecord {
   id: string;
   workspaceId: string;
   access: Access;
+  /** A label people gave it; null for keys made by the CLI or the first start. */
+  name: string | null;
+  /** The key's first 12 characters, to recognise it in a list ('sbx_api_' for keys stored before prefixes were kept). */
+  prefix: string;
   /** SHA-256 of the key, hex; the key itself is never stored. */
   keyHash: string;
   createdAt: Date;
+  /** When it last authenticated a request, to the minute; null when never. */
+  lastUsedAt: Date | null;
   revokedAt: Date | null;
+}
+
+/** Someone who signs in to the dashboard; one per email (lower case), across workspaces. */
+export interface Person {
+  id: string;
+  email: string;
+  /** The memory-hard KDF's encoded hash; null until a password is set (a member added by an operator). */
+  passwordHash: string | null;
+  createdAt: Date;
+  passwordChangedAt: Date | null;
+}
+
+/** A dashboard session. The cookie holds a random token; only its hash is stored. */
+export interface SessionRecord {
+  /** Public id, for the session list; not the token. */
+  id: string;
+  tokenHash: string;
+  personId: string;
+  /** The workspace the session acts in. */
+  workspaceId: string;
+  csrfToken: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  /** Absolute end. */
+  expiresAt: Date;
+  /** End unless used before; moved on by touchSession. */
+  idleExpiresAt: Date;
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export interface Invitation {
+  id: string;
+  workspaceId: string;
+  email: string;
+  role: MemberRole;
+  tokenHash: string;
+  /** The inviter's email. */
+  invitedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  acceptedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A one-time link that sets a person's password (first start, admin CLI). */
+export interface PasswordLink {
+  tokenHash: string;
+  email: string;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+export type AuditAction =
+  | 'session.signed_in' | 'person.password_changed' | 'person.password_set'
+  | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted'
+  | 'member.role_changed' | 'member.removed' | 'member.left'
+  | 'api_key.created' | 'api_key.revoked';
+
+export interface AuditEntry {
+  id: string;
+  workspaceId: string;
+  at: Date;
+  /** The acting person's email, or 'operator' for the admin CLI. */
+  actor: string;
+  action: AuditAction;
+  target: string | null;
+  details: Record<string, string | null>;
 }
 
 export interface Inbox {

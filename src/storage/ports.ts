@@ -1,6 +1,6 @@
 // Storage ports: what the application needs from persistence, in domain terms only.
 // The embedded adapters (SQLite, files, in-process) and the cluster adapters implement the same contracts.
-import type { ApiKeyRecord, Delivery, Inbox, Member, MessageRecord, TagRule, Webhook, WebhookEvent, Workspace } from '../domain/types.js';
+import type { ApiKeyRecord, AuditEntry, Delivery, Inbox, Invitation, Member, MemberRole, MessageRecord, PasswordLink, Person, SessionRecord, TagRule, Webhook, WebhookEvent, Workspace } from '../domain/types.js';
 import type { InboxSettings } from '../domain/inbox-settings.js';
 import type { QueryNode } from '../query/ast.js';
 import type { AppError } from '../errors.js';
@@ -13,6 +13,15 @@ import type { AppError } from '../errors.js';
 export type AddMemberOutcome = 'added' | 'already_member' | 'limit_reached';
 export type CreateInboxOutcome = 'created' | 'name_taken' | 'limit_reached';
 export type CreateWebhookOutcome = 'created' | 'limit_reached';
+/** A change to a membership; 'last_owner' when it would leave the workspace without an owner (nothing changed). */
+export type MembershipChangeOutcome = 'changed' | 'not_found' | 'last_owner';
+export type CreateInvitationOutcome = 'created' | 'already_member' | 'limit_reached';
+export type AcceptInvitationOutcome =
+  | { outcome: 'accepted'; invitation: Invitation }
+  /** Unknown token, or one already accepted, revoked or expired. */
+  | { outcome: 'invalid' }
+  | { outcome: 'already_member'; invitation: Invitation }
+  | { outcome: 'limit_reached'; invitation: Invitation };
 
 export interface MetadataStore {
   createWorkspace(workspace: Workspace): Promise<void>;
@@ -26,8 +35,12 @@ export interface MetadataStore {
 
   createApiKey(key: ApiKeyRecord): Promise<void>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
-  /** Marks a key revoked; false when no such key exists. */
-  revokeApiKey(id: string, at: Date): Promise<boolean>;
+  /** The workspace's keys that are not revoked, oldest first. */
+  listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]>;
+  /** Marks a key revoked; false when no such key exists (in that workspace, when one is given) or it is revoked already. */
+  revokeApiKey(id: string, at: Date, workspaceId?: string): Promise<boolean>;
+  /** Records that the key authenticated a request at `at` (callers call it at most about once a minute per key). */
+  touchApiKey(id: string, at: Date): Promise<void>;
 
   /**
    * Creates an inbox unless its name is taken in the workspace (case-insensitively, checked first) or the workspace
@@ -70,6 +83,76 @@ export interface MetadataStore {
 
   /** A server-wide secret shared by every node: created once from `generate`, then always the same. */
   secret(name: string, generate: () => string): Promise<string>;
+}
+
+/** Position in the newest-first audit order: (at desc, id desc). */
+export interface AuditPosition {
+  at: Date;
+  id: string;
+}
+
+/**
+ * People, memberships, sessions, one-time links and the audit log: the dashboard's records, shared by every node.
+ * Memberships are the same records MetadataStore.addMember and countMembers use.
+ */
+export interface AccountStore {
+  /** 'email_taken' when a person with that (lower-case) email exists. */
+  createPerson(person: Person): Promise<'created' | 'email_taken'>;
+  getPerson(id: string): Promise<Person | null>;
+  findPersonByEmail(email: string): Promise<Person | null>;
+  /** Replaces the password hash; false when no such person. */
+  setPersonPassword(id: string, passwordHash: string, at: Date): Promise<boolean>;
+
+  getMember(workspaceId: string, email: string): Promise<Member | null>;
+  /** The workspace's members, oldest first. */
+  listMembers(workspaceId: string): Promise<Member[]>;
+  /** Every membership of the email, oldest first. */
+  listMembershipsOf(email: string): Promise<Member[]>;
+  /** Sets the role, atomically refusing to demote the workspace's last owner. */
+  setMemberRole(workspaceId: string, email: string, role: MemberRole): Promise<MembershipChangeOutcome>;
+  /** Removes the membership, atomically refusing to remove the workspace's last owner. */
+  removeMember(workspaceId: string, email: string): Promise<MembershipChangeOutcome>;
+
+  createSession(session: SessionRecord): Promise<void>;
+  /** The session with that token hash, or null; a store may forget sessions past expiresAt or idleExpiresAt. */
+  findSession(tokenHash: string): Promise<SessionRecord | null>;
+  /** Moves lastSeenAt and idleExpiresAt on (never past expiresAt); no-op for a session that is gone. */
+  touchSession(tokenHash: string, lastSeenAt: Date, idleExpiresAt: Date): Promise<void>;
+  /** Points the session at another workspace; false when it is gone. */
+  setSessionWorkspace(tokenHash: string, workspaceId: string): Promise<boolean>;
+  /** The person's sessions, newest first (expired ones may be left out). */
+  listSessions(personId: string): Promise<SessionRecord[]>;
+  /** Ends one session of the person by its public id; false when there is none. */
+  deleteSession(personId: string, id: string): Promise<boolean>;
+  /** Ends the person's sessions, except the one with id `exceptId`, only those in `workspaceId` when given; resolves to how many. */
+  deleteSessions(personId: string, options?: { exceptId?: string; workspaceId?: string }): Promise<number>;
+
+  /**
+   * Stores a pending invitation unless the email is a member ('already_member') or members plus other pending,
+   * unexpired invitations would pass `memberLimit` (null: none). Revokes an older pending invitation of the same
+   * email to the workspace at `invitation.createdAt`.
+   */
+  createInvitation(invitation: Invitation, memberLimit: number | null): Promise<CreateInvitationOutcome>;
+  /** The workspace's invitations created at or after `since`, newest first. */
+  listInvitations(workspaceId: string, since: Date): Promise<Invitation[]>;
+  findInvitationByTokenHash(tokenHash: string): Promise<Invitation | null>;
+  /** Revokes a pending invitation; false when there is no pending one with that id in the workspace. */
+  revokeInvitation(workspaceId: string, id: string, at: Date): Promise<boolean>;
+  /**
+   * In one atomic step: checks the invitation is pending and unexpired at `at`, adds its email as a member with its
+   * role (unless a member already, or the workspace has `memberLimit` members), and marks it accepted.
+   */
+  acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null): Promise<AcceptInvitationOutcome>;
+
+  createPasswordLink(link: PasswordLink): Promise<void>;
+  findPasswordLink(tokenHash: string): Promise<PasswordLink | null>;
+  /** Marks the link used, atomically, if it is unused and unexpired at `at`; resolves to it then, or null. */
+  usePasswordLink(tokenHash: string, at: Date): Promise<PasswordLink | null>;
+
+  /** Appends an entry; the store keeps at least the newest 10,000 per workspace. */
+  appendAudit(entry: AuditEntry): Promise<void>;
+  /** The workspace's entries strictly after `after` in newest-first order, at most `limit`. */
+  listAudit(workspaceId: string, limit: number, after: AuditPosition | null): Promise<AuditEntry[]>;
 }
 
 /** Position in the newest-first message order: (receivedAt desc, id desc). */
@@ -306,6 +389,15 @@ export interface RateDecision {
 
 export interface RateLimiter {
   take(key: string, perSecond: number): Promise<RateDecision>;
+  /**
+   * Counts a failure (a wrong password) under `key` in a fixed window of `windowSeconds` that starts at the key's
+   * first failure; resolves to the failures in the window so far, this one included, and the seconds until it ends.
+   */
+  recordFailure(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
+  /** The failures counted under `key` in its current window (0 and 0 when none). */
+  failures(key: string): Promise<{ count: number; resetInSeconds: number }>;
+  /** Forgets the key's failures (after a successful sign-in). */
+  clearFailures(key: string): Promise<void>;
 }
 
 /** One component a backend depends on (a database, a server), checked for readiness on request. */
@@ -319,6 +411,7 @@ export interface ReadinessProbe {
 /** Everything a profile provides; built once by the composition root. */
 export interface Backend {
   metadata: MetadataStore;
+  accounts: AccountStore;
   messages: MessageIndex;
   blobs: BlobStore;
   bus: EventBus;
