@@ -76,7 +76,9 @@ export class WorkspaceService {
     await this.requireWorkspace(workspaceId);
     const key = newApiKey();
     const id = newId('key');
-    await this.metadata.createApiKey({ id, workspaceId, access, keyHash: hashSecret(key), createdAt: this.now(), revokedAt: null });
+    await this.metadata.createApiKey({
+      id, workspaceId, access, name: null, prefix: key.slice(0, 12), keyHash: hashSecret(key), createdAt: this.now(), lastUsedAt: null, revokedAt: null,
+    });
     return { id, key, access };
   }
 

@@ -7,6 +7,7 @@ import { ElasticsearchMessageIndex } from './elasticsearch-message-index.js';
 import { MinioBlobStore } from './minio-blob-store.js';
 import { createRedis, waitUntilReady } from './redis-connection.js';
 import { RedisMetadataStore } from './redis-metadata-store.js';
+import { upgradeRedisData } from './redis-data-upgrades.js';
 import { RedisQuotaLedger } from './redis-quota-ledger.js';
 import { RedisArrivalLog } from './redis-arrival-log.js';
 import { RedisEventBus } from './redis-event-bus.js';
@@ -33,6 +34,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
   };
   try {
     await Promise.all([waitUntilReady(redis, config.redisUrl), waitUntilReady(subscriber, config.redisUrl)]);
+    await upgradeRedisData(redis, names.redisPrefix);
     await ensureMessageIndex(elasticsearch, names);
     const blobs = await MinioBlobStore.open(config, names.bucket);
     const arrivals = new RedisArrivalLog(redis, names.redisPrefix, config.streamResumeLimit);
