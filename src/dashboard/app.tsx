@@ -2,7 +2,7 @@
 // rule that pages other than the public ones need a session (without one: the sign-in page, then back).
 import type { ComponentChildren, FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { match, navigate, useRoute, type Route } from './router.js';
+import { match, navigate, useRoute, type PageProps } from './router.js';
 import { atLeast, useSession } from './session.js';
 import { Alert, Link, Loading } from './components/ui.js';
 import type { Role } from './api.js';
@@ -16,11 +16,6 @@ import { Usage } from './pages/usage.js';
 import { AuditLog } from './pages/audit-log.js';
 import { Account } from './pages/account.js';
 import { NotFound } from './pages/not-found.js';
-
-export interface PageProps {
-  route: Route;
-  params: Record<string, string>;
-}
 
 interface RouteEntry {
   pattern: string;

@@ -20,6 +20,12 @@ export function currentRoute(): Route {
   return { path: `/${below}`.replace(/\/+$/, '') || '/', query: new URLSearchParams(search) };
 }
 
+/** What every page is given: the route and the parameters its pattern matched. */
+export interface PageProps {
+  route: Route;
+  params: Record<string, string>;
+}
+
 /** The URL of a route path (starting with '/'), for href attributes. */
 export function href(to: string): string {
   return basePath() + to.replace(/^\//, '');

@@ -1,7 +1,7 @@
 // Sign in with email and password; the server's message is shown as is (wrong password, too many attempts).
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
-import type { PageProps } from '../app.js';
+import type { PageProps } from '../router.js';
 import { Alert, Page } from '../components/ui.js';
 import { navigate } from '../router.js';
 import { useSession } from '../session.js';
