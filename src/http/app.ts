@@ -12,7 +12,6 @@ import { writeEventStream, type EventStreamReply } from './event-stream.js';
 import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
 import { requestContext, type RequestState } from './request-context.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
-import { DASHBOARD_ROOT, dashboardSite, type DashboardSiteOptions } from './dashboard-site.js';
 import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
 
 export interface HttpAppDeps {
@@ -30,8 +29,6 @@ export interface HttpAppDeps {
   eventStreams: { heartbeatMs: number; maxMs: number };
   log: Logger;
   metrics: Pick<ServiceMetrics, 'httpRequestFinished' | 'storageFailed'>;
-  /** The built web application and the base path its <base href> names; default dist/dashboard at /. */
-  dashboard?: DashboardSiteOptions;
 }
 
 interface State extends RequestState {
@@ -260,7 +257,6 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   app.silent = true;
   app.use(requestContext(deps.log, deps.metrics));
   app.use(errorEnvelope(deps.metrics));
-  app.use(dashboardSite(deps.dashboard ?? { root: DASHBOARD_ROOT, basePath: '' }));
   app.use(router.routes());
   return app;
 }
