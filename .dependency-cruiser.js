@@ -6,9 +6,10 @@
 /**
  * Composition roots: they open the backend, build the services and hand them to the entry points, so they may import
  * anything. application.ts is the server's wiring (main.ts runs it); capture-services.ts is the wiring the server and
- * the admin CLI share (it hands the API's message JSON to the webhook service).
+ * the admin CLI share (it hands the API's message JSON to the webhook service); account-services.ts is the dashboard's
+ * services, which both also share.
  */
-const COMPOSITION = '^src/(main\\.ts$|application\\.ts$|capture-services\\.ts$|cli/)';
+const COMPOSITION = '^src/(main\\.ts$|application\\.ts$|capture-services\\.ts$|account-services\\.ts$|cli/)';
 /** Ways in: HTTP requests, SMTP sessions, background jobs. */
 const ENTRY_POINTS = '^src/(http|smtp|workers)/';
 /**

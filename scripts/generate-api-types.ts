@@ -16,7 +16,7 @@ const HEADER = `// Types of the HTTP API, generated from openapi.yaml by scripts
 
 /**
  * What openapi-typescript cannot say: which parameters request validation fills from their default (they are
- * optional to a client but always present to a handler), and which operations need no API key.
+ * optional to a client but always present to a handler), and which operations need no credentials, and which take a session only.
  */
 function validationFacts(): string {
   const { operations } = loadOpenApi(SPEC_FILE);
@@ -28,13 +28,16 @@ function validationFacts(): string {
     return locations.length === 0 ? [] : [`    ${operationId}: {`, ...locations, '    };'];
   });
   const publicIds = operations.filter((operation) => operation.public).map((operation) => JSON.stringify(operation.operationId));
+  const sessionIds = operations.filter((operation) => operation.sessionOnly).map((operation) => JSON.stringify(operation.operationId));
   return [
     '/** Parameters, by operation and location, that request validation fills from their `default` when a request leaves them out. */',
     'export interface defaultedParameters {',
     ...defaulted,
     '}',
-    '/** Operations that declare `security: []`: they take no API key (signed file links). */',
+    '/** Operations that declare `security: []`: they take no credentials (sign-in, one-time links, signed file links). */',
     `export type publicOperations = ${publicIds.length === 0 ? 'never' : publicIds.join(' | ')};`,
+    '/** Operations whose security lists only `sessionCookie`: dashboard-only, never reached with an API key. */',
+    `export type sessionOperations = ${sessionIds.length === 0 ? 'never' : sessionIds.join(' | ')};`,
     '',
   ].join('\n');
 }

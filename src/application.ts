@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { linkBaseUrl, publicBaseUrl, type Config } from './config.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
 import { MessageService } from './services/messages.js';
 import { MessageContentService } from './services/message-content.js';
@@ -16,6 +16,7 @@ import { FileUrlSigner } from './services/signed-urls.js';
 import { checkReadiness } from './services/readiness.js';
 import { contentPoolFor } from './content/content-pool.js';
 import { buildCaptureServices } from './capture-services.js';
+import { buildAccountServices } from './account-services.js';
 import { RetentionWorker } from './workers/retention.js';
 import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
@@ -47,6 +48,10 @@ import { LinkCheckService } from './services/link-check.js';
 import { linkCheckHandlers } from './http/routes/link-check.js';
 import { SpamCheckService } from './services/spam-check.js';
 import { spamCheckHandlers } from './http/routes/spam-check.js';
+import { sessionHandlers, sessionPublicHandlers } from './http/routes/session.js';
+import { teamHandlers, teamPublicHandlers } from './http/routes/team.js';
+import { apiKeyHandlers } from './http/routes/api-keys.js';
+import { planHandlers } from './http/routes/plan.js';
 
 /** What the application takes from its host rather than from the world, so a test can hold them. */
 export interface ApplicationDeps {
@@ -150,6 +155,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       now,
     );
     const { workspaces, inboxes, tagRules, webhooks, pipeline } = buildCaptureServices(backend, config, contentPool, log, () => deliveryWorker.wake(), { now, observer: metrics });
+    const accounts = buildAccountServices(backend, config, workspaces, now);
     const messages = new MessageService(backend, inboxes);
     const content = new MessageContentService(messages, backend.blobs, contentPool);
     // One secret for every node, so a link signed by one is honoured by all.
@@ -203,6 +209,10 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),
         // Linked stylesheets are fetched under the link check's policy: public addresses only unless lifted for development.
         ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
+        ...sessionHandlers(accounts.people, accounts.sessions),
+        ...teamHandlers(accounts.members, accounts.invitations),
+        ...apiKeyHandlers(accounts.apiKeys),
+        ...planHandlers(workspaces, accounts.audit),
       },
       publicHandlers: {
         ...fileHandlers(messages, content, signer),
@@ -212,13 +222,22 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
           metricsToken: config.metricsToken,
           metricsElsewhere: config.metricsPort !== null,
         }),
+        ...sessionPublicHandlers(accounts.people),
+        ...teamPublicHandlers(accounts.invitations),
       },
-      publicUrl: config.publicUrl,
+      publicBaseUrl: publicBaseUrl(config),
+      publicOrigin: config.publicUrl === null ? null : new URL(config.publicUrl).origin,
+      basePath: config.basePath,
+      // The web application (static files under a strict CSP) mounts here: a Koa middleware for the GETs outside /v1
+      // and the operators' paths, run after the API's routes and before the 404 envelope.
+      dashboard: null,
       // Base64 grows attachments by a third; leave room for the JSON around them.
       maxMessageBodyBytes: Math.ceil(config.maxMessageBytes * 4 / 3) + 1024 * 1024,
       metadata: backend.metadata,
       rateLimiter: backend.rateLimiter,
       workspaces,
+      sessions: accounts.sessions,
+      now,
       eventStreams: { heartbeatMs: config.streamHeartbeatSeconds * 1000, maxMs: config.streamMaxSeconds * 1000 },
       log,
       metrics,
@@ -269,6 +288,13 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       await httpDone;
       await pipeline.drain();
     };
+
+    if (created) {
+      // After listening: the link names the HTTP port, which may have been picked at start (port 0).
+      const link = await accounts.people.createFirstOwner(created.workspace, config.ownerEmail, linkBaseUrl(config, httpPort));
+      log.info({ email: config.ownerEmail, set_password_url: link.url, expires_at: link.expiresAt.toISOString() },
+        `open this link to set the password of ${config.ownerEmail} (shown once)`);
+    }
 
     log.info({
       profile: config.profile,

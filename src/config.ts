@@ -30,6 +30,18 @@ export interface Config {
   shutdownGraceMs: number;
   /** Base of absolute URLs the API returns; null: the origin of each request. */
   publicUrl: string | null;
+  /** Where the whole HTTP surface lives behind a reverse proxy, e.g. '/mail'; '' for the root. */
+  basePath: string;
+  /** A dashboard session unused this long ends. */
+  sessionIdleMinutes: number;
+  /** A dashboard session ends this long after sign-in, used or not. */
+  sessionMaxHours: number;
+  /** Lifetime of an invitation link. */
+  invitationTtlHours: number;
+  /** Lifetime of a set-password link (first start, admin CLI). */
+  passwordLinkTtlHours: number;
+  /** The default workspace's owner, created on first start. */
+  ownerEmail: string;
   fileUrlTtlSeconds: number;
   /** How often expired messages are deleted (plan retention_days). */
   retentionSweepSeconds: number;
@@ -221,6 +233,41 @@ function readPublicUrl(env: Env): string | null {
   return raw.replace(/\/+$/, '');
 }
 
+/** '/mail', 'mail/', '/mail/' all mean '/mail'; '' and '/' mean the root. */
+function readBasePath(env: Env): string {
+  const raw = (env.SANDBOX_BASE_PATH ?? '').trim();
+  const trimmed = raw.replace(/^\/+|\/+$/g, '');
+  if (trimmed === '') return '';
+  if (!/^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/.test(trimmed) || trimmed.split('/').some((segment) => /^\.+$/.test(segment))) {
+    throw new ConfigError('SANDBOX_BASE_PATH', `expected a URL path such as /mail (letters, digits and . _ ~ - between slashes), got '${raw}'`);
+  }
+  return `/${trimmed}`;
+}
+
+function readEmail(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[^\s@]+@[^\s@]+$/.test(raw) || raw.length > 254) throw new ConfigError(name, `expected an email address, got '${raw}'`);
+  return raw.toLowerCase();
+}
+
+/**
+ * Where absolute links point when no request says: SANDBOX_PUBLIC_URL (with the base path added unless its own path
+ * names one already), else the address the HTTP port is bound to.
+ */
+export function linkBaseUrl(config: Pick<Config, 'publicUrl' | 'basePath' | 'bind'>, httpPort: number): string {
+  const configured = publicBaseUrl(config);
+  if (configured !== null) return configured;
+  const host = config.bind === '0.0.0.0' || config.bind === '::' ? '127.0.0.1' : config.bind;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${httpPort}${config.basePath}`;
+}
+
+/** SANDBOX_PUBLIC_URL as the base of absolute links: a bare origin gets the base path; a URL with a path is taken as is. */
+export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'basePath'>): string | null {
+  if (config.publicUrl === null) return null;
+  return new URL(config.publicUrl).pathname === '/' ? `${config.publicUrl}${config.basePath}` : config.publicUrl;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const namespace = env.SANDBOX_NAMESPACE ?? '';
   // Index, bucket and Redis key names all accept these characters (S3 bucket names refuse '_').
@@ -250,6 +297,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     tlsKeyPath,
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),
     publicUrl: readPublicUrl(env),
+    basePath: readBasePath(env),
+    sessionIdleMinutes: readPositiveInt(env, 'SANDBOX_SESSION_IDLE_MINUTES', 720),
+    sessionMaxHours: readPositiveInt(env, 'SANDBOX_SESSION_MAX_HOURS', 168),
+    invitationTtlHours: readPositiveInt(env, 'SANDBOX_INVITATION_TTL_HOURS', 72),
+    passwordLinkTtlHours: readPositiveInt(env, 'SANDBOX_PASSWORD_LINK_TTL_HOURS', 24),
+    ownerEmail: readEmail(env, 'SANDBOX_OWNER_EMAIL', 'owner@localhost'),
     fileUrlTtlSeconds: readPositiveInt(env, 'SANDBOX_FILE_URL_TTL_SECONDS', 3600),
     retentionSweepSeconds: readPositiveInt(env, 'SANDBOX_RETENTION_SWEEP_SECONDS', 3600),
     streamHeartbeatSeconds: readPositiveInt(env, 'SANDBOX_STREAM_HEARTBEAT_SECONDS', 15),

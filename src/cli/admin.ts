@@ -2,12 +2,13 @@
 // Works on the same data as a running server; JSON on stdout with --json, errors on stderr, non-zero exit.
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, linkBaseUrl, loadConfig, type Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { openBackend } from '../storage/index.js';
 import { WorkspaceService } from '../services/workspaces.js';
 import { buildCaptureServices } from '../capture-services.js';
+import { buildAccountServices } from '../account-services.js';
 import { contentPoolFor } from '../content/content-pool.js';
 import { assertPathsExist, findInbox, importMessages, importSummaryText } from './import-messages.js';
 import type { Access, MemberRole } from '../domain/types.js';
@@ -22,6 +23,10 @@ const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
   plan set --workspace ID --plan PLAN
   plan list                                      the plans and their limits
   member add --workspace ID --email E --role owner|admin|member
+                                                 (they set a password with \`member password\`)
+  member password --email E                      print a one-time link that sets the password of a member of
+                                                 any workspace, for SANDBOX_PASSWORD_LINK_TTL_HOURS (default 24);
+                                                 the link names SANDBOX_PUBLIC_URL, else this host's HTTP port
   import --inbox ID [--concurrency N] PATH...    capture .eml files, mbox files and Maildir folders (folders are
                                                  walked recursively) into the inbox, as if they arrived over SMTP:
                                                  quota, size limit, tag rules and webhooks apply. Progress on stderr.
@@ -151,6 +156,15 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
         const role = oneOf(required(values, 'role'), ROLES, 'role');
         await workspaces.addMember(workspaceId, email, role);
         return { json: { workspace_id: workspaceId, email: email.toLowerCase(), role }, text: `${email} added to ${workspaceId} as ${role}` };
+      }
+      case 'member password': {
+        const email = required(values, 'email');
+        const { people } = buildAccountServices(backend, config, workspaces);
+        const link = await people.passwordLinkFor(email, linkBaseUrl(config, config.httpPort));
+        return {
+          json: { email: email.toLowerCase(), set_password_url: link.url, expires_at: link.expiresAt.toISOString() },
+          text: `open this link to set the password of ${email.toLowerCase()} (shown once, until ${link.expiresAt.toISOString()}):\n${link.url}`,
+        };
       }
       default:
         throw new UsageError(`unknown command '${command}'`);

@@ -6,6 +6,12 @@ export const API_KEY_PREFIX = 'sbx_api_';
 /** 32 random bytes: guessing is hopeless, so a fast hash (not a slow KDF) is enough to store them. */
 export const newApiKey = (): string => API_KEY_PREFIX + randomBytes(32).toString('base64url');
 
+/** The first characters of a key, kept to recognise it in a list ('sbx_api_' and four random ones). */
+export const apiKeyPrefix = (key: string): string => key.slice(0, 12);
+
+/** A session cookie, a CSRF token or a one-time link's token: 32 random bytes, stored (when at all) as hashSecret. */
+export const newOpaqueToken = (): string => randomBytes(32).toString('base64url');
+
 export const newSmtpPassword = (): string => randomBytes(24).toString('base64url');
 /** A webhook's signing key, kept as given: the server needs it to sign every delivery. */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;

@@ -1243,7 +1243,7 @@ export interface paths {
         };
         /**
          * The workspace's plan, its limits and this month's usage
-         * @description Changing plan is an operator action (`npm run --silent admin -- workspace plan --id WS --plan NAME`); `how_to_change` says so.
+         * @description Changing plan is an operator action (`npm run --silent admin -- plan set --workspace WS --plan NAME`); `how_to_change` says so.
          */
         get: operations["getPlan"];
         put?: never;
@@ -5113,5 +5113,7 @@ export interface defaultedParameters {
         query: "limit";
     };
 }
-/** Operations that declare `security: []`: they take no API key (signed file links). */
+/** Operations that declare `security: []`: they take no credentials (sign-in, one-time links, signed file links). */
 export type publicOperations = "signIn" | "lookUpInvitation" | "acceptInvitation" | "lookUpPasswordLink" | "setPasswordFromLink" | "getSignedRaw" | "getSignedHtml" | "getSignedAttachment" | "getSignedThumbnail" | "livez" | "readyz" | "getMetrics";
+/** Operations whose security lists only `sessionCookie`: dashboard-only, never reached with an API key. */
+export type sessionOperations = "signOut" | "getMe" | "switchWorkspace" | "changePassword" | "listSessions" | "endSession" | "listMembers" | "changeMemberRole" | "removeMember" | "listInvitations" | "createInvitation" | "revokeInvitation" | "listApiKeys" | "createApiKey" | "revokeApiKey" | "getPlan" | "listAuditLog";

@@ -1,13 +1,18 @@
-// The Koa application: envelope and errors, API-key auth, rate limits, and routes generated from openapi.yaml.
-import Koa, { type Context, type Next } from 'koa';
+// The Koa application: base path, envelope and errors, API-key and session auth with roles and CSRF checks, rate
+// limits, and routes generated from openapi.yaml.
+import Koa, { type Context, type Middleware, type Next } from 'koa';
 import Router, { type RouterContext } from '@koa/router';
 import type { Logger } from 'pino';
 import type { ValidateFunction } from 'ajv';
 import { AppError, toAppError } from '../errors.js';
 import type { MetadataStore, RateLimiter } from '../storage/ports.js';
-import { authenticateApiKey, type Principal } from '../services/api-keys.js';
+import { authenticateApiKey } from '../services/api-keys.js';
+import type { ClientInfo, Principal } from '../services/principal.js';
+import type { SessionService } from '../services/sessions.js';
 import type { WorkspaceService } from '../services/workspaces.js';
-import type { AnyReply, HandlerTable, KeyedOperationId, PublicHandlerTable, PublicOperationId } from './handler.js';
+import { roleAtLeast } from '../domain/roles.js';
+import type { AnyReply, HandlerTable, KeyedOperationId, PublicHandlerTable, PublicOperationId, SessionCookie } from './handler.js';
+import { CSRF_HEADER, changesState, foreignOriginRefusal, sessionCsrfRefusal } from './csrf.js';
 import { writeEventStream, type EventStreamReply } from './event-stream.js';
 import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
 import { requestContext, type RequestState } from './request-context.js';
@@ -18,13 +23,21 @@ export interface HttpAppDeps {
   openapi: OpenApiDocument;
   handlers: HandlerTable<KeyedOperationId>;
   publicHandlers: PublicHandlerTable<PublicOperationId>;
-  /** Base of absolute URLs in responses; null: the origin each request was made to. */
-  publicUrl: string | null;
+  /** Base of absolute URLs in responses (SANDBOX_PUBLIC_URL with the base path); null: the origin each request was made to. */
+  publicBaseUrl: string | null;
+  /** SANDBOX_PUBLIC_URL's origin, which Origin headers must name; null: the origin each request was made to. */
+  publicOrigin: string | null;
+  /** SANDBOX_BASE_PATH: everything is served under it ('' for the root). */
+  basePath: string;
+  /** The web application's middleware: it answers the GETs the API's routes leave alone; null serves none. */
+  dashboard: Middleware | null;
   /** Body limit of operations that declare `x-body-limit: message` (send). */
   maxMessageBodyBytes: number;
   metadata: MetadataStore;
   rateLimiter: RateLimiter;
   workspaces: WorkspaceService;
+  sessions: SessionService;
+  now: () => Date;
   /** Heartbeat interval and time limit of event streams. */
   eventStreams: { heartbeatMs: number; maxMs: number };
   log: Logger;
@@ -34,6 +47,9 @@ export interface HttpAppDeps {
 interface State extends RequestState {
   principal: Principal;
 }
+
+/** The dashboard's session cookie (openapi.yaml's sessionCookie scheme). */
+export const SESSION_COOKIE = 'sbx_session';
 
 type ApiContext = RouterContext<State>;
 
@@ -79,6 +95,51 @@ async function enforceRateLimit(limiter: RateLimiter, workspaces: WorkspaceServi
       headers: { 'Retry-After': String(decision.retryAfterSeconds) },
     });
   }
+}
+
+/** The whole surface moves under the base path; anything outside it is not ours. */
+function underBasePath(basePath: string) {
+  return async (ctx: Context, next: Next) => {
+    if (basePath !== '') {
+      if (ctx.path !== basePath && !ctx.path.startsWith(`${basePath}/`)) throw new AppError('not_found', `nothing is served outside ${basePath}/`);
+      ctx.path = ctx.path.slice(basePath.length) || '/';
+    }
+    await next();
+  };
+}
+
+/** An API key when the request carries an Authorization header (it decides), else the session cookie's session. */
+async function authenticate(ctx: Context, deps: HttpAppDeps): Promise<Principal> {
+  const authorization = ctx.get('authorization');
+  const sessionToken = ctx.cookies.get(SESSION_COOKIE);
+  if (authorization === '' && sessionToken) return deps.sessions.resolve(sessionToken);
+  return authenticateApiKey(deps.metadata, authorization || undefined, deps.now());
+}
+
+/** What the Access tag of openapi.yaml allows this principal on this operation. */
+function authorize(ctx: Context, spec: OperationSpec, principal: Principal, expectedOrigin: string): void {
+  if (principal.kind === 'key') {
+    if (changesState(ctx.method) && !spec.readOnly && principal.access !== 'read_write') {
+      throw new AppError('read_only_key', `this API key is read-only; ${ctx.method} needs a read_write key`);
+    }
+    return;
+  }
+  if (changesState(ctx.method)) {
+    const refusal = sessionCsrfRefusal({ csrfHeader: ctx.get(CSRF_HEADER), origin: ctx.get('origin') }, principal.session.csrfToken, expectedOrigin);
+    if (refusal) throw new AppError('csrf_failed', refusal);
+  }
+  if (!roleAtLeast(principal.role, spec.minRole)) {
+    throw new AppError('role_required', `this needs the ${spec.minRole} role; you are ${principal.role === 'admin' ? 'an' : 'a'} ${principal.role} of this workspace`);
+  }
+}
+
+function writeSessionCookie(ctx: Context, change: SessionCookie, deps: HttpAppDeps): void {
+  // Behind a TLS-terminating proxy the request itself is plain http, but the browser's is not.
+  const secure = ctx.secure || (deps.publicOrigin?.startsWith('https:') ?? false);
+  if (secure) ctx.cookies.secure = true;
+  const attributes = { httpOnly: true, sameSite: 'lax', path: deps.basePath || '/', secure, overwrite: true } as const;
+  if ('clear' in change) ctx.cookies.set(SESSION_COOKIE, null, attributes);
+  else ctx.cookies.set(SESSION_COOKIE, change.set, { ...attributes, expires: change.expiresAt });
 }
 
 function parametersSchema(parameters: ParameterSpec[], location: 'path' | 'query' | 'header') {
@@ -129,7 +190,8 @@ interface CheckedRequest {
   query: Record<string, unknown>;
   headers: Record<string, string>;
   body: unknown;
-  origin: string;
+  baseUrl: string;
+  client: ClientInfo;
   signal: AbortSignal;
   principal?: Principal;
 }
@@ -161,7 +223,7 @@ function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: un
   return { params, query, headers };
 }
 
-function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply>): void {
+function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply>, deps: HttpAppDeps): void {
   if ('file' in reply) {
     ctx.status = 200;
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
@@ -174,6 +236,7 @@ function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply>): v
     ctx.body = reply.json;
     return;
   }
+  if (reply.sessionCookie) writeSessionCookie(ctx, reply.sessionCookie, deps);
   ctx.status = reply.status ?? 200;
   ctx.body = { success: true, data: reply.data, ...(reply.nextCursor ? { next_cursor: reply.nextCursor } : {}) };
 }
@@ -234,21 +297,35 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
     const koaPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
     const bodyLimit = spec.messageSizedBody ? deps.maxMessageBodyBytes : JSON_BODY_LIMIT;
     router.register(koaPath, [spec.method.toUpperCase()], async (ctx: ApiContext) => {
-      const principal = spec.public ? null : await authenticateApiKey(deps.metadata, ctx.get('authorization') || undefined);
+      const expectedOrigin = deps.publicOrigin ?? requestOrigin(ctx);
+      const principal = spec.public ? null : await authenticate(ctx, deps);
       if (principal) {
-        await enforceRateLimit(deps.rateLimiter, deps.workspaces, principal);
-        if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !spec.readOnly && principal.access !== 'read_write') {
-          throw new AppError('read_only_key', `this API key is read-only; ${ctx.method} needs a read_write key`);
+        if (spec.sessionOnly && principal.kind === 'key') {
+          throw new AppError('session_required', `${spec.method.toUpperCase()} ${spec.path} is for dashboard sessions only; API keys cannot use it`);
         }
+        await enforceRateLimit(deps.rateLimiter, deps.workspaces, principal);
+        authorize(ctx, spec, principal, expectedOrigin);
+      } else if (changesState(ctx.method)) {
+        // Sign-in and the one-time links take no credentials, but a page of another site must not drive them either.
+        const refusal = foreignOriginRefusal(ctx.get('origin'), expectedOrigin);
+        if (refusal) throw new AppError('csrf_failed', refusal);
       }
       const body = operation.body ? await readJsonBody(ctx, bodyLimit) : undefined;
       const { params, query, headers } = validateRequest(operation, ctx, body);
-      const request = { params, query, headers, body, origin: deps.publicUrl ?? requestOrigin(ctx), signal: clientGone(ctx) };
+      const request = {
+        params,
+        query,
+        headers,
+        body,
+        baseUrl: deps.publicBaseUrl ?? `${requestOrigin(ctx)}${deps.basePath}`,
+        client: { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null },
+        signal: clientGone(ctx),
+      };
       const reply = await handler(principal ? { ...request, principal } : request);
       if ('events' in reply) {
         writeEventStream(ctx, reply, { ...deps.eventStreams, onError: (error) => ctx.state.log.warn({ err: error, path: ctx.path }, 'event stream ended by a failure') });
       } else {
-        writeReply(ctx, reply);
+        writeReply(ctx, reply, deps);
       }
     });
   }
@@ -257,6 +334,9 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   app.silent = true;
   app.use(requestContext(deps.log, deps.metrics));
   app.use(errorEnvelope(deps.metrics));
+  app.use(underBasePath(deps.basePath));
   app.use(router.routes());
+  // What the API's routes leave (GETs outside /v1 and the operators' paths) goes to the web application.
+  if (deps.dashboard) app.use(deps.dashboard);
   return app;
 }

@@ -1,12 +1,14 @@
 // The shape of an API handler, typed per operation from openapi.yaml: validated input in, a JSON envelope
 // payload, a file or an event stream out, each as that operation's success responses declare.
-import type { Principal } from '../services/api-keys.js';
-import type { defaultedParameters, operations, publicOperations } from './api-types.js';
+import type { ClientInfo, Principal, SessionPrincipal } from '../services/principal.js';
+import type { defaultedParameters, operations, publicOperations, sessionOperations } from './api-types.js';
 import type { EventStreamReply } from './event-stream.js';
 
 export type OperationId = keyof operations;
 export type PublicOperationId = publicOperations;
 export type KeyedOperationId = Exclude<OperationId, PublicOperationId>;
+/** Dashboard-only operations: the router lets only a session reach them. */
+export type SessionOperationId = sessionOperations;
 
 /** A location's parameters as validation hands them over; an operation without any gets an empty object. */
 type Located<T> = [NonNullable<T>] extends [never] ? Record<string, never> : NonNullable<T>;
@@ -34,21 +36,27 @@ export interface PublicRequest<Op extends OperationId> {
   /** The header parameters the operation declares, by their names in openapi.yaml, when present. */
   headers: ParametersIn<Op, 'header'>;
   body: RequestBody<Op>;
-  /** Scheme, host and port this server is reached at, for absolute URLs in responses. */
-  origin: string;
+  /** Where this server is reached (scheme, host, port and SANDBOX_BASE_PATH), for absolute URLs in responses. */
+  baseUrl: string;
+  /** The client's address and user agent, for sessions and the sign-in throttle. */
+  client: ClientInfo;
   /** Aborted when the client goes away before the response is complete. */
   signal: AbortSignal;
 }
 
 export interface ApiRequest<Op extends OperationId> extends PublicRequest<Op> {
-  principal: Principal;
+  principal: Op extends SessionOperationId ? SessionPrincipal : Principal;
 }
+
+/** Sets the session cookie (sign-in) or clears it (sign-out) with a reply; the router owns its name and attributes. */
+export type SessionCookie = { set: string; expiresAt: Date } | { clear: true };
 
 /** The envelope's `data` (and `next_cursor` where the response declares one); 200 is the status unless set. */
 type JsonReplyFor<Status, Envelope> = Envelope extends { data: infer Data }
   ? (Status extends 200 ? { status?: 200 } : { status: Status })
     & { data: Data }
     & ('next_cursor' extends keyof Envelope ? { nextCursor?: string | null } : { nextCursor?: never })
+    & { sessionCookie?: SessionCookie }
   : never;
 
 export interface FileReply {

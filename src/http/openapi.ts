@@ -5,6 +5,8 @@ import { parse as parseYaml } from 'yaml';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { PROJECT_ROOT } from '../project-root.js';
+import { ROLES } from '../domain/roles.js';
+import type { MemberRole } from '../domain/types.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
@@ -26,8 +28,12 @@ export interface OperationSpec {
   parameters: ParameterSpec[];
   requestBodySchema: JsonObject | null;
   requestBodyRequired: boolean;
-  /** True when the operation declares `security: []`: no API key (signed file links). */
+  /** True when the operation declares `security: []`: no credentials (sign-in, one-time links, signed file links). */
   public: boolean;
+  /** True when its security lists only `sessionCookie`: dashboard-only, an API key gets 403 session_required. */
+  sessionOnly: boolean;
+  /** `x-min-role`: the least role a session needs (member when absent); keys are held to their access instead. */
+  minRole: MemberRole;
   /** `x-body-limit: message`: the body may be as large as a message (send), not just the 1 MiB default. */
   messageSizedBody: boolean;
   /** `x-read-only: true`: changes nothing whatever its method (a dry run), so a `read` key may call it. */
@@ -67,6 +73,12 @@ function resolveLocal<T>(doc: JsonObject, value: T): T {
   return resolveLocal(doc, target as T);
 }
 
+function readMinRole(operation: JsonObject): MemberRole {
+  const value = operation['x-min-role'] ?? 'member';
+  if (!(ROLES as readonly unknown[]).includes(value)) throw new Error(`openapi.yaml: ${String(operation.operationId)} has x-min-role '${String(value)}' (expected ${ROLES.join(', ')})`);
+  return value as MemberRole;
+}
+
 export function loadOpenApi(file: string = path.join(PROJECT_ROOT, 'openapi.yaml')): OpenApiDocument {
   const raw = parseYaml(fs.readFileSync(file, 'utf8')) as JsonObject;
   const operations: OperationSpec[] = [];
@@ -91,6 +103,9 @@ export function loadOpenApi(file: string = path.join(PROJECT_ROOT, 'openapi.yaml
         requestBodySchema: bodyContent?.schema ?? null,
         requestBodyRequired: Boolean(body?.required),
         public: Array.isArray(operation.security) && operation.security.length === 0,
+        sessionOnly: Array.isArray(operation.security) && operation.security.length > 0
+          && (operation.security as JsonObject[]).every((requirement) => Object.keys(requirement).every((scheme) => scheme === 'sessionCookie')),
+        minRole: readMinRole(operation),
         messageSizedBody: operation['x-body-limit'] === 'message',
         readOnly: operation['x-read-only'] === true,
         responses,

@@ -85,10 +85,10 @@ export const signedFilePath = {
   thumbnail: (w: string, m: string, index: number) => `${signedFilePath.base(w, m)}/thumbnails/${index}`,
 };
 
-export function messageDetailJson(detail: MessageDetail, signer: FileUrlSigner, origin: string): Schemas['MessageDetail'] {
+export function messageDetailJson(detail: MessageDetail, signer: FileUrlSigner, baseUrl: string): Schemas['MessageDetail'] {
   const { record } = detail;
   const expires = signer.expiry();
-  const signed = (path: string) => origin + signer.sign(path, expires).path;
+  const signed = (path: string) => baseUrl + signer.sign(path, expires).path;
   const images = detail.attachments.filter((attachment) => attachment.isImage);
   return {
     ...messageSummaryJson(record),

@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
-import { hashSecret, newApiKey } from '../domain/secrets.js';
+import { apiKeyPrefix, hashSecret, newApiKey } from '../domain/secrets.js';
 import { quotaPeriod, quotaPeriodStart } from '../domain/quota-period.js';
-import type { Access, MemberRole, Plan, Workspace } from '../domain/types.js';
+import type { Access, ApiKeyRecord, MemberRole, Plan, Workspace } from '../domain/types.js';
 import type { MetadataStore } from '../storage/ports.js';
 
 export interface IssuedKey {
@@ -24,6 +24,9 @@ export interface Usage {
 }
 
 export const DEFAULT_WORKSPACE_NAME = 'default';
+
+/** Plans are an operator's business, never the dashboard's: this is what the dashboard says about changing one. */
+export const HOW_TO_CHANGE_PLAN = 'Plans are changed by an operator: npm run --silent admin -- plan set --workspace <ws> --plan <name>';
 
 export class WorkspaceService {
   constructor(
@@ -73,11 +76,19 @@ export class WorkspaceService {
   }
 
   async createKey(workspaceId: string, access: Access): Promise<IssuedKey> {
+    const { record, key } = await this.issueKey(workspaceId, access, null);
+    return { id: record.id, key, access };
+  }
+
+  /** A new key and its record; the key itself is never stored, so this is the only time it is known. */
+  async issueKey(workspaceId: string, access: Access, name: string | null): Promise<{ record: ApiKeyRecord; key: string }> {
     await this.requireWorkspace(workspaceId);
     const key = newApiKey();
-    const id = newId('key');
-    await this.metadata.createApiKey({ id, workspaceId, access, keyHash: hashSecret(key), createdAt: this.now(), revokedAt: null });
-    return { id, key, access };
+    const record: ApiKeyRecord = {
+      id: newId('key'), workspaceId, access, name, prefix: apiKeyPrefix(key), keyHash: hashSecret(key), createdAt: this.now(), lastUsedAt: null, revokedAt: null,
+    };
+    await this.metadata.createApiKey(record);
+    return { record, key };
   }
 
   async revokeKey(id: string): Promise<void> {

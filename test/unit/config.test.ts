@@ -1,7 +1,7 @@
 // Configuration parsing: defaults, sizes, ports, plans, and one clear error naming the variable.
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
-import { ConfigError, DEFAULT_PLANS, loadConfig } from '../../src/config.js';
+import { ConfigError, DEFAULT_PLANS, linkBaseUrl, loadConfig } from '../../src/config.js';
 
 describe('loadConfig', () => {
   it('has documented defaults', () => {
@@ -112,5 +112,28 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ SANDBOX_BIND: '0.0.0.0' }).smtpHostname, 'localhost');
     assert.equal(loadConfig({ SANDBOX_BIND: '127.0.0.2' }).smtpHostname, '127.0.0.2');
     assert.equal(loadConfig({ SANDBOX_SMTP_HOSTNAME: 'mail.test' }).smtpHostname, 'mail.test');
+  });
+
+  it('reads the dashboard settings and normalises the base path', () => {
+    const config = loadConfig({});
+    assert.deepEqual(
+      [config.basePath, config.sessionIdleMinutes, config.sessionMaxHours, config.invitationTtlHours, config.passwordLinkTtlHours, config.ownerEmail],
+      ['', 720, 168, 72, 24, 'owner@localhost'],
+    );
+    for (const raw of ['/mail', 'mail', '/mail/', 'mail//']) assert.equal(loadConfig({ SANDBOX_BASE_PATH: raw }).basePath, '/mail');
+    assert.equal(loadConfig({ SANDBOX_BASE_PATH: '/' }).basePath, '');
+    assert.equal(loadConfig({ SANDBOX_BASE_PATH: '/a/b' }).basePath, '/a/b');
+    for (const raw of ['/a b', '/../x', '/a?b', '/a#b']) assert.throws(() => loadConfig({ SANDBOX_BASE_PATH: raw }), /SANDBOX_BASE_PATH/);
+    assert.throws(() => loadConfig({ SANDBOX_OWNER_EMAIL: 'nobody' }), /SANDBOX_OWNER_EMAIL/);
+    assert.throws(() => loadConfig({ SANDBOX_SESSION_IDLE_MINUTES: '0' }), /SANDBOX_SESSION_IDLE_MINUTES/);
+  });
+
+  it('builds absolute links from SANDBOX_PUBLIC_URL and the base path, or the bound address', () => {
+    const at = (env: Record<string, string>) => linkBaseUrl(loadConfig(env), 8025);
+    assert.equal(at({}), 'http://127.0.0.1:8025');
+    assert.equal(at({ SANDBOX_BIND: '0.0.0.0', SANDBOX_BASE_PATH: '/mail' }), 'http://127.0.0.1:8025/mail');
+    assert.equal(at({ SANDBOX_BIND: '::1' }), 'http://[::1]:8025');
+    assert.equal(at({ SANDBOX_PUBLIC_URL: 'https://sandbox.example.com', SANDBOX_BASE_PATH: '/mail' }), 'https://sandbox.example.com/mail');
+    assert.equal(at({ SANDBOX_PUBLIC_URL: 'https://example.com/mail/', SANDBOX_BASE_PATH: '/mail' }), 'https://example.com/mail');
   });
 });

@@ -18,8 +18,8 @@ export function messageHandlers(messages: MessageService, content: MessageConten
       });
       return { data: page.items.map(messageSummaryJson), nextCursor: page.nextCursor };
     },
-    getMessage: async ({ principal, params, origin }) => ({
-      data: messageDetailJson(await content.detail(principal.workspace.id, params.id), signer, origin),
+    getMessage: async ({ principal, params, baseUrl }) => ({
+      data: messageDetailJson(await content.detail(principal.workspace.id, params.id), signer, baseUrl),
     }),
     getMessageRaw: async ({ principal, params }) => ({
       file: await messages.raw(principal.workspace.id, params.id),

@@ -61,7 +61,7 @@ export interface RealtimeCounts {
 
 export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStreams, content: MessageContentService, signer: FileUrlSigner, counts: RealtimeCounts) {
   return handlers({
-    waitForMessage: async ({ principal, params, query, origin, signal }) => {
+    waitForMessage: async ({ principal, params, query, baseUrl, signal }) => {
       counts.waitsOpen.inc();
       let record: MessageRecord;
       try {
@@ -69,7 +69,7 @@ export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStrea
       } finally {
         counts.waitsOpen.dec();
       }
-      return { data: messageDetailJson(await content.detail(principal.workspace.id, record.id), signer, origin) };
+      return { data: messageDetailJson(await content.detail(principal.workspace.id, record.id), signer, baseUrl) };
     },
     streamInboxEvents: async ({ principal, params, headers }) => {
       const stream = await streams.open(principal.workspace.id, params.id, headers['Last-Event-ID']);

@@ -10,24 +10,24 @@ import { htmlReply } from './file-replies.js';
 
 export function viewHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner) {
   /** Signed links to every attachment, by index, for the page's cid: images; a browser opens them without a key. */
-  const attachmentUrls = (record: MessageRecord, origin: string): string[] => {
+  const attachmentUrls = (record: MessageRecord, baseUrl: string): string[] => {
     const expires = signer.expiry();
-    return Array.from({ length: record.attachmentCount }, (_, index) => origin + signer.sign(signedFilePath.attachment(record.workspaceId, record.id, index), expires).path);
+    return Array.from({ length: record.attachmentCount }, (_, index) => baseUrl + signer.sign(signedFilePath.attachment(record.workspaceId, record.id, index), expires).path);
   };
   const latest = (workspaceId: string, inboxId: string, q: string | undefined) => messages.latest(workspaceId, inboxId, listFilter({ q }), q !== undefined);
 
   return handlers({
-    viewLatestHtml: async ({ principal, params, query, origin }) => {
+    viewLatestHtml: async ({ principal, params, query, baseUrl }) => {
       const record = await latest(principal.workspace.id, params.inbox_id, query.q);
-      return htmlReply(await content.renderHtml(record, attachmentUrls(record, origin)));
+      return htmlReply(await content.renderHtml(record, attachmentUrls(record, baseUrl)));
     },
     viewLatestText: async ({ principal, params, query }) => {
       const record = await latest(principal.workspace.id, params.inbox_id, query.q);
       return { file: await content.renderText(record), contentType: 'text/plain; charset=utf-8', headers: { 'X-Content-Type-Options': 'nosniff' } };
     },
-    viewMessageHtml: async ({ principal, params, origin }) => {
+    viewMessageHtml: async ({ principal, params, baseUrl }) => {
       const record = await messages.requireInInbox(principal.workspace.id, params.inbox_id, params.message_id);
-      return htmlReply(await content.renderHtml(record, attachmentUrls(record, origin)));
+      return htmlReply(await content.renderHtml(record, attachmentUrls(record, baseUrl)));
     },
   });
 }

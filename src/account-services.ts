@@ -1,0 +1,34 @@
+// The dashboard's services (people, sessions, team, invitations, API keys, audit), wired once for the server and the admin CLI.
+import type { Config } from './config.js';
+import type { Backend } from './storage/ports.js';
+import type { WorkspaceService } from './services/workspaces.js';
+import { AuditLog } from './services/audit-log.js';
+import { SessionService } from './services/sessions.js';
+import { SignInThrottle } from './services/sign-in-throttle.js';
+import { PeopleService } from './services/people.js';
+import { MemberService } from './services/members.js';
+import { InvitationService } from './services/invitations.js';
+import { ApiKeyService } from './services/api-keys.js';
+
+export interface AccountServices {
+  audit: AuditLog;
+  sessions: SessionService;
+  people: PeopleService;
+  members: MemberService;
+  invitations: InvitationService;
+  apiKeys: ApiKeyService;
+}
+
+export function buildAccountServices(backend: Backend, config: Config, workspaces: WorkspaceService, now: () => Date = () => new Date()): AccountServices {
+  const audit = new AuditLog(backend.accounts, now);
+  const sessions = new SessionService(backend.accounts, backend.metadata, { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours }, now);
+  const throttle = new SignInThrottle(backend.rateLimiter);
+  return {
+    audit,
+    sessions,
+    people: new PeopleService(backend.accounts, backend.metadata, sessions, throttle, audit, config.passwordLinkTtlHours, now),
+    members: new MemberService(backend.accounts, sessions, audit),
+    invitations: new InvitationService(backend.accounts, backend.metadata, workspaces, throttle, audit, config.invitationTtlHours, now),
+    apiKeys: new ApiKeyService(backend.metadata, workspaces, audit, now),
+  };
+}
