@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Backend } from './ports.js';
 import { openSqlite, WAL_SIZE_LIMIT, WalGroupCommit } from './embedded/sqlite-database.js';
 import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
+import { SqliteAccountStore } from './embedded/sqlite-account-store.js';
 import { SqliteMessageIndex, type SqliteMessageIndexOptions } from './embedded/sqlite-message-index.js';
 import { importFileBlobs, SqliteBlobStore } from './embedded/sqlite-blob-store.js';
 import { WalCheckpointer } from './embedded/wal-checkpointer.js';
@@ -40,6 +41,7 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
   const blobs = new SqliteBlobStore(db, commits);
   return {
     metadata: new SqliteMetadataStore(db),
+    accounts: new SqliteAccountStore(db),
     messages,
     blobs,
     captures: new SqliteCaptureStore(db, commits, blobs, messages),

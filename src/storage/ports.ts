@@ -114,13 +114,16 @@ export interface AccountStore {
   removeMember(workspaceId: string, email: string): Promise<MembershipChangeOutcome>;
 
   createSession(session: SessionRecord): Promise<void>;
-  /** The session with that token hash, or null; a store may forget sessions past expiresAt or idleExpiresAt. */
+  /**
+   * The session with that token hash, or null. Every session operation treats a session past expiresAt or
+   * idleExpiresAt (by the store's clock) as gone; stores forget them by themselves.
+   */
   findSession(tokenHash: string): Promise<SessionRecord | null>;
-  /** Moves lastSeenAt and idleExpiresAt on (never past expiresAt); no-op for a session that is gone. */
+  /** Moves lastSeenAt and idleExpiresAt on, never back (never past expiresAt); no-op for a session that is gone. */
   touchSession(tokenHash: string, lastSeenAt: Date, idleExpiresAt: Date): Promise<void>;
   /** Points the session at another workspace; false when it is gone. */
   setSessionWorkspace(tokenHash: string, workspaceId: string): Promise<boolean>;
-  /** The person's sessions, newest first (expired ones may be left out). */
+  /** The person's sessions, newest first (ended ones left out). */
   listSessions(personId: string): Promise<SessionRecord[]>;
   /** Ends one session of the person by its public id; false when there is none. */
   deleteSession(personId: string, id: string): Promise<boolean>;
@@ -141,6 +144,7 @@ export interface AccountStore {
   /**
    * In one atomic step: checks the invitation is pending and unexpired at `at`, adds its email as a member with its
    * role (unless a member already, or the workspace has `memberLimit` members), and marks it accepted.
+   * 'already_member' marks it accepted too (it is used up); 'limit_reached' changes nothing, so it stays pending.
    */
   acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null): Promise<AcceptInvitationOutcome>;
 

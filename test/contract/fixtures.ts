@@ -1,8 +1,8 @@
 // Domain objects for contract tests, unique per call so suites never collide.
 import { newId } from '../../src/domain/ids.js';
-import { hashSecret } from '../../src/domain/secrets.js';
+import { hashSecret, newApiKey } from '../../src/domain/secrets.js';
 import { defaultInboxSettings } from '../../src/domain/inbox-settings.js';
-import type { Inbox, MessageRecord, Webhook, Workspace } from '../../src/domain/types.js';
+import type { ApiKeyRecord, Inbox, MessageRecord, Webhook, Workspace } from '../../src/domain/types.js';
 import type { MessageIndex, NewDelivery, QuotaCharge } from '../../src/storage/ports.js';
 
 /** A charge that never refuses, for tests about something else. */
@@ -18,6 +18,14 @@ export async function insertOne(index: MessageIndex, record: MessageRecord, char
 export const aWorkspace = (overrides: Partial<Workspace> = {}): Workspace => ({
   id: newId('ws'), name: 'contract', planName: 'unlimited', createdAt: new Date(), ...overrides,
 });
+
+export const anApiKey = (workspaceId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord => {
+  const key = newApiKey();
+  return {
+    id: newId('key'), workspaceId, access: 'read_write', name: 'contract', prefix: key.slice(0, 12), keyHash: hashSecret(key),
+    createdAt: new Date(), lastUsedAt: null, revokedAt: null, ...overrides,
+  };
+};
 
 export const anInbox = (workspaceId: string, overrides: Partial<Inbox> = {}): Inbox => {
   const id = newId('inb');

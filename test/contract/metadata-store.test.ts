@@ -4,7 +4,7 @@ import { AppError } from '../../src/errors.js';
 import { newId } from '../../src/domain/ids.js';
 import type { MetadataStore } from '../../src/storage/ports.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
-import { aWorkspace, anInbox } from './fixtures.js';
+import { aWorkspace, anApiKey, anInbox } from './fixtures.js';
 import { defaultInboxSettings } from '../../src/domain/inbox-settings.js';
 import { chaosSettingsFrom } from '../../src/domain/chaos.js';
 
@@ -43,16 +43,49 @@ for (const factory of backendFactories) {
       assert.equal(await store.countMembers(workspace.id), 2);
     });
 
-    it('finds API keys by hash and revokes them', async () => {
+    it('finds API keys by hash and revokes them once', async () => {
       const workspace = aWorkspace();
       await store.createWorkspace(workspace);
-      const key = { id: newId('key'), workspaceId: workspace.id, access: 'read' as const, keyHash: 'f'.repeat(64), createdAt: new Date(), revokedAt: null };
+      const key = anApiKey(workspace.id, { name: 'ci', keyHash: 'f'.repeat(64) });
       await store.createApiKey(key);
       assert.deepEqual(await store.findApiKeyByHash(key.keyHash), key);
       assert.equal(await store.findApiKeyByHash('0'.repeat(64)), null);
-      assert.equal(await store.revokeApiKey(key.id, new Date()), true);
-      assert.ok((await store.findApiKeyByHash(key.keyHash))!.revokedAt instanceof Date);
+      const revokedAt = new Date(Date.now() + 1000);
+      assert.equal(await store.revokeApiKey(key.id, revokedAt), true);
+      assert.deepEqual((await store.findApiKeyByHash(key.keyHash))!.revokedAt, revokedAt);
+      assert.equal(await store.revokeApiKey(key.id, new Date()), false, 'a revoked key is not revoked again');
+      assert.deepEqual((await store.findApiKeyByHash(key.keyHash))!.revokedAt, revokedAt, 'the first revocation time stays');
       assert.equal(await store.revokeApiKey('key_missing', new Date()), false);
+    });
+
+    it('keeps a key\'s name, prefix and last use; a CLI key has no name', async () => {
+      const workspace = aWorkspace();
+      await store.createWorkspace(workspace);
+      const cliKey = anApiKey(workspace.id, { name: null });
+      await store.createApiKey(cliKey);
+      assert.deepEqual(await store.findApiKeyByHash(cliKey.keyHash), cliKey);
+      await store.touchApiKey(cliKey.id, new Date(5_000_000));
+      assert.deepEqual((await store.findApiKeyByHash(cliKey.keyHash))!.lastUsedAt, new Date(5_000_000));
+      await store.touchApiKey(cliKey.id, new Date(4_000_000));
+      assert.deepEqual((await store.findApiKeyByHash(cliKey.keyHash))!.lastUsedAt, new Date(5_000_000), 'a touch that lands late never moves it back');
+      await store.touchApiKey('key_missing', new Date());
+      assert.deepEqual((await store.listApiKeys(workspace.id)).map((k) => k.id), [cliKey.id], 'touching an unknown key creates nothing');
+    });
+
+    it('lists a workspace\'s keys that are not revoked, oldest first, and revokes only within the given workspace', async () => {
+      const [one, two] = [aWorkspace(), aWorkspace()];
+      await store.createWorkspace(one);
+      await store.createWorkspace(two);
+      const older = anApiKey(one.id, { createdAt: new Date(1_000) });
+      const newer = anApiKey(one.id, { createdAt: new Date(2_000), name: 'deploy' });
+      const elsewhere = anApiKey(two.id);
+      for (const key of [newer, older, elsewhere]) await store.createApiKey(key);
+      assert.deepEqual(await store.listApiKeys(one.id), [older, newer]);
+      assert.equal(await store.revokeApiKey(older.id, new Date(), two.id), false, 'another workspace cannot revoke it');
+      assert.deepEqual((await store.listApiKeys(one.id)).map((k) => k.id), [older.id, newer.id]);
+      assert.equal(await store.revokeApiKey(older.id, new Date(), one.id), true);
+      assert.deepEqual(await store.listApiKeys(one.id), [newer]);
+      assert.deepEqual(await store.listApiKeys('ws_missing'), []);
     });
 
     it('keeps inbox names unique per workspace regardless of case', async () => {

@@ -1,4 +1,4 @@
-// Builds the cluster backend: messages in Elasticsearch, blobs in MinIO/S3, metadata, counters, arrival logs and events in Redis.
+// Builds the cluster backend: messages in Elasticsearch, blobs in MinIO/S3, metadata, accounts, counters, arrival logs and events in Redis.
 import type { Config } from '../../config.js';
 import type { Backend } from '../ports.js';
 import { clusterNames } from './names.js';
@@ -7,6 +7,8 @@ import { ElasticsearchMessageIndex } from './elasticsearch-message-index.js';
 import { MinioBlobStore } from './minio-blob-store.js';
 import { createRedis, waitUntilReady } from './redis-connection.js';
 import { RedisMetadataStore } from './redis-metadata-store.js';
+import { RedisAccountStore } from './redis-account-store.js';
+import { upgradeRedisData } from './redis-data-upgrades.js';
 import { RedisQuotaLedger } from './redis-quota-ledger.js';
 import { RedisArrivalLog } from './redis-arrival-log.js';
 import { RedisEventBus } from './redis-event-bus.js';
@@ -33,6 +35,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
   };
   try {
     await Promise.all([waitUntilReady(redis, config.redisUrl), waitUntilReady(subscriber, config.redisUrl)]);
+    await upgradeRedisData(redis, names.redisPrefix);
     await ensureMessageIndex(elasticsearch, names);
     const blobs = await MinioBlobStore.open(config, names.bucket);
     const arrivals = new RedisArrivalLog(redis, names.redisPrefix, config.streamResumeLimit);
@@ -47,6 +50,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
     reconciler.unref();
     return {
       metadata: new RedisMetadataStore(redis, names.redisPrefix, quota),
+      accounts: new RedisAccountStore(redis, names.redisPrefix),
       messages,
       blobs,
       bus: new RedisEventBus(redis, subscriber, names.redisPrefix, (error) => onError(error, 'event handler')),

@@ -7,6 +7,8 @@ import { inboxNameKey } from '../../domain/inbox-names.js';
 import { INBOX_SETTINGS_SECTIONS, inboxSettingsFrom, type InboxSettings } from '../../domain/inbox-settings.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
 import { date, exists, fieldsOf, LIST_RECORDS, pairs, type Fields } from './redis-records.js';
+import { memberRecord } from './redis-memberships.js';
+import { API_KEY_PREFIX } from '../../domain/secrets.js';
 
 /*
  * Records are hashes (dates as epoch milliseconds), so a script can change one field without decoding JSON.
@@ -43,28 +45,39 @@ return redis.call('HGETALL', ARGV[1] .. id)
 
 /**
  * Adds a member unless the email is a member already or the limit is met; returns addMember's outcome.
- * KEYS: members. ARGV: email, record, limit ('' = none).
+ * KEYS: members, the email's memberships (see redis-memberships.ts). ARGV: email, record, limit ('' = none), workspace id, created ms.
  */
 const ADD_MEMBER = new LuaScript(`
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 'already_member' end
 local limit = tonumber(ARGV[3])
 if limit and redis.call('HLEN', KEYS[1]) >= limit then return 'limit_reached' end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4])
 return 'added'
 `);
 
-/** Stores a key unless its id or hash is taken. KEYS: key record, hash index. ARGV: id, field/value pairs. */
+/** Stores a key unless its id or hash is taken. KEYS: key record, hash index, workspace key list. ARGV: id, score, field/value pairs. */
 const CREATE_API_KEY = new LuaScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 redis.call('SET', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 return 1
 `);
 
-/** Stamps the first revocation time only, so revoking twice keeps the original time. KEYS: key record. ARGV: ms. */
+/** Revokes a key that is not revoked yet, of the given workspace when one is given. KEYS: key record. ARGV: ms, workspace id ('' = any). */
 const REVOKE_API_KEY = new LuaScript(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSETNX', KEYS[1], 'revokedAt', ARGV[1])
+local key = redis.call('HMGET', KEYS[1], 'id', 'workspaceId', 'revokedAt')
+if not key[1] or key[3] or (ARGV[2] ~= '' and key[2] ~= ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'revokedAt', ARGV[1])
+return 1
+`);
+
+/** Moves lastUsedAt on, never back (nodes' touches may land in either order). KEYS: key record. ARGV: ms. */
+const TOUCH_API_KEY = new LuaScript(`
+local key = redis.call('HMGET', KEYS[1], 'id', 'lastUsedAt')
+if not key[1] then return 0 end
+if not key[2] or tonumber(key[2]) < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'lastUsedAt', ARGV[1]) end
 return 1
 `);
 
@@ -202,8 +215,9 @@ export class RedisMetadataStore implements MetadataStore {
 
   addMember(member: Member, memberLimit: number | null): Promise<AddMemberOutcome> {
     return guardedRedis(async () => {
-      const record = JSON.stringify({ role: member.role, createdAt: member.createdAt.getTime() });
-      return (await ADD_MEMBER.run(this.redis, [this.key('members', member.workspaceId)], [member.email, record, memberLimit ?? ''])) as AddMemberOutcome;
+      const keys = [this.key('members', member.workspaceId), this.key('memberships', member.email)];
+      const args = [member.email, memberRecord(member), memberLimit ?? '', member.workspaceId, member.createdAt.getTime()];
+      return (await ADD_MEMBER.run(this.redis, keys, args)) as AddMemberOutcome;
     });
   }
 
@@ -214,10 +228,13 @@ export class RedisMetadataStore implements MetadataStore {
   createApiKey(key: ApiKeyRecord): Promise<void> {
     return guardedRedis(async () => {
       const fields: Record<string, string | number> = {
-        id: key.id, workspaceId: key.workspaceId, access: key.access, keyHash: key.keyHash, createdAt: key.createdAt.getTime(),
+        id: key.id, workspaceId: key.workspaceId, access: key.access, prefix: key.prefix, keyHash: key.keyHash, createdAt: key.createdAt.getTime(),
       };
+      if (key.name !== null) fields.name = key.name;
+      if (key.lastUsedAt !== null) fields.lastUsedAt = key.lastUsedAt.getTime();
       if (key.revokedAt !== null) fields.revokedAt = key.revokedAt.getTime();
-      const created = await CREATE_API_KEY.run(this.redis, [this.key('api-key', key.id), this.key('api-key-hash', key.keyHash)], [key.id, ...pairs(fields)]);
+      const keys = [this.key('api-key', key.id), this.key('api-key-hash', key.keyHash), this.key('api-keys', key.workspaceId)];
+      const created = await CREATE_API_KEY.run(this.redis, keys, [key.id, key.createdAt.getTime(), ...pairs(fields)]);
       if (created !== 1) throw new AppError('already_exists', `API key ${key.id} or its hash already exists`);
     });
   }
@@ -226,8 +243,20 @@ export class RedisMetadataStore implements MetadataStore {
     return guardedRedis(async () => toApiKey(await this.getIndexed(this.key('api-key-hash', keyHash), this.key('api-key', ''))));
   }
 
-  revokeApiKey(id: string, at: Date): Promise<boolean> {
-    return guardedRedis(async () => (await REVOKE_API_KEY.run(this.redis, [this.key('api-key', id)], [at.getTime()])) === 1);
+  listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
+    return guardedRedis(async () => (await this.listRecords(this.key('api-keys', workspaceId), this.key('api-key', '')))
+      .map((fields) => toApiKey(fields)!)
+      .filter((key) => key.revokedAt === null));
+  }
+
+  revokeApiKey(id: string, at: Date, workspaceId?: string): Promise<boolean> {
+    return guardedRedis(async () => (await REVOKE_API_KEY.run(this.redis, [this.key('api-key', id)], [at.getTime(), workspaceId ?? ''])) === 1);
+  }
+
+  touchApiKey(id: string, at: Date): Promise<void> {
+    return guardedRedis(async () => {
+      await TOUCH_API_KEY.run(this.redis, [this.key('api-key', id)], [at.getTime()]);
+    });
   }
 
   createInbox(inbox: Inbox, inboxLimit: number | null): Promise<CreateInboxOutcome> {
@@ -396,8 +425,12 @@ function toApiKey(fields: Fields): ApiKeyRecord | null {
     id: fields.id!,
     workspaceId: fields.workspaceId!,
     access: fields.access as Access,
+    name: fields.name ?? null,
+    // Keys stored before prefixes were kept have none; every key starts with this.
+    prefix: fields.prefix ?? API_KEY_PREFIX,
     keyHash: fields.keyHash!,
     createdAt: date(fields.createdAt!),
+    lastUsedAt: fields.lastUsedAt === undefined ? null : date(fields.lastUsedAt),
     revokedAt: fields.revokedAt === undefined ? null : date(fields.revokedAt),
   };
 }

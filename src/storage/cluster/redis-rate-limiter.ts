@@ -1,4 +1,4 @@
-// RateLimiter on Redis: one token bucket per key shared by every node, same rules as MemoryRateLimiter.
+// RateLimiter on Redis: one token bucket and one failure window per key shared by every node, same rules as MemoryRateLimiter.
 import type { Redis } from 'ioredis';
 import type { RateDecision, RateLimiter } from '../ports.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
@@ -30,6 +30,24 @@ redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate * 1000) + 10
 return {allowed, retry}
 `);
 
+/**
+ * Counts a failure: the first one of a window creates the counter and sets its expiry, which later ones keep
+ * (EXPIRE NX), so the window is fixed from the first failure and ends when the counter expires.
+ * KEYS: counter. ARGV: window seconds. Returns {count, ms left}.
+ */
+const RECORD_FAILURE = new LuaScript(`
+local count = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX')
+return {count, redis.call('PTTL', KEYS[1])}
+`);
+
+/** KEYS: counter. Returns {count, ms left}, read together so they belong to the same window. */
+const FAILURES = new LuaScript(`
+local count = redis.call('GET', KEYS[1])
+if not count then return {0, 0} end
+return {tonumber(count), redis.call('PTTL', KEYS[1])}
+`);
+
 export class RedisRateLimiter implements RateLimiter {
   constructor(private readonly redis: Redis, private readonly prefix: string) {}
 
@@ -39,4 +57,31 @@ export class RedisRateLimiter implements RateLimiter {
       return { allowed: allowed === 1, retryAfterSeconds };
     });
   }
+
+  recordFailure(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }> {
+    return guardedRedis(async () => {
+      const [count, msLeft] = (await RECORD_FAILURE.run(this.redis, [this.failuresKey(key)], [Math.max(1, Math.ceil(windowSeconds))])) as [number, number];
+      return { count, resetInSeconds: secondsLeft(msLeft) };
+    });
+  }
+
+  failures(key: string): Promise<{ count: number; resetInSeconds: number }> {
+    return guardedRedis(async () => {
+      const [count, msLeft] = (await FAILURES.run(this.redis, [this.failuresKey(key)], [])) as [number, number];
+      return count === 0 ? { count: 0, resetInSeconds: 0 } : { count, resetInSeconds: secondsLeft(msLeft) };
+    });
+  }
+
+  clearFailures(key: string): Promise<void> {
+    return guardedRedis(async () => {
+      await this.redis.del(this.failuresKey(key));
+    });
+  }
+
+  private failuresKey(key: string): string {
+    return `${this.prefix}failures:${key}`;
+  }
 }
+
+/** Whole seconds, rounded up, so a caller told to come back then finds the window over. */
+const secondsLeft = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));

@@ -192,6 +192,69 @@ const MIGRATIONS: string[] = [
   -- Per-inbox settings (domain/inbox-settings.ts): a JSON object with one member per section; '{}' reads as defaults.
   ALTER TABLE inboxes ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
   `,
+  `
+  -- The dashboard (issue 15). Keys stored before prefixes were kept read as the prefix every key shares.
+  ALTER TABLE api_keys ADD COLUMN name TEXT;
+  ALTER TABLE api_keys ADD COLUMN prefix TEXT NOT NULL DEFAULT 'sbx_api_';
+  ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER;
+  CREATE INDEX api_keys_by_workspace ON api_keys (workspace_id, created_at, id);
+  -- A person's memberships across workspaces (AccountStore.listMembershipsOf).
+  CREATE INDEX members_by_email ON members (email, created_at);
+  CREATE TABLE people (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE,
+    password_hash TEXT,
+    created_at INTEGER NOT NULL,
+    password_changed_at INTEGER
+  );
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    person_id TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    csrf_token TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    last_seen_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    idle_expires_at INTEGER NOT NULL,
+    user_agent TEXT,
+    ip TEXT
+  );
+  CREATE INDEX sessions_by_person ON sessions (person_id, created_at);
+  -- Finds the sessions that have ended, to forget them.
+  CREATE INDEX sessions_by_end ON sessions (min(expires_at, idle_expires_at));
+  CREATE TABLE invitations (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    email TEXT NOT NULL,
+    role TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    invited_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    accepted_at INTEGER,
+    revoked_at INTEGER
+  );
+  CREATE INDEX invitations_by_workspace ON invitations (workspace_id, created_at);
+  CREATE TABLE password_links (
+    token_hash TEXT PRIMARY KEY,
+    email TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER
+  );
+  CREATE INDEX password_links_by_expiry ON password_links (expires_at);
+  CREATE TABLE audit_log (
+    id TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target TEXT,
+    details TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, at, id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */

@@ -7,7 +7,10 @@ import { inboxNameKey } from '../../domain/inbox-names.js';
 import { INBOX_SETTINGS_SECTIONS, inboxSettingsFrom, type InboxSettings } from '../../domain/inbox-settings.js';
 
 interface WorkspaceRow { id: string; name: string; plan: string; created_at: number }
-interface ApiKeyRow { id: string; workspace_id: string; access: string; key_hash: string; created_at: number; revoked_at: number | null }
+interface ApiKeyRow {
+  id: string; workspace_id: string; access: string; name: string | null; prefix: string; key_hash: string; created_at: number;
+  last_used_at: number | null; revoked_at: number | null;
+}
 interface TagRuleRow { id: string; workspace_id: string; inbox_id: string | null; query: string; tags: string; created_at: number }
 interface InboxRow { id: string; workspace_id: string; name: string; smtp_username: string; smtp_password_hash: string; created_at: number; settings: string }
 
@@ -16,8 +19,11 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   id: row.id,
   workspaceId: row.workspace_id,
   access: row.access as Access,
+  name: row.name,
+  prefix: row.prefix,
   keyHash: row.key_hash,
   createdAt: new Date(row.created_at),
+  lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
   revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
 });
 const toInbox = (row: InboxRow): Inbox => ({
@@ -89,8 +95,9 @@ export class SqliteMetadataStore implements MetadataStore {
 
   createApiKey(key: ApiKeyRecord): Promise<void> {
     return guarded(() => {
-      this.sql('INSERT INTO api_keys (id, workspace_id, access, key_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(key.id, key.workspaceId, key.access, key.keyHash, key.createdAt.getTime(), key.revokedAt?.getTime() ?? null);
+      this.sql(`INSERT INTO api_keys (id, workspace_id, access, name, prefix, key_hash, created_at, last_used_at, revoked_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(key.id, key.workspaceId, key.access, key.name, key.prefix, key.keyHash, key.createdAt.getTime(), key.lastUsedAt?.getTime() ?? null, key.revokedAt?.getTime() ?? null);
     });
   }
 
@@ -101,8 +108,21 @@ export class SqliteMetadataStore implements MetadataStore {
     });
   }
 
-  revokeApiKey(id: string, at: Date): Promise<boolean> {
-    return guarded(() => this.sql('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at.getTime(), id).changes === 1);
+  listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
+    return guarded(() => (this.sql('SELECT * FROM api_keys WHERE workspace_id = ? AND revoked_at IS NULL ORDER BY created_at, id')
+      .all(workspaceId) as ApiKeyRow[]).map(toApiKey));
+  }
+
+  revokeApiKey(id: string, at: Date, workspaceId?: string): Promise<boolean> {
+    return guarded(() => this.sql('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL AND (? IS NULL OR workspace_id = ?)')
+      .run(at.getTime(), id, workspaceId ?? null, workspaceId ?? null).changes === 1);
+  }
+
+  touchApiKey(id: string, at: Date): Promise<void> {
+    return guarded(() => {
+      // Two nodes touching the same key may finish in either order; the later time wins.
+      this.sql('UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?').run(at.getTime(), id);
+    });
   }
 
   createInbox(inbox: Inbox, inboxLimit: number | null): Promise<CreateInboxOutcome> {

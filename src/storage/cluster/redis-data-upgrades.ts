@@ -1,0 +1,52 @@
+// Upgrades data kept by older builds in place: indexes this build reads that earlier builds did not write.
+import type { Redis } from 'ioredis';
+import { guardedRedis, LuaScript } from './redis-connection.js';
+
+/**
+ * Lists a workspace's members under their emails' memberships, in one step with reading the hash, so a member
+ * removed meanwhile by another node is not listed again. KEYS: members. ARGV: workspace id, memberships key prefix.
+ */
+const INDEX_MEMBERSHIPS = new LuaScript(`
+local members = redis.call('HGETALL', KEYS[1])
+for i = 1, #members, 2 do
+  redis.call('ZADD', ARGV[2] .. members[i], cjson.decode(members[i + 1]).createdAt, ARGV[1])
+end
+return #members / 2
+`);
+
+/** Lists API keys under their workspace's key list. KEYS: key records. ARGV: key list prefix. */
+const INDEX_API_KEYS = new LuaScript(`
+for _, key in ipairs(KEYS) do
+  local fields = redis.call('HMGET', key, 'id', 'workspaceId', 'createdAt')
+  if fields[1] then redis.call('ZADD', ARGV[1] .. fields[2], fields[3], fields[1]) end
+end
+return #KEYS
+`);
+
+/**
+ * Each step is idempotent, so nodes starting together may both run it and one that died midway is simply run
+ * again; the version is recorded only once a step has finished.
+ */
+const STEPS: ((redis: Redis, prefix: string) => Promise<void>)[] = [
+  async (redis, prefix) => {
+    for (const workspaceId of await redis.zrange(`${prefix}workspaces`, 0, -1)) {
+      await INDEX_MEMBERSHIPS.run(redis, [`${prefix}members:${workspaceId}`], [workspaceId, `${prefix}memberships:`]);
+    }
+    for (let cursor = '0'; ;) {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}api-key:*`, 'COUNT', 1000);
+      if (keys.length > 0) await INDEX_API_KEYS.run(redis, keys, [`${prefix}api-keys:`]);
+      cursor = next;
+      if (cursor === '0') return;
+    }
+  },
+];
+
+export function upgradeRedisData(redis: Redis, prefix: string): Promise<void> {
+  return guardedRedis(async () => {
+    const versionKey = `${prefix}data-version`;
+    for (let version = Number(await redis.get(versionKey) ?? 0); version < STEPS.length; version++) {
+      await STEPS[version]!(redis, prefix);
+      await redis.set(versionKey, version + 1);
+    }
+  });
+}

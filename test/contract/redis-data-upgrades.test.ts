@@ -1,0 +1,40 @@
+// Redis data written by builds before the dashboard: the upgrade indexes its API keys and memberships in place.
+import { strict as assert } from 'node:assert';
+import { upgradeRedisData } from '../../src/storage/cluster/redis-data-upgrades.js';
+import { RedisMetadataStore } from '../../src/storage/cluster/redis-metadata-store.js';
+import { RedisAccountStore } from '../../src/storage/cluster/redis-account-store.js';
+import { RedisNamespace, type RedisConnection } from './redis-namespace.js';
+import { describeCluster } from '../support/profile.js';
+
+describeCluster('Redis data upgrades (real Redis)', () => {
+  let namespace: RedisNamespace;
+  let redis: RedisConnection;
+
+  before(async () => {
+    namespace = new RedisNamespace();
+    redis = await namespace.connect('upgrades');
+  });
+  after(() => namespace.dispose());
+
+  it('lists keys and memberships stored by an older build, as an older build stored them', async () => {
+    const p = namespace.prefix;
+    // What the previous build wrote: no key list, no name/prefix/lastUsedAt fields, no memberships index.
+    await redis.hset(`${p}workspace:ws_old`, { id: 'ws_old', name: 'old', plan: 'unlimited', createdAt: 1000 });
+    await redis.zadd(`${p}workspaces`, 1000, 'ws_old');
+    await redis.hset(`${p}api-key:key_old`, { id: 'key_old', workspaceId: 'ws_old', access: 'read', keyHash: 'a'.repeat(64), createdAt: 2000 });
+    await redis.set(`${p}api-key-hash:${'a'.repeat(64)}`, 'key_old');
+    await redis.hset(`${p}members:ws_old`, 'owner@old.test', JSON.stringify({ role: 'owner', createdAt: 3000 }));
+
+    await upgradeRedisData(redis, p);
+    assert.equal(await redis.get(`${p}data-version`), '1');
+    await upgradeRedisData(redis, p);
+
+    const metadata = new RedisMetadataStore(redis, p, { used: async () => 0 });
+    assert.deepEqual(await metadata.listApiKeys('ws_old'), [{
+      id: 'key_old', workspaceId: 'ws_old', access: 'read', name: null, prefix: 'sbx_api_', keyHash: 'a'.repeat(64),
+      createdAt: new Date(2000), lastUsedAt: null, revokedAt: null,
+    }]);
+    const accounts = new RedisAccountStore(redis, p);
+    assert.deepEqual(await accounts.listMembershipsOf('owner@old.test'), [{ workspaceId: 'ws_old', email: 'owner@old.test', role: 'owner', createdAt: new Date(3000) }]);
+  });
+});
