@@ -190,7 +190,8 @@ describe('dashboard (browser)', function () {
       await ownerPage.emulateMedia({ colorScheme: scheme });
       for (const [link, heading] of pages) {
         await openNav(ownerPage, link, heading);
-        await ownerPage.locator('main').getByText('Loading…').waitFor({ state: 'detached' });
+        const loading = ownerPage.locator('main').getByText('Loading…');
+        await pollUntil(async () => (await loading.count()) === 0, 10_000, `${heading} to finish loading`);
         await expectAccessible(ownerPage, `${heading} (${scheme})`);
       }
       const context = await newContext();
