@@ -151,7 +151,8 @@ export interface paths {
          * @description Rolls each stage once, on its own and as if a session reached it, with the same roll and random source the
          *     SMTP server uses, and reports the reply the client would get: the trigger's where something fires, the
          *     success reply where nothing does (at `connection` that is the login's 235, since the stage is decided at
-         *     AUTH). Nothing is sent, stored or counted, so a `read` key may call it (`x-read-only`).
+         *     AUTH). Nothing is sent, stored or counted, so a `read` key may call it (`x-read-only`); a session still sends
+         *     the CSRF token with it, as with every POST (403 `csrf_failed`).
          */
         post: operations["testInboxChaos"];
         delete?: never;
@@ -2681,6 +2682,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];

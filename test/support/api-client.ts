@@ -67,10 +67,14 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(new URL(path, this.baseUrl), { method, headers, body });
+    // A base URL may carry SANDBOX_BASE_PATH: paths are under it, and the contract knows them without it.
+    const base = new URL(this.baseUrl);
+    const basePath = base.pathname.replace(/\/$/, '');
+    const url = /^https?:/.test(path) ? new URL(path) : new URL(basePath + path, base);
+    const response = await fetch(url, { method, headers, body });
     const bytes = Buffer.from(await response.arrayBuffer());
     const contentType = response.headers.get('content-type') ?? '';
-    const pathname = new URL(path, this.baseUrl).pathname;
+    const pathname = basePath !== '' && url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
     assertMatchesContract(method, pathname, response.status, contentType, bytes);
     const json = contentType.startsWith('application/json') ? (JSON.parse(bytes.toString()) as T) : (undefined as T);
     return { status: response.status, headers: response.headers, json, bytes };

@@ -24,3 +24,14 @@ export type HtmlCheckJson = Schemas['HtmlCheck'];
 /** The whole JSON body an operation answers with a status, envelope included. */
 export type ResponseJson<Op extends keyof operations, Status extends keyof operations[Op]['responses'] = 200 & keyof operations[Op]['responses']> =
   operations[Op]['responses'][Status] extends { content: { 'application/json': infer Body } } ? Body : never;
+
+export type MeJson = Schemas['Me'];
+export type MemberJson = Schemas['Member'];
+export type InvitationJson = Schemas['Invitation'];
+export type InvitationWithLinkJson = Schemas['InvitationWithLink'];
+export type InvitationPreviewJson = Schemas['InvitationPreview'];
+export type ApiKeyJson = Schemas['ApiKey'];
+export type ApiKeyWithSecretJson = Schemas['ApiKeyWithSecret'];
+export type SessionInfoJson = Schemas['SessionInfo'];
+export type PlanWithUsageJson = Schemas['PlanWithUsage'];
+export type AuditEntryJson = Schemas['AuditEntry'];
