@@ -19,8 +19,10 @@ const ENTRY_POINTS = '^src/(http|smtp|workers)/';
 const BELOW_USE_CASES = '^src/(ingest|query|mime|content|outbound|spamd)/';
 /** Modules every layer uses: at the root of src/, and the metrics catalogue each layer reports to. */
 const SHARED = '^src/((errors|config|logger|project-root|worker-file)\\.ts$|observability/)';
-/** Where a module may live: the layers above, storage/ and domain/. */
-const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}`;
+/** The web application: built for browsers by vite, apart from the server; it talks to the server only over HTTP. */
+const DASHBOARD = '^src/dashboard/';
+/** Where a module may live: the layers above, storage/ and domain/, and the dashboard. */
+const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}|${DASHBOARD}`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -148,6 +150,28 @@ export default {
       severity: 'error',
       from: { path: SHARED },
       to: { path: '^src/', pathNot: `^src/domain/|${SHARED}` },
+    },
+    {
+      name: 'no-server-code-in-the-dashboard',
+      comment: 'The dashboard runs in a browser and reaches the server only through the API: of the server\'s sources it may '
+        + 'name only the API types generated from openapi.yaml, and only as types (they vanish from the bundle).',
+      severity: 'error',
+      from: { path: DASHBOARD },
+      to: { path: '^src/', pathNot: `${DASHBOARD}|^src/http/api-types\\.ts$` },
+    },
+    {
+      name: 'no-api-type-values-in-the-dashboard',
+      comment: 'A value import of the API types would pull server code into the browser bundle.',
+      severity: 'error',
+      from: { path: DASHBOARD },
+      to: { path: '^src/http/api-types\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-imports-of-the-dashboard',
+      comment: 'The dashboard is a separate program for browsers (served as built files); nothing of the server imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: DASHBOARD },
+      to: { path: DASHBOARD },
     },
   ],
   options: {

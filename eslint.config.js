@@ -45,6 +45,14 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
+    // The dashboard runs in browsers: browser globals, no Node ones.
+    files: ['src/dashboard/**'],
+    languageOptions: {
+      globals: Object.fromEntries(['window', 'document', 'navigator', 'location', 'history', 'console', 'fetch', 'URL', 'URLSearchParams',
+        'Event', 'MouseEvent', 'HTMLElement', 'HTMLInputElement', 'HTMLSelectElement', 'HTMLHeadingElement', 'Intl'].map((name) => [name, 'readonly'])),
+    },
+  },
+  {
     files: ['scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

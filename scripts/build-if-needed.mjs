@@ -1,30 +1,49 @@
-// Compiles src/ to dist/ when any source is newer than the last build; prints nothing when up to date,
-// and sends compiler output to stderr so `npm run --silent admin` keeps stdout for JSON.
+// Builds what is older than its sources: the server (src/ without src/dashboard/, tsc into dist/) and the dashboard
+// (src/dashboard/, vite into dist/dashboard/). Prints nothing when both are up to date, and sends the tools' output to
+// stderr so `npm run --silent admin` keeps stdout for JSON.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const stamp = path.join(root, 'dist', '.build-stamp');
+const dashboardSources = path.join(root, 'src', 'dashboard');
 
-function newestMtime(dir) {
+function newestMtime(dir, skip = null) {
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+    if (full === skip) continue;
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full, skip) : fs.statSync(full).mtimeMs);
   }
   return newest;
 }
 
-const sources = Math.max(newestMtime(path.join(root, 'src')), ...['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((f) => fs.statSync(path.join(root, f)).mtimeMs));
-const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
-if (sources > built) {
-  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 2, 2] });
+const mtimeOf = (...files) => Math.max(...files.map((file) => fs.statSync(path.join(root, file)).mtimeMs));
+const builtAt = (stamp) => (fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0);
+
+/** Runs a build step when its sources are newer than its stamp, then touches the stamp; exits on failure. */
+function buildWhenStale(what, sources, stamp, args) {
+  if (sources <= builtAt(stamp)) return;
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 2, 2] });
   if (result.status !== 0) {
-    process.stderr.write('mail-sandbox: build failed (see the compiler output above)\n');
+    process.stderr.write(`mail-sandbox: ${what} build failed (see the output above)\n`);
     process.exit(result.status ?? 1);
   }
+  fs.mkdirSync(path.dirname(stamp), { recursive: true });
   fs.writeFileSync(stamp, new Date().toISOString());
 }
+
+buildWhenStale(
+  'server',
+  Math.max(newestMtime(path.join(root, 'src'), dashboardSources), mtimeOf('tsconfig.json', 'tsconfig.build.json', 'package.json')),
+  path.join(root, 'dist', '.build-stamp'),
+  [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')],
+);
+// The dashboard's stamp sits outside dist/dashboard/, which vite empties on every build.
+buildWhenStale(
+  'dashboard',
+  Math.max(newestMtime(dashboardSources), mtimeOf('vite.config.ts', 'package.json', 'src/http/api-types.ts')),
+  path.join(root, 'dist', '.dashboard-build-stamp'),
+  [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', path.join(root, 'vite.config.ts')],
+);

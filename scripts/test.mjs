@@ -1,4 +1,5 @@
-// `npm test`: typecheck, lint, the layer check and unit tests once, then the contract and end-to-end suites on both profiles.
+// `npm test`: typecheck, lint, the layer check and unit tests once, then the contract, end-to-end and browser suites on
+// both profiles.
 // The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: this
 // starts them with scripts/services/up (installing them the first time) and fails when they cannot start.
 // SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
@@ -25,7 +26,8 @@ function servicesUp(services) {
   return Object.fromEntries([...up.stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
 }
 
-run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+// The server's and the dashboard's (DOM) type checks: package.json's typecheck.
+run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 run('lint', 'npx', ['eslint', '.']);
 run('layers', 'npm', ['run', '--silent', 'lint:layers']);
 run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
@@ -38,6 +40,12 @@ if (spamd === null) {
   failures.push('spamd for the spam check');
 }
 const spamdEnv = spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL };
+// The browser suites (test/browser/) drive Debian's Chromium; up installs the package the first time.
+console.log('\n=== installing Chromium for the browser tests when missing (scripts/services/up chromium) ===');
+if (servicesUp(['chromium']) === null) {
+  console.error('\nFAILED: Chromium could not be installed (see above); the browser suites fail without /usr/bin/chromium.');
+  failures.push('Chromium for the browser tests');
+}
 run('contract and end-to-end tests, embedded profile', 'npm', suites, { ...spamdEnv, SANDBOX_TEST_PROFILE: 'embedded' });
 
 if (process.env.SANDBOX_TEST_SKIP_CLUSTER === '1') {

@@ -27,6 +27,7 @@ import { chaosHandlers } from './http/routes/chaos.js';
 import type { Chance } from './domain/chaos.js';
 import { loadTlsMaterial } from './smtp/tls-material.js';
 import { createHttpApp } from './http/app.js';
+import { DASHBOARD_ROOT, dashboardSite } from './http/dashboard-site.js';
 import { loadOpenApi } from './http/openapi.js';
 import { workspaceHandlers } from './http/routes/workspace.js';
 import { inboxHandlers } from './http/routes/inboxes.js';
@@ -230,7 +231,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       basePath: config.basePath,
       // The web application (static files under a strict CSP) mounts here: a Koa middleware for the GETs outside /v1
       // and the operators' paths, run after the API's routes and before the 404 envelope.
-      dashboard: null,
+      dashboard: dashboardSite({ root: DASHBOARD_ROOT, basePath: config.basePath }),
       // Base64 grows attachments by a third; leave room for the JSON around them.
       maxMessageBodyBytes: Math.ceil(config.maxMessageBytes * 4 / 3) + 1024 * 1024,
       metadata: backend.metadata,

@@ -49,6 +49,8 @@ SPAMD_DIR="$SERVICES_DATA_DIR/spamd"
 
 ES_HOME="$SERVICES_CACHE_DIR/elasticsearch/elasticsearch-$ES_VERSION"
 MINIO_BIN="$SERVICES_CACHE_DIR/minio/$MINIO_VERSION/minio"
+# Debian's Chromium, which the browser tests drive (a tool, not a service: only `up chromium` installs it, nothing runs).
+CHROMIUM_BIN="/usr/bin/chromium"
 # SpamAssassin's rules as the Debian package ships them; sa-update's downloads (under /var/lib) are never used.
 SPAMD_RULES_DIR="/usr/share/spamassassin"
 
@@ -194,7 +196,7 @@ parse_service_args() {
     case "$1" in
       --es-nodes) [[ $# -ge 2 ]] || die "--es-nodes needs a number"; ES_NODES="$2"; shift 2 ;;
       --es-nodes=*) ES_NODES="${1#*=}"; shift ;;
-      redis|elasticsearch|minio|spamd) SELECTED+=("$1"); shift ;;
+      redis|elasticsearch|minio|spamd|chromium) SELECTED+=("$1"); shift ;;
       es) SELECTED+=(elasticsearch); shift ;;
       s3) SELECTED+=(minio); shift ;;
       *) EXTRA_ARGS+=("$1"); shift ;;

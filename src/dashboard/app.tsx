@@ -1,0 +1,141 @@
+// The application shell: the route table, the header with the workspace switcher, the main navigation, and the
+// rule that pages other than the public ones need a session (without one: the sign-in page, then back).
+import type { ComponentChildren, FunctionComponent } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { match, navigate, useRoute, type PageProps } from './router.js';
+import { atLeast, useSession } from './session.js';
+import { Alert, Link, Loading } from './components/ui.js';
+import type { Role } from './api.js';
+import { SignIn } from './pages/sign-in.js';
+import { SetPassword } from './pages/set-password.js';
+import { AcceptInvitation } from './pages/accept-invitation.js';
+import { Inboxes } from './pages/inboxes.js';
+import { ApiKeys } from './pages/api-keys.js';
+import { Team } from './pages/team.js';
+import { Usage } from './pages/usage.js';
+import { AuditLog } from './pages/audit-log.js';
+import { Account } from './pages/account.js';
+import { NotFound } from './pages/not-found.js';
+
+interface RouteEntry {
+  pattern: string;
+  page: FunctionComponent<PageProps>;
+  /** Reachable without a session. */
+  public?: true;
+  /** Its link in the main navigation, and the role the link needs. */
+  nav?: { label: string; minRole?: Role };
+}
+
+/** Part 2 adds its inbox and message routes ('/inboxes/:id', '/messages/:id') here. */
+const ROUTES: RouteEntry[] = [
+  { pattern: '/sign-in', page: SignIn, public: true },
+  { pattern: '/set-password', page: SetPassword, public: true },
+  { pattern: '/accept-invitation', page: AcceptInvitation, public: true },
+  { pattern: '/inboxes', page: Inboxes, nav: { label: 'Inboxes' } },
+  { pattern: '/api-keys', page: ApiKeys, nav: { label: 'API keys' } },
+  { pattern: '/team', page: Team, nav: { label: 'Team' } },
+  { pattern: '/usage', page: Usage, nav: { label: 'Usage' } },
+  { pattern: '/audit-log', page: AuditLog, nav: { label: 'Audit log', minRole: 'admin' } },
+  { pattern: '/account', page: Account, nav: { label: 'Account' } },
+];
+
+function resolve(path: string): { entry: RouteEntry; params: Record<string, string> } | null {
+  for (const entry of ROUTES) {
+    const params = match(entry.pattern, path);
+    if (params) return { entry, params };
+  }
+  return null;
+}
+
+function WorkspaceSwitcher() {
+  const session = useSession();
+  const [error, setError] = useState<unknown>(null);
+  const me = session.me;
+  if (!me) return null;
+  const change = async (event: Event) => {
+    setError(null);
+    try {
+      await session.switchWorkspace((event.currentTarget as HTMLSelectElement).value);
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <div class="switcher">
+      <label for="workspace-switcher">Workspace</label>
+      <select id="workspace-switcher" value={me.workspace.id} onChange={(event) => void change(event)}>
+        {me.workspaces.map((workspace) => (
+          <option key={workspace.id} value={workspace.id}>{workspace.name} ({workspace.role})</option>
+        ))}
+      </select>
+      <Alert error={error} />
+    </div>
+  );
+}
+
+function Shell(props: { path: string; children: ComponentChildren }) {
+  const session = useSession();
+  const role = session.me?.workspace.role ?? 'member';
+  const signOut = async () => {
+    try {
+      await session.signOut();
+    } finally {
+      navigate('/sign-in');
+    }
+  };
+  return (
+    <>
+      <a class="skip" href="#content">Skip to content</a>
+      <header class="top">
+        <Link to="/inboxes" class="brand">mail-sandbox</Link>
+        <WorkspaceSwitcher />
+        <div class="who">
+          <span class="muted">{session.me?.person.email}</span>
+          <button type="button" class="quiet" onClick={() => void signOut()}>Sign out</button>
+        </div>
+      </header>
+      <nav aria-label="Main" class="main-nav">
+        <ul>
+          {ROUTES.filter((entry) => entry.nav && atLeast(role, entry.nav.minRole ?? 'member')).map((entry) => (
+            <li key={entry.pattern}>
+              <Link to={entry.pattern} current={props.path === entry.pattern || props.path.startsWith(`${entry.pattern}/`)}>{entry.nav!.label}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="content" class="content">{props.children}</main>
+    </>
+  );
+}
+
+export function App() {
+  const route = useRoute();
+  const session = useSession();
+  const found = route.path === '/' ? null : resolve(route.path);
+  const needsSession = !found?.entry.public;
+
+  useEffect(() => {
+    if (route.path === '/' && session.me) navigate('/inboxes', { replace: true });
+    else if (needsSession && session.me === null) {
+      const next = route.path === '/' ? '' : `?next=${encodeURIComponent(route.path)}`;
+      navigate(`/sign-in${next}`, { replace: true });
+    }
+  }, [route.path, session.me, needsSession]);
+
+  if (found?.entry.public) {
+    const PublicPage = found.entry.page;
+    return (
+      <main id="content" class="content narrow">
+        <p class="brand">mail-sandbox</p>
+        <PublicPage route={route} params={found.params} />
+      </main>
+    );
+  }
+  if (!session.me) return <main id="content" class="content narrow"><Loading /></main>;
+  const Current = found?.entry.page ?? NotFound;
+  return (
+    <Shell path={route.path}>
+      <Current key={`${session.me.workspace.id} ${route.path}`} route={route} params={found?.params ?? {}} />
+    </Shell>
+  );
+}

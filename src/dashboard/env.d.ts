@@ -1,0 +1,2 @@
+// Vite handles the stylesheet import in main.tsx.
+declare module '*.css';

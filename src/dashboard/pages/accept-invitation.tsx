@@ -1,0 +1,70 @@
+// Accept an invitation (`/accept-invitation#token=...`): shows the workspace and role; a new person chooses a
+// password, someone with an account gives theirs. Then signs in to the workspace joined.
+import { useState } from 'preact/hooks';
+import { api, call } from '../api.js';
+import { Alert, Loading, Page, When, useLoad } from '../components/ui.js';
+import { navigate } from '../router.js';
+import { useSession } from '../session.js';
+import { linkToken } from './link-token.js';
+
+export function AcceptInvitation() {
+  const session = useSession();
+  const [token] = useState(linkToken);
+  const invitation = useLoad(async () => {
+    if (token === null) throw new Error('this page needs the invitation link you were given (it ends in #token=...)');
+    return call(api.POST('/v1/invitations/lookup', { body: { token } }));
+  });
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const accepted = await call(api.POST('/v1/invitations/accept', { body: { token: token!, password } }));
+      try {
+        await session.signIn(accepted.email, password, accepted.workspace.id);
+        navigate('/inboxes', { replace: true });
+      } catch {
+        navigate(`/sign-in?email=${encodeURIComponent(accepted.email)}`, { replace: true });
+      }
+    } catch (thrown) {
+      setError(thrown);
+      setBusy(false);
+    }
+  };
+
+  const preview = invitation.data;
+  return (
+    <Page title="Accept invitation">
+      {invitation.error ? <Alert error={invitation.error} /> : null}
+      {!preview && !invitation.error ? <Loading /> : null}
+      {preview ? (
+        <form class="card stack" onSubmit={(event) => void submit(event)}>
+          <p>
+            <strong>{preview.email}</strong> is invited to the workspace <strong>{preview.workspace_name}</strong> as{' '}
+            <strong>{preview.role}</strong>. The invitation expires <When at={preview.expires_at} />.
+          </p>
+          <input type="email" autoComplete="username" value={preview.email} readOnly hidden />
+          {preview.account_exists ? (
+            <div class="field">
+              <label for="invitation-password">Password</label>
+              <input id="invitation-password" type="password" autoComplete="current-password" required aria-describedby="invitation-password-hint" value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
+              <p class="hint" id="invitation-password-hint">You have an account: enter its password to join.</p>
+            </div>
+          ) : (
+            <div class="field">
+              <label for="invitation-password">New password</label>
+              <input id="invitation-password" type="password" autoComplete="new-password" minLength={10} required aria-describedby="invitation-password-hint" value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
+              <p class="hint" id="invitation-password-hint">Choose a password for your new account: at least 10 characters, not your email.</p>
+            </div>
+          )}
+          <Alert error={error} />
+          <button type="submit" disabled={busy}>Accept invitation</button>
+        </form>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,108 @@
+// The person's account: change password (which ends their other sessions) and the sessions list, to end one.
+import { useState } from 'preact/hooks';
+import { api, call } from '../api.js';
+import { Alert, Loading, Page, Status, When, useLoad } from '../components/ui.js';
+import { useSession } from '../session.js';
+
+function ChangePassword(props: { onChanged: () => void }) {
+  const email = useSession().me?.person.email ?? '';
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      const { ended_sessions: ended } = await call(api.PUT('/v1/me/password', { body: { current_password: current, new_password: next } }));
+      setCurrent('');
+      setNext('');
+      setNotice(`Password changed. ${ended} other session(s) ended.`);
+      props.onChanged();
+    } catch (thrown) {
+      setError(thrown);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="password-heading" class="card stack">
+      <h2 id="password-heading">Change password</h2>
+      <form class="stack" onSubmit={(event) => void submit(event)}>
+        <input type="email" autoComplete="username" value={email} readOnly hidden />
+        <div class="field">
+          <label for="current-password">Current password</label>
+          <input id="current-password" type="password" autoComplete="current-password" required value={current} onInput={(event) => setCurrent(event.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="account-new-password">New password</label>
+          <input id="account-new-password" type="password" autoComplete="new-password" minLength={10} required aria-describedby="account-new-password-hint" value={next} onInput={(event) => setNext(event.currentTarget.value)} />
+          <p class="hint" id="account-new-password-hint">At least 10 characters, not your email. Your other sessions end.</p>
+        </div>
+        <Alert error={error} />
+        {notice ? <Status>{notice}</Status> : null}
+        <button type="submit" disabled={busy}>Change password</button>
+      </form>
+    </section>
+  );
+}
+
+function Sessions(props: { round: number }) {
+  const sessions = useLoad(() => call(api.GET('/v1/me/sessions')), [props.round]);
+  const [error, setError] = useState<unknown>(null);
+  const end = async (id: string) => {
+    setError(null);
+    try {
+      await call(api.DELETE('/v1/me/sessions/{id}', { params: { path: { id } } }));
+      sessions.reload();
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <section aria-labelledby="sessions-heading" class="stack">
+      <h2 id="sessions-heading">Sessions</h2>
+      <Alert error={error ?? sessions.error} />
+      {!sessions.data && !sessions.error ? <Loading /> : null}
+      {sessions.data ? (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Your sessions</caption>
+            <thead><tr><th scope="col">Browser</th><th scope="col">Address</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+              {sessions.data.map((session, index) => (
+                <tr key={session.id}>
+                  <td class="clip" title={session.user_agent ?? ''}>{session.user_agent ?? 'unknown'}</td>
+                  <td class="mono">{session.ip ?? 'unknown'}</td>
+                  <td><When at={session.created_at} /></td>
+                  <td><When at={session.last_seen_at} /></td>
+                  <td><When at={session.expires_at} /></td>
+                  <td>
+                    {session.current ? <span class="muted">This session</span> : (
+                      <button type="button" class="danger" aria-label={`End session ${index + 1}`} onClick={() => void end(session.id)}>End session</button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+export function Account() {
+  const me = useSession().me!;
+  const [round, setRound] = useState(0);
+  return (
+    <Page title="Account">
+      <p>Signed in as <strong>{me.person.email}</strong>.</p>
+      <ChangePassword onChanged={() => setRound(round + 1)} />
+      <Sessions round={round} />
+    </Page>
+  );
+}

@@ -1,0 +1,129 @@
+// API keys: the list (prefix, access, created, last used), creating one (the key shown once) and revoking, with a
+// confirmation. Admins and owners only: for members the API answers 403 role_required and this page says so.
+import { useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../api.js';
+import { Alert, Loading, OneTimeSecret, Page, Status, When, useLoad } from '../components/ui.js';
+import { RoleRequired, isRoleRequired } from './role-required.js';
+
+type Access = Schemas['ApiKey']['access'];
+
+function CreateKey(props: { onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [access, setAccess] = useState<Access>('read_write');
+  const [created, setCreated] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const body = name.trim() === '' ? { access } : { access, name: name.trim() };
+      setCreated((await call(api.POST('/v1/api-keys', { body }))).key);
+      setName('');
+      props.onCreated();
+    } catch (thrown) {
+      setError(thrown);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="create-key-heading" class="card stack">
+      <h2 id="create-key-heading">Create a key</h2>
+      <form class="inline-form" onSubmit={(event) => void submit(event)}>
+        <div class="field">
+          <label for="key-name">Name</label>
+          <input id="key-name" maxLength={100} value={name} onInput={(event) => setName(event.currentTarget.value)} placeholder="CI pipeline" />
+        </div>
+        <div class="field">
+          <label for="key-access">Access</label>
+          <select id="key-access" value={access} onChange={(event) => setAccess(event.currentTarget.value as Access)}>
+            <option value="read_write">read and write</option>
+            <option value="read">read only</option>
+          </select>
+        </div>
+        <button type="submit" disabled={busy}>Create key</button>
+      </form>
+      <Alert error={error} />
+      {created ? (
+        <OneTimeSecret label="New API key" value={created} note="Copy it now: it is shown only once. Send it as Authorization: Bearer <key>." />
+      ) : null}
+    </section>
+  );
+}
+
+function KeyRow(props: { apiKey: Schemas['ApiKey']; onRevoked: (name: string) => void }) {
+  const { apiKey } = props;
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const label = apiKey.name ?? apiKey.prefix;
+  const revoke = async () => {
+    setError(null);
+    try {
+      await call(api.DELETE('/v1/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
+      props.onRevoked(label);
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <tr>
+      <td>{apiKey.name ?? <span class="muted">unnamed</span>}</td>
+      <td class="mono">{apiKey.prefix}…</td>
+      <td>{apiKey.access === 'read' ? 'read only' : 'read and write'}</td>
+      <td><When at={apiKey.created_at} /></td>
+      <td><When at={apiKey.last_used_at} /></td>
+      <td>
+        {confirming ? (
+          <div class="confirm" role="group" aria-label={`Confirm revoking ${label}`}>
+            <span>Revoke {label}? Requests with it will fail.</span>
+            <button type="button" class="danger" onClick={() => void revoke()}>Yes, revoke {label}</button>
+            <button type="button" class="quiet" onClick={() => setConfirming(false)}>Cancel</button>
+          </div>
+        ) : (
+          <button type="button" class="danger" aria-label={`Revoke ${label}`} onClick={() => setConfirming(true)}>Revoke</button>
+        )}
+        <Alert error={error} />
+      </td>
+    </tr>
+  );
+}
+
+export function ApiKeys() {
+  const keys = useLoad(() => call(api.GET('/v1/api-keys')));
+  const [notice, setNotice] = useState<string | null>(null);
+  if (isRoleRequired(keys.error)) {
+    return (
+      <Page title="API keys">
+        <RoleRequired what="manage API keys" error={keys.error} />
+      </Page>
+    );
+  }
+  return (
+    <Page title="API keys">
+      <p class="muted">Keys reach the <code>/v1</code> API of this workspace. A key's secret is shown once, when it is made.</p>
+      <CreateKey onCreated={keys.reload} />
+      <section aria-labelledby="keys-heading">
+        <h2 id="keys-heading">Keys</h2>
+        {notice ? <Status>{notice}</Status> : null}
+        <Alert error={keys.error} />
+        {keys.data === null && !keys.error ? <Loading /> : null}
+        {keys.data?.length === 0 ? <p>No keys.</p> : null}
+        {keys.data && keys.data.length > 0 ? (
+          <div class="table-wrap">
+            <table>
+              <caption class="visually-hidden">API keys</caption>
+              <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Access</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Actions</th></tr></thead>
+              <tbody>
+                {keys.data.map((apiKey) => (
+                  <KeyRow key={apiKey.id} apiKey={apiKey} onRevoked={(label) => { setNotice(`Revoked ${label}.`); keys.reload(); }} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+    </Page>
+  );
+}

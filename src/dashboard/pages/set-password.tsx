@@ -1,0 +1,59 @@
+// Set password from a one-time link (`/set-password#token=...`): look the link up, set the password, then sign in.
+import { useState } from 'preact/hooks';
+import { api, call } from '../api.js';
+import { Alert, Loading, Page, When, useLoad } from '../components/ui.js';
+import { navigate } from '../router.js';
+import { linkToken } from './link-token.js';
+
+export function SetPassword() {
+  const [token] = useState(linkToken);
+  const link = useLoad(async () => {
+    if (token === null) throw new Error('this page needs the link you were given (it ends in #token=...)');
+    return call(api.POST('/v1/password-links/lookup', { body: { token } }));
+  });
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    if (password !== confirm) {
+      setError(new Error('the two passwords differ'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const { email } = await call(api.POST('/v1/password-links/accept', { body: { token: token!, password } }));
+      navigate(`/sign-in?email=${encodeURIComponent(email)}`, { replace: true });
+    } catch (thrown) {
+      setError(thrown);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page title="Set your password">
+      {link.error ? <Alert error={link.error} /> : null}
+      {!link.data && !link.error ? <Loading /> : null}
+      {link.data ? (
+        <form class="card stack" onSubmit={(event) => void submit(event)}>
+          <p>For <strong>{link.data.email}</strong>. This link works once, until <When at={link.data.expires_at} />.</p>
+          <input type="email" autoComplete="username" value={link.data.email} readOnly hidden />
+          <div class="field">
+            <label for="new-password">New password</label>
+            <input id="new-password" type="password" autoComplete="new-password" minLength={10} required aria-describedby="new-password-hint" value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
+            <p class="hint" id="new-password-hint">At least 10 characters, not your email.</p>
+          </div>
+          <div class="field">
+            <label for="confirm-password">Repeat the password</label>
+            <input id="confirm-password" type="password" autoComplete="new-password" required value={confirm} onInput={(event) => setConfirm(event.currentTarget.value)} />
+          </div>
+          <Alert error={error} />
+          <button type="submit" disabled={busy}>Set password</button>
+        </form>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,54 @@
+// Sign in with email and password; the server's message is shown as is (wrong password, too many attempts).
+import { useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+import type { PageProps } from '../router.js';
+import { Alert, Page } from '../components/ui.js';
+import { navigate } from '../router.js';
+import { useSession } from '../session.js';
+
+/** Only paths inside the dashboard: `next` comes from the URL, so it must never lead elsewhere. */
+function safeNext(next: string | null): string {
+  return next !== null && /^\/[^/\\]/.test(next) && !next.startsWith('/sign-in') ? next : '/inboxes';
+}
+
+export function SignIn({ route }: PageProps) {
+  const session = useSession();
+  const [email, setEmail] = useState(route.query.get('email') ?? '');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await session.signIn(email.trim(), password);
+      navigate(safeNext(route.query.get('next')), { replace: true });
+    } catch (thrown) {
+      setError(thrown);
+      setBusy(false);
+    }
+  };
+  const retry = error instanceof ApiError && error.code === 'rate_limited' && error.retryAfterSeconds !== null
+    ? ` Try again in ${Math.ceil(error.retryAfterSeconds / 60)} minute(s).`
+    : '';
+
+  return (
+    <Page title="Sign in">
+      <form class="card stack" onSubmit={(event) => void submit(event)} noValidate>
+        <div class="field">
+          <label for="sign-in-email">Email</label>
+          <input id="sign-in-email" type="email" autoComplete="username" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="sign-in-password">Password</label>
+          <input id="sign-in-password" type="password" autoComplete="current-password" required value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
+        </div>
+        {error ? <p role="alert" class="alert">{error instanceof Error ? error.message : 'Sign-in failed.'}{retry}</p> : <Alert error={null} />}
+        <button type="submit" disabled={busy}>Sign in</button>
+      </form>
+      <p class="hint">No account yet? Ask an admin of your workspace for an invitation; operators print a set-password link with <code>npm run --silent admin -- member password --email you@example.com</code>.</p>
+    </Page>
+  );
+}

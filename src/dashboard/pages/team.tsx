@@ -1,0 +1,187 @@
+// The team: members with their roles (change, remove, leave) and, for admins and owners, invitations (create with
+// the one-time link shown once, list, revoke).
+import { useState } from 'preact/hooks';
+import { api, call, type Role, type Schemas } from '../api.js';
+import { Alert, Loading, OneTimeSecret, Page, Status, When, useLoad } from '../components/ui.js';
+import { navigate } from '../router.js';
+import { atLeast, useSession } from '../session.js';
+
+const ROLES: Role[] = ['member', 'admin', 'owner'];
+
+function MemberRow(props: { member: Schemas['Member']; myRole: Role; myEmail: string; onChanged: (notice: string) => void; onLeft: () => void }) {
+  const { member, myRole } = props;
+  const [error, setError] = useState<unknown>(null);
+  const [confirming, setConfirming] = useState(false);
+  const isMe = member.email === props.myEmail;
+  // Admins manage members and admins; only owners touch owners or make one (the API enforces the same).
+  const mayChange = !isMe && atLeast(myRole, 'admin') && (myRole === 'owner' || member.role !== 'owner');
+  const roles = ROLES.filter((role) => role !== 'owner' || myRole === 'owner');
+
+  const changeRole = async (role: Role) => {
+    setError(null);
+    try {
+      await call(api.PUT('/v1/members/{email}', { params: { path: { email: member.email } }, body: { role } }));
+      props.onChanged(`${member.email} is now ${role}.`);
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  const remove = async () => {
+    setError(null);
+    try {
+      await call(api.DELETE('/v1/members/{email}', { params: { path: { email: member.email } } }));
+      if (isMe) props.onLeft();
+      else props.onChanged(`Removed ${member.email}.`);
+    } catch (thrown) {
+      setError(thrown);
+      setConfirming(false);
+    }
+  };
+  const action = isMe ? 'Leave workspace' : `Remove ${member.email}`;
+  return (
+    <tr>
+      <td>{member.email}{isMe ? <span class="muted"> (you)</span> : null}{member.has_account ? null : <span class="muted"> (no password yet)</span>}</td>
+      <td>
+        {mayChange ? (
+          <select aria-label={`Role of ${member.email}`} value={member.role} onChange={(event) => void changeRole(event.currentTarget.value as Role)}>
+            {roles.map((role) => <option key={role} value={role}>{role}</option>)}
+          </select>
+        ) : member.role}
+      </td>
+      <td><When at={member.joined_at} /></td>
+      <td>
+        {isMe || mayChange ? (
+          confirming ? (
+            <div class="confirm" role="group" aria-label={`Confirm: ${action}`}>
+              <button type="button" class="danger" onClick={() => void remove()}>{isMe ? 'Yes, leave' : `Yes, remove ${member.email}`}</button>
+              <button type="button" class="quiet" onClick={() => setConfirming(false)}>Cancel</button>
+            </div>
+          ) : (
+            <button type="button" class="danger" aria-label={action} onClick={() => setConfirming(true)}>{isMe ? 'Leave' : 'Remove'}</button>
+          )
+        ) : null}
+        <Alert error={error} />
+      </td>
+    </tr>
+  );
+}
+
+function Invitations(props: { myRole: Role }) {
+  const invitations = useLoad(() => call(api.GET('/v1/invitations')));
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [created, setCreated] = useState<Schemas['InvitationWithLink'] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const invite = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      setCreated(await call(api.POST('/v1/invitations', { body: { email: email.trim(), role } })));
+      setEmail('');
+      invitations.reload();
+    } catch (thrown) {
+      setError(thrown);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const revoke = async (invitation: Schemas['Invitation']) => {
+    setError(null);
+    try {
+      await call(api.DELETE('/v1/invitations/{id}', { params: { path: { id: invitation.id } } }));
+      invitations.reload();
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+
+  return (
+    <section aria-labelledby="invitations-heading" class="stack">
+      <h2 id="invitations-heading">Invitations</h2>
+      <form class="card inline-form" onSubmit={(event) => void invite(event)}>
+        <div class="field">
+          <label for="invite-email">Email</label>
+          <input id="invite-email" type="email" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="invite-role">Role</label>
+          <select id="invite-role" value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
+            {ROLES.filter((option) => option !== 'owner' || props.myRole === 'owner').map((option) => <option key={option} value={option}>{option}</option>)}
+          </select>
+        </div>
+        <button type="submit" disabled={busy}>Invite</button>
+      </form>
+      <Alert error={error} />
+      {created ? (
+        <OneTimeSecret label={`Invitation link for ${created.email}`} value={created.url} note={`Send this link to ${created.email}; it works once and is shown only now. It expires ${new Date(created.expires_at).toLocaleString()}.`} />
+      ) : null}
+      <Alert error={invitations.error} />
+      {invitations.data === null && !invitations.error ? <Loading /> : null}
+      {invitations.data?.length === 0 ? <p>No invitations.</p> : null}
+      {invitations.data && invitations.data.length > 0 ? (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Invitations</caption>
+            <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Invited by</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+              {invitations.data.map((invitation) => (
+                <tr key={invitation.id}>
+                  <td>{invitation.email}</td>
+                  <td>{invitation.role}</td>
+                  <td>{invitation.status}</td>
+                  <td>{invitation.invited_by}</td>
+                  <td><When at={invitation.expires_at} /></td>
+                  <td>
+                    {invitation.status === 'pending' ? (
+                      <button type="button" class="danger" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => void revoke(invitation)}>Revoke</button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+export function Team() {
+  const session = useSession();
+  const me = session.me!;
+  const myRole = me.workspace.role ?? 'member';
+  const members = useLoad(() => call(api.GET('/v1/members')));
+  const [notice, setNotice] = useState<string | null>(null);
+  const left = async () => {
+    const next = await session.refresh();
+    navigate(next ? '/inboxes' : '/sign-in', { replace: true });
+  };
+  return (
+    <Page title="Team">
+      <section aria-labelledby="members-heading" class="stack">
+        <h2 id="members-heading">Members of {me.workspace.name}</h2>
+        {notice ? <Status>{notice}</Status> : null}
+        <Alert error={members.error} />
+        {members.data === null && !members.error ? <Loading /> : null}
+        {members.data ? (
+          <div class="table-wrap">
+            <table>
+              <caption class="visually-hidden">Members</caption>
+              <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col">Actions</th></tr></thead>
+              <tbody>
+                {members.data.map((member) => (
+                  <MemberRow key={member.email} member={member} myRole={myRole} myEmail={me.person.email}
+                    onChanged={(text) => { setNotice(text); members.reload(); }} onLeft={() => void left()} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+      {atLeast(myRole, 'admin') ? <Invitations myRole={myRole} /> : <p class="muted">Admins and owners invite people to this workspace.</p>}
+    </Page>
+  );
+}

@@ -1,0 +1,69 @@
+// Browser tests' harness: Debian's Chromium driven by playwright-core (never a Playwright browser download), installed
+// with scripts/services/up when missing; axe-core for accessibility; a watch on console CSP violations.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../../src/project-root.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Installs Debian's chromium package through scripts/services/up (apt-get; needs root) when it is missing. */
+export function ensureChromium(): void {
+  if (fs.existsSync(CHROMIUM)) return;
+  const up = spawnSync(path.join(PROJECT_ROOT, 'scripts/services/up'), ['chromium'], { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  assert.ok(up.status === 0 && fs.existsSync(CHROMIUM), `${CHROMIUM} is missing and scripts/services/up chromium could not install it`);
+}
+
+export async function launchChromium(): Promise<Browser> {
+  ensureChromium();
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+}
+
+/** Console messages and page errors of every page in a context, to look for CSP violations afterwards. */
+export class ConsoleWatch {
+  readonly messages: string[] = [];
+
+  watch(context: BrowserContext): void {
+    context.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') this.messages.push(`${message.type()}: ${message.text()}`);
+    });
+    context.on('weberror', (error) => this.messages.push(`page error: ${error.error().message}`));
+  }
+
+  cspViolations(): string[] {
+    return this.messages.filter((text) => /Content Security Policy/i.test(text));
+  }
+}
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/**
+ * Runs axe-core on the page as it is and fails on serious or critical violations. The script goes in through the
+ * DevTools protocol (page.evaluate), which the page's CSP does not govern, so the app's CSP stays on.
+ */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const loaded = await page.evaluate('typeof window.axe === "object"');
+  if (!loaded) await page.evaluate(AXE_SOURCE);
+  // A string, evaluated in the page: this file is compiled without the DOM's types.
+  const violations = await page.evaluate<AxeViolation[]>(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+    result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })) })))`);
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  assert.deepEqual(
+    serious.map((violation) => `${violation.impact} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`),
+    [],
+    `axe-core found serious or critical violations on ${what}`,
+  );
+}
