@@ -914,9 +914,18 @@ describe('HTTP API (e2e, shared server)', () => {
 
   // -------------------------------------------------------------------------------------------------------
   describe('unknown routes and methods', () => {
-    it('an unknown route answers 404 not_found in the envelope', async () => {
-      for (const path of ['/v1/nope', '/v1', '/', '/v2/workspace', `/v1/inboxes/${inboxA.id}/nope`, '/v1/workspace/extra']) {
+    it('an unknown route of the API answers 404 not_found in the envelope', async () => {
+      for (const path of ['/v1/nope', '/v1', `/v1/inboxes/${inboxA.id}/nope`, '/v1/workspace/extra']) {
         expectError(await api.get(path), 404, 'not_found', path);
+      }
+    });
+
+    it('a GET outside the API is the dashboard\'s, whose own router shows what it does not know', async () => {
+      for (const path of ['/', '/v2/workspace', '/no/such/page']) {
+        const response = await fetch(`${server.httpUrl}${path}`);
+        assert.equal(response.status, 200, path);
+        assert.match(response.headers.get('content-type') ?? '', /^text\/html/, path);
+        assert.match(await response.text(), /<div id="app">/, path);
       }
     });
 

@@ -85,7 +85,7 @@ describe(`operations endpoints (${testProfile()} profile)`, function () {
       const replaced = await api.get('/v1/workspace', { 'X-Request-Id': insane });
       assert.match(replaced.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, `'${insane.slice(0, 20)}' must be replaced`);
     }
-    const notFound = await anonymous.get('/no/such/path', { 'X-Request-Id': 'lost-1' });
+    const notFound = await anonymous.get('/v1/no/such/path', { 'X-Request-Id': 'lost-1' });
     assert.equal(notFound.status, 404);
     assert.equal(notFound.headers.get('x-request-id'), 'lost-1');
   });
