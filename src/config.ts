@@ -57,6 +57,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Lets the link check request private and loopback addresses, for local development and tests. */
   linkCheckAllowPrivate: boolean;
+  /** Behind a reverse proxy: the client's address, scheme and host come from its X-Forwarded-* headers. */
+  trustProxy: boolean;
   logLevel: string;
   /** Bearer token GET /metrics asks for; null: metrics are open to whoever reaches the HTTP port. */
   metricsToken: string | null;
@@ -311,6 +313,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webhookTimeScale: readPositiveNumber(env, 'SANDBOX_WEBHOOK_TIME_SCALE', 1, 1000),
     webhookAllowPrivate: readEnum(env, 'SANDBOX_WEBHOOK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
     linkCheckAllowPrivate: readEnum(env, 'SANDBOX_LINK_CHECK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
+    trustProxy: readEnum(env, 'SANDBOX_TRUST_PROXY', ['0', '1'] as const, '0') === '1',
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     metricsToken: readMetricsToken(env),
     metricsPort: env.SANDBOX_METRICS_PORT ? readPort(env, 'SANDBOX_METRICS_PORT', 0) : null,

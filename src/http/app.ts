@@ -27,6 +27,8 @@ export interface HttpAppDeps {
   publicBaseUrl: string | null;
   /** SANDBOX_PUBLIC_URL's origin, which Origin headers must name; null: the origin each request was made to. */
   publicOrigin: string | null;
+  /** SANDBOX_TRUST_PROXY: take the client's address, scheme and host from X-Forwarded-For, -Proto and -Host. */
+  trustProxy: boolean;
   /** SANDBOX_BASE_PATH: everything is served under it ('' for the root). */
   basePath: string;
   /** The web application's middleware: it answers the GETs the API's routes leave alone; null serves none. */
@@ -112,7 +114,15 @@ function underBasePath(basePath: string) {
 async function authenticate(ctx: Context, deps: HttpAppDeps): Promise<Principal> {
   const authorization = ctx.get('authorization');
   const sessionToken = ctx.cookies.get(SESSION_COOKIE);
-  if (authorization === '' && sessionToken) return deps.sessions.resolve(sessionToken);
+  if (authorization === '' && sessionToken) {
+    try {
+      return await deps.sessions.resolve(sessionToken);
+    } catch (error) {
+      // An ended session's cookie is only noise in every later request: the browser may forget it.
+      if (error instanceof AppError && error.code === 'unauthorized') writeSessionCookie(ctx, { clear: true }, deps);
+      throw error;
+    }
+  }
   return authenticateApiKey(deps.metadata, authorization || undefined, deps.now());
 }
 
@@ -332,6 +342,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
 
   const app = new Koa<State>();
   app.silent = true;
+  app.proxy = deps.trustProxy;
   app.use(requestContext(deps.log, deps.metrics));
   app.use(errorEnvelope(deps.metrics));
   app.use(underBasePath(deps.basePath));

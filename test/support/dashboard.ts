@@ -12,6 +12,8 @@ export interface SessionRequestOptions {
   withoutCsrf?: boolean;
   /** The Origin header to send; this service's origin unless given ('' sends none). */
   origin?: string;
+  /** More headers, e.g. a reverse proxy's X-Forwarded-*. */
+  headers?: Record<string, string>;
 }
 
 export class SessionClient {
@@ -29,7 +31,7 @@ export class SessionClient {
   }
 
   async request<T = unknown>(method: string, path: string, options: SessionRequestOptions = {}): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     if (this.cookie) headers.cookie = this.cookie;
     if (this.csrfToken && !options.withoutCsrf) headers['x-csrf-token'] = this.csrfToken;
     const origin = options.origin ?? this.origin;

@@ -6,7 +6,7 @@ import type {
   AcceptInvitationOutcome, AccountStore, AuditPosition, CreateInvitationOutcome, MembershipChangeOutcome,
 } from '../ports.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
-import { date, exists, fieldsOf, pairs, type Fields } from './redis-records.js';
+import { date, exists, fieldsOf, GET_INDEXED, pairs, type Fields } from './redis-records.js';
 import { MEMBERSHIP_LUA, toMember } from './redis-memberships.js';
 
 /*
@@ -61,13 +61,6 @@ const UPDATE_EXISTING = new LuaScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
-`);
-
-/** Reads the record an index entry points at. KEYS: index. ARGV: record key prefix. */
-const GET_INDEXED = new LuaScript(`
-local id = redis.call('GET', KEYS[1])
-if not id then return false end
-return redis.call('HGETALL', ARGV[1] .. id)
 `);
 
 /** The email's memberships as {workspace id, record} pairs, oldest first. KEYS: memberships. ARGV: members key prefix, email. */

@@ -6,7 +6,7 @@ import type { AddMemberOutcome, CreateInboxOutcome, MetadataStore } from '../por
 import { inboxNameKey } from '../../domain/inbox-names.js';
 import { INBOX_SETTINGS_SECTIONS, inboxSettingsFrom, type InboxSettings } from '../../domain/inbox-settings.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
-import { date, exists, fieldsOf, LIST_RECORDS, pairs, type Fields } from './redis-records.js';
+import { date, exists, fieldsOf, GET_INDEXED, LIST_RECORDS, pairs, type Fields } from './redis-records.js';
 import { memberRecord } from './redis-memberships.js';
 import { API_KEY_PREFIX } from '../../domain/secrets.js';
 
@@ -34,13 +34,6 @@ const UPDATE_OWNED = new LuaScript(`
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return false end
 redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 return redis.call('HGETALL', KEYS[1])
-`);
-
-/** Reads the record an index entry points at, in one step so the two cannot disagree. KEYS: index. ARGV: record key prefix. */
-const GET_INDEXED = new LuaScript(`
-local id = redis.call('GET', KEYS[1])
-if not id then return false end
-return redis.call('HGETALL', ARGV[1] .. id)
 `);
 
 /**

@@ -14,6 +14,13 @@ end
 return records
 `);
 
+/** Reads the record an index entry points at, in one step so the two cannot disagree. KEYS: index. ARGV: record key prefix. */
+export const GET_INDEXED = new LuaScript(`
+local id = redis.call('GET', KEYS[1])
+if not id then return false end
+return redis.call('HGETALL', ARGV[1] .. id)
+`);
+
 /** Field/value pairs as HSET takes them. */
 export const pairs = (fields: Record<string, string | number>): (string | number)[] => Object.entries(fields).flat();
 
