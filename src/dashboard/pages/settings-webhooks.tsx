@@ -124,7 +124,7 @@ function WebhookCard(props: { webhook: Schemas['Webhook']; canChange: boolean; o
       <p class="muted">{webhook.inbox_id === null ? 'Every inbox of the workspace' : 'This inbox'} · created <When at={webhook.created_at} /></p>
       {props.canChange ? (
         <div class="row">
-          <button type="button" class="quiet" aria-label={`Send a test to ${webhook.url}`} onClick={() => void test()}>Send test</button>
+          <button type="button" class="quiet" aria-label={`Send test to ${webhook.url}`} onClick={() => void test()}>Send test</button>
           {confirming ? (
             <div class="confirm" role="group" aria-label={`Confirm deleting the webhook ${webhook.url}`}>
               <span>Delete this webhook and its deliveries?</span>
