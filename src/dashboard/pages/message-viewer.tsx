@@ -5,7 +5,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { navigate, type PageProps } from '../router.js';
-import { Alert, Link, Loading, Page, Status, When, useLoad } from '../components/ui.js';
+import { Alert, Link, Loading, Page, When, useLoad } from '../components/ui.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
 import { AttachmentsPanel, HeadersPanel, HtmlCheckPanel, HtmlPanel, LinksPanel, SourcePanel, SpamPanel, TextPanel, formatSize } from './message-panels.js';
 import '../viewer.css';
@@ -173,8 +173,8 @@ function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
         ) : (
           <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>
         )}
+        <span role="status" class="muted">{message.read ? 'Read' : 'Unread'}</span>
       </div>
-      <Status>{message.read ? 'Read' : 'Unread'}</Status>
       <Alert error={error} />
     </div>
   );
