@@ -212,7 +212,7 @@ describe('message viewer (browser)', function () {
   it('has no serious or critical axe violation on the viewer, in light and dark', async function () {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      for (const name of ['html', 'headers', 'attachments', 'links', 'html-check']) {
+      for (const name of ['html', 'text', 'source', 'headers', 'attachments', 'links', 'html-check', 'spam']) {
         await page.goto(viewerPath(messageId, name));
         await page.getByRole('heading', { level: 1, name: SUBJECT }).waitFor();
         const loading = page.locator('main').getByText(/Loading…|Checking/);

@@ -1,7 +1,7 @@
 // The message viewer's tab panels. Each loads what it shows when it is opened, so the checks that cost the server
 // real work (link check, spam check) run only when someone looks at them.
 import { useState } from 'preact/hooks';
-import { ApiError, api, call, type Schemas } from '../api.js';
+import { ApiError, api, call, envelope, type Schemas } from '../api.js';
 import { Alert, Loading, useLoad } from '../components/ui.js';
 
 type Message = Schemas['MessageDetail'];
@@ -42,25 +42,12 @@ export function HtmlPanel(props: { message: Message }) {
 
 export function TextPanel(props: { message: Message }) {
   if (props.message.text === undefined) return <p>This message has no text part.</p>;
-  return <pre class="body-text">{props.message.text}</pre>;
+  // A labelled region in the Tab order, so keyboard users can scroll a long body.
+  return <pre class="body-text" role="region" aria-label="Text body" tabIndex={0}>{props.message.text}</pre>;
 }
 
-async function rawSource(id: string): Promise<string> {
-  const { data, error, response } = await api.GET('/v1/messages/{id}/raw', { params: { path: { id } }, parseAs: 'text' });
-  if (!response.ok || data === undefined) {
-    const body = (typeof error === 'string' ? safeJson(error) : error) as { error?: { code?: string; message?: string } } | undefined;
-    throw new ApiError(response.status, body?.error?.code ?? 'unexpected_response', body?.error?.message ?? `the server answered ${response.status}`, null);
-  }
-  return data;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+/** The raw message as text; envelope() turns a refusal into an ApiError as for JSON answers. */
+const rawSource = (id: string) => envelope(api.GET('/v1/messages/{id}/raw', { params: { path: { id } }, parseAs: 'text' }));
 
 export function SourcePanel(props: { message: Message }) {
   const source = useLoad(() => rawSource(props.message.id), [props.message.id]);
@@ -69,7 +56,7 @@ export function SourcePanel(props: { message: Message }) {
       <p><a href={props.message.files.raw} download={`${props.message.id}.eml`}>Download the source (.eml)</a></p>
       <Alert error={source.error} />
       {source.data === null && !source.error ? <Loading /> : null}
-      {source.data !== null ? <pre class="source" aria-label="Message source">{source.data}</pre> : null}
+      {source.data !== null ? <pre class="source" role="region" aria-label="Message source" tabIndex={0}>{source.data}</pre> : null}
     </div>
   );
 }
