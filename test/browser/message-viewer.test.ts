@@ -112,14 +112,13 @@ describe('message viewer (browser)', function () {
     const content = page.frameLocator('iframe.mail-frame');
     await content.locator('#greeting').waitFor();
     assert.equal(await content.locator('#greeting').innerText(), 'Hello from the HTML body');
-    // Give a script or handler time to have run if it could: the image's 404 arrives within this.
-    await page.waitForTimeout(1000);
+    // Positive evidence, not only silence: Chromium reports blocking the <script> and, once the image's 404 is in, the
+    // onerror handler; after both, neither marker nor the parent's title may have changed.
+    const blocked = () => consoleWatch.messages.filter((text) => /Blocked script execution in '[^']*\/v1\/files\/[^']*\/html\?[^']*' because the document's frame is sandboxed/.test(text));
+    await pollUntil(async () => blocked().length >= 2, 10_000, () => `the browser to report blocking the mail's script and handler: ${JSON.stringify(consoleWatch.messages)}`);
     assert.equal(await content.locator('#script-marker').innerText(), 'script did not run');
     assert.equal(await content.locator('#handler-marker').innerText(), 'handler did not run');
     assert.equal(await page.title(), TITLE, 'the parent title is untouched');
-    // Positive evidence, not only silence: Chromium reports blocking both the <script> and the onerror handler.
-    const blocked = consoleWatch.messages.filter((text) => /Blocked script execution in '[^']*\/v1\/files\/[^']*\/html\?[^']*' because the document's frame is sandboxed/.test(text));
-    assert.ok(blocked.length >= 2, `the browser blocked the mail's script and handler: ${JSON.stringify(consoleWatch.messages)}`);
 
     const src = await frame.getAttribute('src');
     assert.ok(src && /\/v1\/files\/[^/]+\/[^/]+\/html\?/.test(src), `the frame loads the signed link, got ${src}`);
