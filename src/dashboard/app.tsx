@@ -16,6 +16,8 @@ import { Usage } from './pages/usage.js';
 import { AuditLog } from './pages/audit-log.js';
 import { Account } from './pages/account.js';
 import { NotFound } from './pages/not-found.js';
+import { MessageViewer } from './pages/message-viewer.js';
+import { InboxSettings } from './pages/inbox-settings.js';
 
 interface RouteEntry {
   pattern: string;
@@ -32,6 +34,8 @@ const ROUTES: RouteEntry[] = [
   { pattern: '/set-password', page: SetPassword, public: true },
   { pattern: '/accept-invitation', page: AcceptInvitation, public: true },
   { pattern: '/inboxes', page: Inboxes, nav: { label: 'Inboxes' } },
+  { pattern: '/inboxes/:inboxId/messages/:messageId', page: MessageViewer },
+  { pattern: '/inboxes/:inboxId/settings', page: InboxSettings },
   { pattern: '/api-keys', page: ApiKeys, nav: { label: 'API keys' } },
   { pattern: '/team', page: Team, nav: { label: 'Team' } },
   { pattern: '/usage', page: Usage, nav: { label: 'Usage' } },

@@ -1,0 +1,255 @@
+// The message viewer's tab panels. Each loads what it shows when it is opened, so the checks that cost the server
+// real work (link check, spam check) run only when someone looks at them.
+import { useState } from 'preact/hooks';
+import { ApiError, api, call, envelope, type Schemas } from '../api.js';
+import { Alert, Loading, useLoad } from '../components/ui.js';
+
+type Message = Schemas['MessageDetail'];
+
+const WIDTHS = [
+  { key: 'phone', label: 'Phone (375 px)' },
+  { key: 'tablet', label: 'Tablet (768 px)' },
+  { key: 'desktop', label: 'Desktop (full width)' },
+] as const;
+type Width = (typeof WIDTHS)[number]['key'];
+
+/**
+ * The HTML body in an iframe from its signed link. The server sends it under a CSP whose `sandbox` directive gives it
+ * an opaque origin and no scripts; the empty sandbox attribute says the same from this side, so mail never runs script
+ * even if one of the two were lost.
+ */
+export function HtmlPanel(props: { message: Message }) {
+  const [width, setWidth] = useState<Width>('desktop');
+  const url = props.message.files.html;
+  if (url === undefined) return <p>This message has no HTML part.</p>;
+  return (
+    <div class="stack">
+      <fieldset class="widths">
+        <legend>Preview width</legend>
+        {WIDTHS.map((option) => (
+          <label key={option.key}>
+            <input type="radio" name="preview-width" value={option.key} checked={width === option.key} onChange={() => setWidth(option.key)} />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+      <div class="frame-wrap">
+        <iframe class={`mail-frame width-${width}`} src={url} sandbox="" title={`HTML body of ${props.message.subject || 'the message'}`} referrerpolicy="no-referrer" />
+      </div>
+    </div>
+  );
+}
+
+export function TextPanel(props: { message: Message }) {
+  if (props.message.text === undefined) return <p>This message has no text part.</p>;
+  // A labelled region in the Tab order, so keyboard users can scroll a long body.
+  return <pre class="body-text" role="region" aria-label="Text body" tabIndex={0}>{props.message.text}</pre>;
+}
+
+/** The raw message as text; envelope() turns a refusal into an ApiError as for JSON answers. */
+const rawSource = (id: string) => envelope(api.GET('/v1/messages/{id}/raw', { params: { path: { id } }, parseAs: 'text' }));
+
+export function SourcePanel(props: { message: Message }) {
+  const source = useLoad(() => rawSource(props.message.id), [props.message.id]);
+  return (
+    <div class="stack">
+      <p><a href={props.message.files.raw} download={`${props.message.id}.eml`}>Download the source (.eml)</a></p>
+      <Alert error={source.error} />
+      {source.data === null && !source.error ? <Loading /> : null}
+      {source.data !== null ? <pre class="source" role="region" aria-label="Message source" tabIndex={0}>{source.data}</pre> : null}
+    </div>
+  );
+}
+
+export function HeadersPanel(props: { message: Message }) {
+  const headers = Object.entries(props.message.headers ?? {});
+  if (headers.length === 0) return <p>No headers were decoded.</p>;
+  return (
+    <div class="table-wrap">
+      <table class="headers-table">
+        <caption class="visually-hidden">Decoded headers</caption>
+        <thead><tr><th scope="col">Name</th><th scope="col">Value</th></tr></thead>
+        <tbody>
+          {headers.flatMap(([name, values]) => values.map((value, index) => (
+            <tr key={`${name}-${index}`}><th scope="row" class="mono">{name}</th><td class="mono wrap">{value}</td></tr>
+          )))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export function AttachmentsPanel(props: { message: Message }) {
+  const { attachments, files } = props.message;
+  if (attachments.length === 0) return <p>No attachments.</p>;
+  // files.thumbnails has one link per image attachment, in attachment order: the n-th attachment with a thumb_url.
+  let imageIndex = 0;
+  return (
+    <ul class="attachments">
+      {attachments.map((attachment, index) => {
+        const thumbnail = attachment.thumb_url === undefined ? undefined : files.thumbnails[imageIndex++];
+        return (
+          <li key={attachment.index} class="attachment card">
+            {thumbnail ? <img src={thumbnail} alt={`Thumbnail of ${attachment.filename}`} class="thumb" loading="lazy" /> : <span class="thumb placeholder" aria-hidden="true">{attachment.content_type.split('/')[1] ?? 'file'}</span>}
+            <div>
+              <p class="mono wrap">{attachment.filename}</p>
+              <p class="muted">{attachment.content_type} · {formatSize(attachment.size)}</p>
+              <a href={files.attachments[index]} download={attachment.filename} aria-label={`Download ${attachment.filename}`}>Download</a>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+const checkLinks = (id: string, follow: boolean) => call(api.GET('/v1/messages/{id}/link-check', { params: { path: { id }, query: { follow } } }));
+
+export function LinksPanel(props: { message: Message }) {
+  const [follow, setFollow] = useState(false);
+  const hasLinks = props.message.links.length > 0;
+  const check = useLoad(async () => (hasLinks ? checkLinks(props.message.id, follow) : null), [props.message.id, follow]);
+  if (!hasLinks) return <p>This message has no http(s) links.</p>;
+  const outcomes = new Map((check.data?.Links ?? []).map((link) => [link.URL, link]));
+  return (
+    <div class="stack">
+      <div class="row">
+        <label class="check"><input type="checkbox" checked={follow} onChange={(event) => setFollow(event.currentTarget.checked)} /> Follow redirects</label>
+        <button type="button" class="quiet" onClick={check.reload}>Check again</button>
+      </div>
+      {check.data === null && !check.error ? <p class="muted" role="status">Checking {props.message.links.length} links…</p> : null}
+      {check.data ? <p role="status">{check.data.Errors === 0 ? 'Every checked link answered.' : `${check.data.Errors} of ${check.data.Links.length} checked links failed.`}{check.data.Capped ? ` Only the first ${check.data.Links.length} of ${check.data.Found} were checked.` : ''}</p> : null}
+      <Alert error={check.error} />
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">Links and the link check's results</caption>
+          <thead><tr><th scope="col">Link</th><th scope="col">Status</th>{follow ? <th scope="col">Final URL</th> : null}</tr></thead>
+          <tbody>
+            {props.message.links.map((url) => {
+              const outcome = outcomes.get(url);
+              const failed = outcome !== undefined && (outcome.StatusCode === 0 || outcome.StatusCode >= 400);
+              return (
+                <tr key={url}>
+                  <td class="wrap"><a href={url} target="_blank" rel="noopener noreferrer">{url}</a></td>
+                  <td class={failed ? 'bad' : undefined}>{outcome ? `${outcome.StatusCode === 0 ? '—' : outcome.StatusCode} ${outcome.Status}` : <span class="muted">{check.data ? 'not checked' : 'checking…'}</span>}</td>
+                  {follow ? <td class="wrap">{outcome?.FinalURL ?? ''}{outcome?.Redirects ? ` (${outcome.Redirects} redirects)` : ''}</td> : null}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+type Warning = Schemas['HtmlCheckWarning'];
+const SUPPORT_LABEL: Record<Schemas['HtmlCheckResult']['Support'], string> = { yes: 'supported', no: 'not supported', partial: 'partial', unknown: 'unknown' };
+
+/** A warning's results grouped by client family: each family with its platforms' support. */
+function ResultsByFamily(props: { warning: Warning }) {
+  const families = new Map<string, Schemas['HtmlCheckResult'][]>();
+  for (const result of props.warning.Results) families.set(result.Family, [...(families.get(result.Family) ?? []), result]);
+  if (families.size === 0) return <p class="muted">No email client runs this; it is removed or ignored everywhere.</p>;
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="visually-hidden">Support of {props.warning.Title} per client family</caption>
+        <thead><tr><th scope="col">Client family</th><th scope="col">Support per platform</th></tr></thead>
+        <tbody>
+          {[...families].map(([family, results]) => (
+            <tr key={family}>
+              <th scope="row">{family}</th>
+              <td>
+                <ul class="plain">
+                  {results.map((result) => (
+                    <li key={result.Name}><span class={`support support-${result.Support}`}>{SUPPORT_LABEL[result.Support]}</span> {result.Name}{result.NoteNumbers.length > 0 ? ` (note ${result.NoteNumbers.join(', ')})` : ''}</li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const percent = (value: number) => `${value.toFixed(value % 1 === 0 ? 0 : 1)}%`;
+
+export function HtmlCheckPanel(props: { message: Message }) {
+  const report = useLoad(async () => (props.message.has_html ? call(api.GET('/v1/messages/{id}/html-check', { params: { path: { id: props.message.id } } })) : null), [props.message.id]);
+  if (!props.message.has_html) return <p>This message has no HTML part to check.</p>;
+  if (report.error) return <Alert error={report.error} />;
+  if (report.data === null) return <Loading />;
+  const { Total, Warnings, Stylesheets } = report.data;
+  return (
+    <div class="stack">
+      <dl class="facts">
+        <dt>Supported</dt><dd>{percent(Total.Supported)}</dd>
+        <dt>Partially supported</dt><dd>{percent(Total.Partial)}</dd>
+        <dt>Not supported</dt><dd>{percent(Total.Unsupported)}</dd>
+        <dt>Features looked for</dt><dd>{Total.Tests}, in {Total.Nodes} HTML elements</dd>
+      </dl>
+      {Warnings.length === 0 ? <p>No feature with limited support was found.</p> : null}
+      <ul class="plain stack">
+        {Warnings.map((warning) => (
+          <li key={warning.Slug}>
+            <details class="card">
+              <summary>
+                <strong>{warning.Title}</strong> <span class="muted">({warning.Category}{warning.Source === 'mail-sandbox' ? ', mail-sandbox rule' : ''})</span>
+                {' — '}{percent(warning.Score.Unsupported)} not supported, {percent(warning.Score.Partial)} partial, used {warning.Score.Found}×
+              </summary>
+              <div class="stack">
+                <p>{warning.Description}</p>
+                {warning.URL ? <p><a href={warning.URL} target="_blank" rel="noopener noreferrer">{warning.Title} on caniemail.com</a></p> : null}
+                <ResultsByFamily warning={warning} />
+                {Object.keys(warning.NotesByNumber).length > 0 ? (
+                  <ol class="notes">
+                    {Object.entries(warning.NotesByNumber).map(([number, note]) => <li key={number} value={Number(number)}>{note}</li>)}
+                  </ol>
+                ) : null}
+              </div>
+            </details>
+          </li>
+        ))}
+      </ul>
+      {Stylesheets.length > 0 ? (
+        <section aria-labelledby="stylesheets-heading">
+          <h3 id="stylesheets-heading">Linked stylesheets</h3>
+          <ul>{Stylesheets.map((sheet) => <li key={sheet.URL} class="wrap">{sheet.URL}: {sheet.Checked ? 'checked' : `not checked (${sheet.Error ?? 'unknown reason'})`}</li>)}</ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export function SpamPanel(props: { message: Message }) {
+  const report = useLoad(() => call(api.GET('/v1/messages/{id}/spam-check', { params: { path: { id: props.message.id } } })), [props.message.id]);
+  if (report.error instanceof ApiError && report.error.code === 'not_configured') {
+    return <p>The spam check is not configured on this server (it needs <code>SANDBOX_SPAMD_URL</code>).</p>;
+  }
+  if (report.error) return <Alert error={report.error} />;
+  if (report.data === null) return <Loading />;
+  const { IsSpam, Score, RequiredScore, Rules } = report.data;
+  return (
+    <div class="stack">
+      <p class="lead">Score {Score} of {RequiredScore} needed: {IsSpam ? 'spam' : 'not spam'}.</p>
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">SpamAssassin rules that fired</caption>
+          <thead><tr><th scope="col">Rule</th><th scope="col">Score</th><th scope="col">Description</th></tr></thead>
+          <tbody>
+            {Rules.map((rule) => <tr key={rule.Name}><td class="mono">{rule.Name}</td><td>{rule.Score}</td><td>{rule.Description}</td></tr>)}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

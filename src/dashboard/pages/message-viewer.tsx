@@ -1,0 +1,235 @@
+// One message (GET /v1/messages/{id}): the header block, the tabs (HTML, Text, Source, Headers, Attachments, Links,
+// HTML check, Spam), tags, read state, delete and the .eml download. The open tab is in the URL (?tab=source), so a
+// tab can be linked to and back and forward move between tabs. Opening a message marks it read, as mail clients do.
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../api.js';
+import { navigate, type PageProps } from '../router.js';
+import { Alert, Link, Loading, Page, When, useLoad } from '../components/ui.js';
+import { Tabs, type TabSpec } from '../components/tabs.js';
+import { AttachmentsPanel, HeadersPanel, HtmlCheckPanel, HtmlPanel, LinksPanel, SourcePanel, SpamPanel, TextPanel, formatSize } from './message-panels.js';
+import '../viewer.css';
+
+type Message = Schemas['MessageDetail'];
+type TabKey = 'html' | 'text' | 'source' | 'headers' | 'attachments' | 'links' | 'html-check' | 'spam';
+
+const TABS: TabSpec<TabKey>[] = [
+  { key: 'html', label: 'HTML' },
+  { key: 'text', label: 'Text' },
+  { key: 'source', label: 'Source' },
+  { key: 'headers', label: 'Headers' },
+  { key: 'attachments', label: 'Attachments' },
+  { key: 'links', label: 'Links' },
+  { key: 'html-check', label: 'HTML check' },
+  { key: 'spam', label: 'Spam' },
+];
+
+const PANELS: Record<TabKey, (props: { message: Message }) => JSX.Element> = {
+  html: HtmlPanel,
+  text: TextPanel,
+  source: SourcePanel,
+  headers: HeadersPanel,
+  attachments: AttachmentsPanel,
+  links: LinksPanel,
+  'html-check': HtmlCheckPanel,
+  spam: SpamPanel,
+};
+
+/** The addresses (lower case) written in address headers such as To and Cc, display names aside. */
+function addressesIn(values: string[]): Set<string> {
+  const found = new Set<string>();
+  for (const value of values) for (const match of value.matchAll(/[^\s<>,;:"()[\]]+@[^\s<>,;:"()[\]]+/g)) found.add(match[0].toLowerCase());
+  return found;
+}
+
+function HeaderBlock(props: { message: Message }) {
+  const { message } = props;
+  const headers = message.headers ?? {};
+  const visible = addressesIn([message.to, ...(headers.cc ?? [])]);
+  const unsubscribe = message.list_unsubscribe;
+  const row = (label: string, value: string | undefined) => (value ? <><dt>{label}</dt><dd class="wrap">{value}</dd></> : null);
+  return (
+    <dl class="facts message-facts">
+      {row('From', message.from)}
+      {row('To', message.to)}
+      {row('Cc', headers.cc?.join(', '))}
+      {row('Reply-To', headers['reply-to']?.join(', '))}
+      {row('Date', headers.date?.[0])}
+      <dt>Received</dt><dd><When at={message.received_at} /></dd>
+      <dt>Envelope sender</dt><dd class="wrap">{message.envelope_from || <span class="muted">none (null sender &lt;&gt;)</span>}</dd>
+      <dt>Envelope recipients</dt>
+      <dd>
+        <ul class="plain">
+          {message.recipients.map((recipient) => (
+            <li key={recipient} class="wrap">{recipient}{visible.has(recipient.toLowerCase()) ? null : <> <span class="badge">Bcc</span></>}</li>
+          ))}
+        </ul>
+      </dd>
+      <dt>Size</dt><dd>{formatSize(message.size)}</dd>
+      <dt>TLS</dt><dd>{message.tls ? 'yes' : 'no (plain SMTP)'}</dd>
+      {row('Message-ID', message.message_id)}
+      {unsubscribe ? (
+        <>
+          <dt>List-Unsubscribe</dt>
+          <dd>
+            <ul class="plain">
+              {(unsubscribe.links ?? []).map((link) => <li key={link} class="wrap"><a href={link} target="_blank" rel="noopener noreferrer">{link}</a></li>)}
+            </ul>
+            {unsubscribe.header_post ? <p class="hint">One-click: {unsubscribe.header_post}</p> : null}
+            {unsubscribe.errors ? <p class="hint">Problems: {unsubscribe.errors}</p> : null}
+          </dd>
+        </>
+      ) : null}
+      {message.parse_error ? <><dt>Parse error</dt><dd>{message.parse_error}</dd></> : null}
+    </dl>
+  );
+}
+
+function TagEditor(props: { message: Message; onChange: (tags: string[]) => void }) {
+  const { message } = props;
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const path = { id: message.id };
+  const add = async (event: Event) => {
+    event.preventDefault();
+    const tag = draft.trim();
+    if (tag === '') return;
+    setError(null);
+    try {
+      const added = await call(api.POST('/v1/messages/{id}/tags', { params: { path }, body: { tag } }));
+      props.onChange([...new Set([...message.tags, added.tag])].sort());
+      setDraft('');
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  const remove = async (tag: string) => {
+    setError(null);
+    try {
+      await call(api.DELETE('/v1/messages/{id}/tags/{name}', { params: { path: { ...path, name: tag } } }));
+      props.onChange(message.tags.filter((existing) => existing !== tag));
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <section aria-labelledby="tags-heading" class="tags-editor">
+      <h2 id="tags-heading">Tags</h2>
+      <ul class="chips" aria-label="Tags of this message">
+        {message.tags.length === 0 ? <li class="muted">No tags.</li> : null}
+        {message.tags.map((tag) => (
+          <li key={tag} class="chip">
+            <span>{tag}</span>
+            <button type="button" class="chip-remove" aria-label={`Remove tag ${tag}`} onClick={() => void remove(tag)}>×</button>
+          </li>
+        ))}
+      </ul>
+      <form class="row" onSubmit={(event) => void add(event)}>
+        <label for="new-tag" class="visually-hidden">New tag</label>
+        <input id="new-tag" class="tag-input" maxLength={64} value={draft} placeholder="new tag" onInput={(event) => setDraft(event.currentTarget.value)} />
+        <button type="submit">Add tag</button>
+      </form>
+      <Alert error={error} />
+    </section>
+  );
+}
+
+function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
+  const { message } = props;
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const path = { id: message.id };
+  const toggleRead = async () => {
+    setError(null);
+    try {
+      const state = message.read
+        ? await call(api.DELETE('/v1/messages/{id}/read', { params: { path } }))
+        : await call(api.PUT('/v1/messages/{id}/read', { params: { path } }));
+      props.onRead(state.read);
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  const remove = async () => {
+    setError(null);
+    try {
+      await call(api.DELETE('/v1/messages/{id}', { params: { path } }));
+      navigate(`/inboxes/${encodeURIComponent(message.inbox_id)}`);
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <div class="stack">
+      <div class="row actions">
+        <button type="button" class="quiet" onClick={() => void toggleRead()}>{message.read ? 'Mark unread' : 'Mark read'}</button>
+        <a class="button-link" href={message.files.raw} download={`${message.id}.eml`}>Download .eml</a>
+        {confirming ? (
+          <div class="confirm" role="group" aria-label="Confirm deleting this message">
+            <span>Delete this message? This cannot be undone.</span>
+            <button type="button" class="danger" onClick={() => void remove()}>Yes, delete it</button>
+            <button type="button" class="quiet" onClick={() => setConfirming(false)}>Cancel</button>
+          </div>
+        ) : (
+          <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>
+        )}
+        <span role="status" class="muted">{message.read ? 'Read' : 'Unread'}</span>
+      </div>
+      <Alert error={error} />
+    </div>
+  );
+}
+
+function tabOf(query: URLSearchParams, message: Message | null): TabKey {
+  const asked = query.get('tab');
+  const known = TABS.find((tab) => tab.key === asked);
+  if (known) return known.key;
+  return message && !message.has_html ? 'text' : 'html';
+}
+
+export function MessageViewer(props: PageProps) {
+  const messageId = props.params.messageId ?? '';
+  const inboxId = props.params.inboxId ?? '';
+  const loaded = useLoad(() => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })), [messageId]);
+  const [message, setMessage] = useState<Message | null>(null);
+  const [readError, setReadError] = useState<unknown>(null);
+
+  useEffect(() => {
+    const opened = loaded.data;
+    if (opened === null) return;
+    setMessage(opened);
+    if (opened.read) return;
+    call(api.PUT('/v1/messages/{id}/read', { params: { path: { id: opened.id } } })).then(
+      (state) => setMessage((current) => (current ? { ...current, read: state.read } : current)),
+      setReadError,
+    );
+  }, [loaded.data]);
+
+  const tab = tabOf(props.route.query, message);
+  const selectTab = (key: TabKey) => {
+    const query = new URLSearchParams(props.route.query);
+    query.set('tab', key);
+    navigate(`${props.route.path}?${query}`);
+  };
+  const Panel = PANELS[tab];
+  const title = message ? message.subject || '(no subject)' : 'Message';
+
+  return (
+    <Page title={title}>
+      <p><Link to={`/inboxes/${encodeURIComponent(message?.inbox_id ?? inboxId)}`}>Back to the inbox</Link></p>
+      <Alert error={loaded.error} />
+      {message === null && !loaded.error ? <Loading /> : null}
+      {message ? (
+        <div class="viewer stack">
+          <HeaderBlock message={message} />
+          <Actions message={message} onRead={(read) => setMessage({ ...message, read })} />
+          <Alert error={readError} />
+          <TagEditor message={message} onChange={(tags) => setMessage({ ...message, tags })} />
+          <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>
+            <Panel key={`${message.id}-${tab}`} message={message} />
+          </Tabs>
+        </div>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,178 @@
+// The inbox's chaos settings (GET/PUT /v1/inboxes/{id}/chaos): every stage's trigger, the disconnect and the delay,
+// and "Try it", the server's dry run (POST .../chaos/test) of the saved settings. Admins change them; members see
+// them read-only (the API answers 403 role_required to their PUT) and may still try them, as a read key may.
+import { useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../api.js';
+import { Alert, Loading, Status, useLoad } from '../components/ui.js';
+import { atLeast, useRole } from '../session.js';
+
+type Chaos = Schemas['ChaosSettings'];
+type TriggerStage = 'connection' | 'authentication' | 'sender' | 'recipient' | 'data';
+type BehaviourStage = Schemas['ChaosBehaviourStage'];
+
+/** The stages in the order a session meets them, with the reply codes openapi.yaml allows at each. */
+const TRIGGERS: { stage: TriggerStage; label: string; codes: number[] }[] = [
+  { stage: 'connection', label: 'Connection (decided at AUTH, then closed)', codes: [421, 554] },
+  { stage: 'authentication', label: 'Authentication (AUTH)', codes: [421, 454, 534, 535, 538] },
+  { stage: 'sender', label: 'Sender (MAIL FROM)', codes: [421, 450, 451, 452, 550, 552, 553, 554] },
+  { stage: 'recipient', label: 'Recipient (each RCPT TO)', codes: [421, 450, 451, 452, 550, 551, 552, 553, 554] },
+  { stage: 'data', label: 'Data (end of DATA)', codes: [421, 450, 451, 452, 550, 552, 554] },
+];
+const BEHAVIOUR_STAGES: BehaviourStage[] = ['authentication', 'sender', 'recipient', 'data'];
+
+function TriggerFields(props: { chaos: Chaos; spec: (typeof TRIGGERS)[number]; onChange: (chaos: Chaos) => void }) {
+  const { stage, label, codes } = props.spec;
+  const trigger = props.chaos[stage];
+  const set = (change: Partial<typeof trigger>) => props.onChange({ ...props.chaos, [stage]: { ...trigger, ...change } });
+  const id = `chaos-${stage}`;
+  return (
+    <fieldset>
+      <legend>{label}</legend>
+      <div class="field">
+        <label for={`${id}-probability`}>Probability (%)</label>
+        <input id={`${id}-probability`} type="number" min={0} max={100} step="any" required value={trigger.probability}
+          onInput={(event) => set({ probability: event.currentTarget.valueAsNumber })} />
+      </div>
+      <div class="field">
+        <label for={`${id}-code`}>Reply code</label>
+        <select id={`${id}-code`} value={String(trigger.code)} onChange={(event) => set({ code: Number(event.currentTarget.value) as typeof trigger.code })}>
+          {codes.map((code) => <option key={code} value={String(code)}>{code}</option>)}
+        </select>
+      </div>
+      <div class="field">
+        <label for={`${id}-message`}>Reply text</label>
+        <input id={`${id}-message`} maxLength={200} value={trigger.message ?? ''} onInput={(event) => set({ message: event.currentTarget.value })} />
+      </div>
+    </fieldset>
+  );
+}
+
+function StageSelect(props: { id: string; value: BehaviourStage; onChange: (stage: BehaviourStage) => void }) {
+  return (
+    <div class="field">
+      <label for={props.id}>Stage</label>
+      <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.currentTarget.value as BehaviourStage)}>
+        {BEHAVIOUR_STAGES.map((stage) => <option key={stage} value={stage}>{stage}</option>)}
+      </select>
+    </div>
+  );
+}
+
+function DryRun(props: { inboxId: string }) {
+  const [outcome, setOutcome] = useState<Schemas['ChaosTest'] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const tryIt = async () => {
+    setError(null);
+    try {
+      setOutcome(await call(api.POST('/v1/inboxes/{id}/chaos/test', { params: { path: { id: props.inboxId } } })));
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <div class="stack">
+      <div class="row">
+        <button type="button" class="quiet" onClick={() => void tryIt()}>Try it</button>
+        <span class="hint">A dry run of the saved settings: each stage rolled once; nothing is sent.</span>
+      </div>
+      <Alert error={error} />
+      {outcome ? (
+        <div class="table-wrap">
+          <table>
+            <caption>Dry run {outcome.enabled ? '' : '(chaos is disabled: every stage accepts)'}</caption>
+            <thead><tr><th scope="col">Stage</th><th scope="col">Result</th><th scope="col">Reply</th><th scope="col">Closes the connection</th><th scope="col">Delay</th></tr></thead>
+            <tbody>
+              {TRIGGERS.map(({ stage }) => {
+                const result = outcome[stage];
+                return (
+                  <tr key={stage}>
+                    <th scope="row">{stage}</th>
+                    <td>{result.result}</td>
+                    <td class="mono wrap">{result.code === null ? 'no reply' : `${result.code} ${result.enhanced_code ?? ''} ${result.message ?? ''}`}</td>
+                    <td>{result.closes_connection ? 'yes' : 'no'}</td>
+                    <td>{result.delay_ms} ms</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function ChaosSettings(props: { inboxId: string }) {
+  const canChange = atLeast(useRole(), 'admin');
+  const loaded = useLoad(() => call(api.GET('/v1/inboxes/{id}/chaos', { params: { path: { id: props.inboxId } } })), [props.inboxId]);
+  const [draft, setDraft] = useState<Chaos | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const chaos = draft ?? loaded.data;
+  const change = (next: Chaos) => {
+    setSaved(null);
+    setDraft(next);
+  };
+  const save = async (event: Event) => {
+    event.preventDefault();
+    if (chaos === null) return;
+    setError(null);
+    try {
+      const stored = await call(api.PUT('/v1/inboxes/{id}/chaos', { params: { path: { id: props.inboxId } }, body: chaos }));
+      setDraft(stored);
+      setSaved(stored.enabled ? 'Saved: chaos is armed.' : 'Saved: chaos is disarmed.');
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <section aria-labelledby="chaos-heading" class="card stack">
+      <h2 id="chaos-heading">Chaos</h2>
+      <p class="muted">Make this inbox's SMTP server refuse, drop or delay on purpose, to test how your application copes.</p>
+      {canChange ? null : <p class="hint">Only admins and owners change chaos settings; you can see them and try them.</p>}
+      <Alert error={loaded.error} />
+      {chaos === null && !loaded.error ? <Loading /> : null}
+      {chaos ? (
+        <form class="stack" onSubmit={(event) => void save(event)} aria-label="Chaos settings">
+          <fieldset disabled={!canChange} class="stack">
+            <legend>Settings</legend>
+            <label class="check">
+              <input type="checkbox" checked={chaos.enabled} onChange={(event) => change({ ...chaos, enabled: event.currentTarget.checked })} />
+              Enabled (armed)
+            </label>
+            <div class="settings-grid">
+              {TRIGGERS.map((spec) => <TriggerFields key={spec.stage} chaos={chaos} spec={spec} onChange={change} />)}
+              <fieldset>
+                <legend>Disconnect without a reply</legend>
+                <StageSelect id="chaos-disconnect-stage" value={chaos.disconnect.stage} onChange={(stage) => change({ ...chaos, disconnect: { ...chaos.disconnect, stage } })} />
+                <div class="field">
+                  <label for="chaos-disconnect-probability">Probability (%)</label>
+                  <input id="chaos-disconnect-probability" type="number" min={0} max={100} step="any" required value={chaos.disconnect.probability}
+                    onInput={(event) => change({ ...chaos, disconnect: { ...chaos.disconnect, probability: event.currentTarget.valueAsNumber } })} />
+                </div>
+              </fieldset>
+              <fieldset>
+                <legend>Delay the reply</legend>
+                <StageSelect id="chaos-delay-stage" value={chaos.delay.stage} onChange={(stage) => change({ ...chaos, delay: { ...chaos.delay, stage } })} />
+                <div class="field">
+                  <label for="chaos-delay-probability">Probability (%)</label>
+                  <input id="chaos-delay-probability" type="number" min={0} max={100} step="any" required value={chaos.delay.probability}
+                    onInput={(event) => change({ ...chaos, delay: { ...chaos.delay, probability: event.currentTarget.valueAsNumber } })} />
+                </div>
+                <div class="field">
+                  <label for="chaos-delay-ms">Delay (ms, at most 30000)</label>
+                  <input id="chaos-delay-ms" type="number" min={0} max={30000} step={1} required value={chaos.delay.ms}
+                    onInput={(event) => change({ ...chaos, delay: { ...chaos.delay, ms: event.currentTarget.valueAsNumber } })} />
+                </div>
+              </fieldset>
+            </div>
+            <button type="submit">Save chaos settings</button>
+          </fieldset>
+          <Alert error={error} />
+          {saved ? <Status>{saved}</Status> : null}
+        </form>
+      ) : null}
+      <DryRun inboxId={props.inboxId} />
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+// The inbox's tag rules (GET/POST /v1/tag-rules?inbox_id=, DELETE /v1/tag-rules/{id}). The query is checked as it
+// is typed: after a pause, a one-row search of the inbox with it, whose 400 invalid_query names the wrong term; the
+// API has no separate validation endpoint, and a search is what the rule's query is.
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, call } from '../api.js';
+import { Alert, Loading, Status, When, useLoad } from '../components/ui.js';
+
+/** How long typing must pause before the query is checked, so each keystroke does not cost a request. */
+const VALIDATE_AFTER_MS = 400;
+
+type Validity = { state: 'idle' | 'checking' | 'valid' } | { state: 'invalid'; message: string };
+
+function useQueryValidity(inboxId: string, query: string): Validity {
+  const [validity, setValidity] = useState<Validity>({ state: 'idle' });
+  useEffect(() => {
+    if (query.trim() === '') {
+      setValidity({ state: 'idle' });
+      return;
+    }
+    let live = true;
+    setValidity({ state: 'checking' });
+    const timer = setTimeout(() => {
+      call(api.GET('/v1/inboxes/{id}/messages', { params: { path: { id: inboxId }, query: { q: query, limit: 1 } } })).then(
+        () => live && setValidity({ state: 'valid' }),
+        (error: unknown) => {
+          if (!live) return;
+          if (error instanceof ApiError && error.code === 'invalid_query') setValidity({ state: 'invalid', message: error.message });
+          else setValidity({ state: 'idle' });
+        },
+      );
+    }, VALIDATE_AFTER_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [inboxId, query]);
+  return validity;
+}
+
+function CreateRule(props: { inboxId: string; onCreated: () => void }) {
+  const [query, setQuery] = useState('');
+  const [tags, setTags] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [created, setCreated] = useState<string | null>(null);
+  const validity = useQueryValidity(props.inboxId, query);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    setCreated(null);
+    try {
+      const tagList = tags.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
+      const rule = await call(api.POST('/v1/tag-rules', { body: { inbox_id: props.inboxId, query, tags: tagList } }));
+      setCreated(`Rule created: ${rule.query || 'every message'} → ${rule.tags.join(', ')}.`);
+      setQuery('');
+      setTags('');
+      props.onCreated();
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <form class="stack" onSubmit={(event) => void submit(event)} aria-labelledby="new-rule-heading">
+      <h3 id="new-rule-heading">New rule</h3>
+      <div class="inline-form">
+        <div class="field">
+          <label for="rule-query">Query</label>
+          <input id="rule-query" class="mono" maxLength={2000} value={query} placeholder="from:noreply@shop.test subject:invoice"
+            aria-invalid={validity.state === 'invalid'} aria-describedby="rule-query-check" onInput={(event) => setQuery(event.currentTarget.value)} />
+          <p id="rule-query-check" class="hint" aria-live="polite">
+            {validity.state === 'invalid' ? <span class="bad">{validity.message}</span> : null}
+            {validity.state === 'valid' ? 'Valid query.' : null}
+            {validity.state === 'checking' ? 'Checking…' : null}
+            {validity.state === 'idle' ? 'Search syntax; empty matches every message.' : null}
+          </p>
+        </div>
+        <div class="field">
+          <label for="rule-tags">Tags (comma separated)</label>
+          <input id="rule-tags" required value={tags} placeholder="shop, invoice" onInput={(event) => setTags(event.currentTarget.value)} />
+        </div>
+        <button type="submit" disabled={validity.state === 'invalid'}>Add rule</button>
+      </div>
+      <Alert error={error} />
+      {created ? <Status>{created}</Status> : null}
+    </form>
+  );
+}
+
+export function TagRules(props: { inboxId: string }) {
+  const rules = useLoad(() => call(api.GET('/v1/tag-rules', { params: { query: { inbox_id: props.inboxId } } })), [props.inboxId]);
+  const [error, setError] = useState<unknown>(null);
+  const remove = async (id: string) => {
+    setError(null);
+    try {
+      await call(api.DELETE('/v1/tag-rules/{id}', { params: { path: { id } } }));
+      rules.reload();
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <section aria-labelledby="rules-heading" class="card stack">
+      <h2 id="rules-heading">Tag rules</h2>
+      <p class="muted">Tags given to matching messages as they arrive in this inbox, before anyone sees them.</p>
+      <Alert error={rules.error ?? error} />
+      {rules.data === null && !rules.error ? <Loading /> : null}
+      {rules.data?.length === 0 ? <p>No rules for this inbox.</p> : null}
+      {rules.data && rules.data.length > 0 ? (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Tag rules of this inbox</caption>
+            <thead><tr><th scope="col">Query</th><th scope="col">Tags</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+              {rules.data.map((rule) => (
+                <tr key={rule.id}>
+                  <td class="mono wrap">{rule.query || <span class="muted">every message</span>}</td>
+                  <td>{rule.tags.join(', ')}</td>
+                  <td><When at={rule.created_at} /></td>
+                  <td><button type="button" class="danger" aria-label={`Delete the rule ${rule.query || 'for every message'}`} onClick={() => void remove(rule.id)}>Delete</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <CreateRule inboxId={props.inboxId} onCreated={rules.reload} />
+    </section>
+  );
+}

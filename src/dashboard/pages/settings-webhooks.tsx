@@ -1,0 +1,165 @@
+// The webhooks that see this inbox's mail (those scoped to it and the workspace-wide ones): create one for the inbox
+// (its secret shown once), send a test, delete, and each one's deliveries with attempts and errors, retried by hand
+// when finished. Admins change webhooks; members see them read-only (the API answers 403 role_required).
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../api.js';
+import { Alert, Loading, OneTimeSecret, Status, When, useLoad } from '../components/ui.js';
+import { atLeast, useRole } from '../session.js';
+
+/** Deliveries change on the server's schedule, not through this page: it looks again this often while open. */
+const DELIVERIES_REFRESH_MS = 3000;
+
+function CreateWebhook(props: { inboxId: string; onCreated: () => void }) {
+  const [url, setUrl] = useState('');
+  const [created, setCreated] = useState<Schemas['WebhookWithSecret'] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      setCreated(await call(api.POST('/v1/webhooks', { body: { url: url.trim(), inbox_id: props.inboxId } })));
+      setUrl('');
+      props.onCreated();
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <div class="stack">
+      <form class="inline-form" onSubmit={(event) => void submit(event)} aria-labelledby="new-webhook-heading">
+        <h3 id="new-webhook-heading" class="visually-hidden">New webhook</h3>
+        <div class="field">
+          <label for="webhook-url">Webhook URL</label>
+          <input id="webhook-url" type="url" required maxLength={2000} value={url} placeholder="https://ci.example.com/hooks/mail" onInput={(event) => setUrl(event.currentTarget.value)} />
+        </div>
+        <button type="submit">Create webhook</button>
+      </form>
+      <Alert error={error} />
+      {created ? (
+        <OneTimeSecret label="Webhook secret" value={created.secret} note={`Copy it now: it is shown only once. Deliveries to ${created.url} are signed with it (X-Sandbox-Signature).`} />
+      ) : null}
+    </div>
+  );
+}
+
+function Deliveries(props: { webhook: Schemas['Webhook']; canChange: boolean }) {
+  const deliveries = useLoad(() => call(api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: props.webhook.id } } })), [props.webhook.id]);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    const timer = setInterval(deliveries.reload, DELIVERIES_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [props.webhook.id]);
+  const retry = async (id: number) => {
+    setError(null);
+    try {
+      await call(api.POST('/v1/webhook-deliveries/{id}/retry', { params: { path: { id } } }));
+      deliveries.reload();
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  const list = deliveries.data;
+  return (
+    <div class="stack">
+      <Alert error={deliveries.error ?? error} />
+      {list === null && !deliveries.error ? <Loading /> : null}
+      {list?.length === 0 ? <p class="muted">No deliveries yet.</p> : null}
+      {list && list.length > 0 ? (
+        <div class="table-wrap">
+          <table>
+            <caption>Deliveries to {props.webhook.url} (newest first)</caption>
+            <thead>
+              <tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Created</th><th scope="col">Next attempt</th>{props.canChange ? <th scope="col">Actions</th> : null}</tr>
+            </thead>
+            <tbody>
+              {list.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td>{delivery.id}</td>
+                  <td>{delivery.event}{delivery.message_id ? <span class="muted mono"> {delivery.message_id}</span> : null}</td>
+                  <td>{delivery.status}</td>
+                  <td>{delivery.attempts}</td>
+                  <td class="wrap">{delivery.last_status ?? ''}{delivery.last_error ? <span class="bad"> {delivery.last_error}</span> : null}</td>
+                  <td><When at={delivery.created_at} /></td>
+                  <td><When at={delivery.next_attempt_at} never="—" /></td>
+                  {props.canChange ? (
+                    <td>{delivery.status === 'pending' ? null : <button type="button" class="quiet" aria-label={`Retry delivery ${delivery.id}`} onClick={() => void retry(delivery.id)}>Retry</button>}</td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function WebhookCard(props: { webhook: Schemas['Webhook']; canChange: boolean; onDeleted: () => void }) {
+  const { webhook } = props;
+  const [notice, setNotice] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const path = { id: webhook.id };
+  const test = async () => {
+    setError(null);
+    try {
+      const queued = await call(api.POST('/v1/webhooks/{id}/test', { params: { path } }));
+      setNotice(`Test delivery ${queued.delivery_id} queued.`);
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  const remove = async () => {
+    setError(null);
+    try {
+      await call(api.DELETE('/v1/webhooks/{id}', { params: { path } }));
+      props.onDeleted();
+    } catch (thrown) {
+      setError(thrown);
+    }
+  };
+  return (
+    <li class="card stack">
+      <h3 class="mono wrap">{webhook.url}</h3>
+      <p class="muted">{webhook.inbox_id === null ? 'Every inbox of the workspace' : 'This inbox'} · created <When at={webhook.created_at} /></p>
+      {props.canChange ? (
+        <div class="row">
+          <button type="button" class="quiet" aria-label={`Send test to ${webhook.url}`} onClick={() => void test()}>Send test</button>
+          {confirming ? (
+            <div class="confirm" role="group" aria-label={`Confirm deleting the webhook ${webhook.url}`}>
+              <span>Delete this webhook and its deliveries?</span>
+              <button type="button" class="danger" onClick={() => void remove()}>Yes, delete it</button>
+              <button type="button" class="quiet" onClick={() => setConfirming(false)}>Cancel</button>
+            </div>
+          ) : (
+            <button type="button" class="danger" aria-label={`Delete the webhook ${webhook.url}`} onClick={() => setConfirming(true)}>Delete</button>
+          )}
+        </div>
+      ) : null}
+      {notice ? <Status>{notice}</Status> : null}
+      <Alert error={error} />
+      <Deliveries webhook={webhook} canChange={props.canChange} />
+    </li>
+  );
+}
+
+export function Webhooks(props: { inboxId: string }) {
+  const canChange = atLeast(useRole(), 'admin');
+  const webhooks = useLoad(() => call(api.GET('/v1/webhooks')), []);
+  const mine = webhooks.data?.filter((webhook) => webhook.inbox_id === props.inboxId || webhook.inbox_id === null) ?? null;
+  return (
+    <section aria-labelledby="webhooks-heading" class="card stack">
+      <h2 id="webhooks-heading">Webhooks</h2>
+      <p class="muted">A signed POST for every message this inbox captures.</p>
+      {canChange ? <CreateWebhook inboxId={props.inboxId} onCreated={webhooks.reload} /> : <p class="hint">Only admins and owners create, test and delete webhooks; you can see them and their deliveries.</p>}
+      <Alert error={webhooks.error} />
+      {mine === null && !webhooks.error ? <Loading /> : null}
+      {mine?.length === 0 ? <p>No webhook sees this inbox.</p> : null}
+      {mine && mine.length > 0 ? (
+        <ul class="plain stack" aria-label="Webhooks">
+          {mine.map((webhook) => <WebhookCard key={webhook.id} webhook={webhook} canChange={canChange} onDeleted={webhooks.reload} />)}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,238 @@
+// The message viewer in a real browser: a message sent over SMTP opened by its URL shows every tab with the right
+// content; the mail's <script> and inline event handler never run (neither inside the frame nor on the parent page);
+// opening marks it read; tags, read state and delete work; tabs are in the URL; axe finds nothing serious in light
+// or dark. The spam tab needs SANDBOX_SPAMD_URL (npm test passes it to both profiles), as test/e2e/spam-check does.
+import { strict as assert } from 'node:assert';
+import type { Browser, Page } from 'playwright-core';
+import { ApiClient } from '../support/api-client.js';
+import { ConsoleWatch, expectAccessible, launchChromium } from '../support/browser.js';
+import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashboard.js';
+import { expectError } from '../support/envelope.js';
+import { createInbox } from '../support/inboxes.js';
+import { detailOf } from '../support/messages.js';
+import { pollUntil } from '../support/poll.js';
+import { startServer, type StartedServer } from '../support/server.js';
+import { credentialsOf, sendMails, type SmtpCredentials } from '../support/smtp.js';
+import type { InboxWithCredentialsJson } from '../support/api-json.js';
+
+/** A 1x1 PNG: decodable, so the attachment gets a thumbnail. */
+const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const MESSAGE_ID = '<viewer-fixture-1@example.com>';
+const SUBJECT = 'Viewer fixture';
+const TITLE = `${SUBJECT} · mail-sandbox`;
+/** Hostile HTML: a script and an onerror handler that would change the frame's text and the parent's title. */
+const HTML = [
+  '<p id="greeting">Hello from the HTML body</p>',
+  '<p id="script-marker">script did not run</p>',
+  '<p id="handler-marker">handler did not run</p>',
+  `<script>document.getElementById('script-marker').textContent = 'script ran'; window.parent.document.title = 'script ran';</script>`,
+  `<img src="missing.png" alt="" onerror="document.getElementById('handler-marker').textContent = 'handler ran'; window.parent.document.title = 'handler ran';">`,
+  '<a href="http://127.0.0.1:9/broken">a broken link</a>',
+].join('\n');
+
+describe('message viewer (browser)', function () {
+  let server: StartedServer;
+  let browser: Browser;
+  let page: Page;
+  let api: ApiClient;
+  let inbox: InboxWithCredentialsJson;
+  let smtp: SmtpCredentials;
+  let messageId: string;
+  const consoleWatch = new ConsoleWatch();
+
+  const send = async (subject: string, extra: Record<string, unknown> = {}) =>
+    (await sendMails(smtp, [{ from: '"Shop" <shop@example.com>', to: 'alice@example.com', subject, text: `text of ${subject}`, ...extra }]))[0]!;
+  const viewerPath = (id: string, tab?: string) => `inboxes/${inbox.id}/messages/${id}${tab ? `?tab=${tab}` : ''}`;
+  const tab = (name: string) => page.getByRole('tablist', { name: 'Message views' }).getByRole('tab', { name, exact: true });
+  const panel = () => page.getByRole('tabpanel');
+  const openTab = async (name: string) => {
+    await tab(name).click();
+    await pollUntil(async () => (await tab(name).getAttribute('aria-selected')) === 'true', 5000, `the ${name} tab to be selected`);
+  };
+
+  before(async function () {
+    server = await startServer();
+    await signInFirstOwner(server);
+    assert.ok(server.defaultKey, 'the first start printed the default key');
+    api = new ApiClient(server.httpUrl, server.defaultKey);
+    inbox = await createInbox(api);
+    smtp = credentialsOf(inbox);
+    messageId = await send(SUBJECT, {
+      messageId: MESSAGE_ID,
+      cc: 'Carol <carol@example.com>',
+      bcc: 'hidden@example.com',
+      replyTo: 'support@example.com',
+      html: HTML,
+      text: 'The plain text body of the fixture.',
+      headers: { 'X-Viewer-Test': 'viewer header value', 'List-Unsubscribe': '<https://example.com/unsubscribe?u=1>, <mailto:unsubscribe@example.com>' },
+      attachments: [{ filename: 'pixel.png', content: PIXEL_PNG, contentType: 'image/png' }],
+    });
+
+    browser = await launchChromium();
+    const context = await browser.newContext({ baseURL: `${server.httpUrl}/` });
+    consoleWatch.watch(context);
+    page = await context.newPage();
+    await page.goto('sign-in');
+    await page.getByLabel('Email', { exact: true }).fill(OWNER_EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(OWNER_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();
+  });
+
+  after(async function () {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('opens a message by its URL: the header block, and opening marks it read', async function () {
+    assert.equal((await detailOf(api, messageId)).read, false, 'unread before it is opened');
+    await page.goto(viewerPath(messageId));
+    await page.getByRole('heading', { level: 1, name: SUBJECT }).waitFor();
+    const facts = page.locator('dl.message-facts');
+    const fact = async (term: string) => (await facts.locator(`dt:text-is("${term}") + dd`).innerText()).trim();
+    assert.match(await fact('From'), /shop@example\.com/);
+    assert.match(await fact('To'), /alice@example\.com/);
+    assert.match(await fact('Cc'), /carol@example\.com/);
+    assert.match(await fact('Reply-To'), /support@example\.com/);
+    assert.match(await fact('Envelope sender'), /shop@example\.com/);
+    const recipients = await fact('Envelope recipients');
+    assert.match(recipients, /hidden@example\.com\s+Bcc/, 'the Bcc recipient is marked');
+    assert.doesNotMatch(recipients, /alice@example\.com\s+Bcc/, 'a To recipient is not marked Bcc');
+    assert.match(await fact('TLS'), /^yes/, 'nodemailer used STARTTLS');
+    assert.match(await fact('Message-ID'), /viewer-fixture-1@example\.com/);
+    assert.match(await fact('List-Unsubscribe'), /https:\/\/example\.com\/unsubscribe\?u=1[\s\S]*mailto:unsubscribe@example\.com/);
+    await pollUntil(async () => (await detailOf(api, messageId)).read, 5000, 'opening the message to mark it read');
+    await page.getByRole('status').filter({ hasText: /^Read$/ }).waitFor();
+  });
+
+  it('HTML tab: the mail renders in a sandboxed frame from its signed link, and its script and onerror handler do not run', async function () {
+    assert.equal(await tab('HTML').getAttribute('aria-selected'), 'true', 'HTML is the first tab of an HTML message');
+    const frame = page.locator('iframe.mail-frame');
+    assert.equal(await frame.getAttribute('sandbox'), '', 'the iframe is sandboxed with no allowances');
+    const content = page.frameLocator('iframe.mail-frame');
+    await content.locator('#greeting').waitFor();
+    assert.equal(await content.locator('#greeting').innerText(), 'Hello from the HTML body');
+    // Positive evidence, not only silence: Chromium reports blocking the <script> and, once the image's 404 is in, the
+    // onerror handler; after both, neither marker nor the parent's title may have changed.
+    const blocked = () => consoleWatch.messages.filter((text) => /Blocked script execution in '[^']*\/v1\/files\/[^']*\/html\?[^']*' because the document's frame is sandboxed/.test(text));
+    await pollUntil(async () => blocked().length >= 2, 10_000, () => `the browser to report blocking the mail's script and handler: ${JSON.stringify(consoleWatch.messages)}`);
+    assert.equal(await content.locator('#script-marker').innerText(), 'script did not run');
+    assert.equal(await content.locator('#handler-marker').innerText(), 'handler did not run');
+    assert.equal(await page.title(), TITLE, 'the parent title is untouched');
+
+    const src = await frame.getAttribute('src');
+    assert.ok(src && /\/v1\/files\/[^/]+\/[^/]+\/html\?/.test(src), `the frame loads the signed link, got ${src}`);
+    const served = await fetch(src);
+    assert.equal(served.status, 200);
+    const csp = served.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /(^|;\s*)sandbox(\s*;|$)/, 'the mail HTML is served under a CSP sandbox without allowances');
+    assert.doesNotMatch(csp, /allow-scripts|allow-same-origin/);
+    assert.match(csp, /default-src 'none'/);
+
+    for (const [label, width] of [['Phone (375 px)', 375], ['Tablet (768 px)', 768]] as const) {
+      await page.getByLabel(label).check();
+      await pollUntil(async () => Math.round((await frame.boundingBox())?.width ?? 0) === width, 5000, `the frame at ${width} px`);
+    }
+    await page.getByLabel('Desktop (full width)').check();
+  });
+
+  it('Text, Source, Headers, Attachments, Links, HTML check and Spam tabs show the message', async function () {
+    await openTab('Text');
+    await panel().getByText('The plain text body of the fixture.').waitFor();
+    assert.match(page.url(), /\?tab=text$/);
+
+    await openTab('Source');
+    const source = panel().getByLabel('Message source');
+    await source.waitFor();
+    const raw = await source.innerText();
+    assert.ok(raw.includes(`Message-ID: ${MESSAGE_ID}`), 'the source holds the Message-ID header');
+    assert.ok(raw.includes('X-Viewer-Test: viewer header value'));
+    assert.match(await panel().getByRole('link', { name: /Download the source/ }).getAttribute('href') ?? '', /\/v1\/files\/.+\/raw\?/);
+
+    await openTab('Headers');
+    await panel().getByRole('row', { name: /x-viewer-test\s+viewer header value/ }).waitFor();
+
+    await openTab('Attachments');
+    const thumbnail = panel().getByRole('img', { name: 'Thumbnail of pixel.png' });
+    await thumbnail.waitFor();
+    await pollUntil(async () => (await thumbnail.evaluate((image: { naturalWidth: number }) => image.naturalWidth)) > 0, 5000, 'the thumbnail to load');
+    const download = panel().getByRole('link', { name: 'Download pixel.png' });
+    const attachment = await fetch(await download.getAttribute('href') ?? '');
+    assert.equal(attachment.status, 200);
+    assert.deepEqual(Buffer.from(await attachment.arrayBuffer()), PIXEL_PNG, 'the download link serves the attachment');
+
+    await openTab('Links');
+    const linkRow = panel().getByRole('row', { name: /127\.0\.0\.1:9\/broken/ });
+    await linkRow.waitFor();
+    await pollUntil(async () => /refused/.test(await linkRow.innerText()), 15_000, 'the link check result for the private link');
+
+    await openTab('HTML check');
+    await panel().getByText('Not supported', { exact: true }).waitFor();
+    await panel().getByText('<script> element', { exact: true }).waitFor();
+    await panel().getByText('Event handler attributes (onclick, onload, …)', { exact: true }).waitFor();
+
+    await openTab('Spam');
+    if (process.env.SANDBOX_SPAMD_URL) await panel().getByText(/^Score -?[\d.]+ of [\d.]+ needed: (not spam|spam)\.$/).waitFor({ timeout: 20_000 });
+    else await panel().getByText(/not configured/).waitFor();
+  });
+
+  it('keeps the tab in the URL: a deep link opens it, back and forward move between tabs', async function () {
+    await page.goto(viewerPath(messageId, 'source'));
+    await panel().getByLabel('Message source').waitFor();
+    await openTab('Headers');
+    await page.goBack();
+    await pollUntil(async () => (await tab('Source').getAttribute('aria-selected')) === 'true', 5000, 'back to the Source tab');
+    await page.goForward();
+    await pollUntil(async () => (await tab('Headers').getAttribute('aria-selected')) === 'true', 5000, 'forward to the Headers tab');
+    // Arrow keys move between tabs, as the tabs pattern says.
+    await tab('Headers').focus();
+    await page.keyboard.press('ArrowRight');
+    await pollUntil(async () => (await tab('Attachments').getAttribute('aria-selected')) === 'true', 5000, 'ArrowRight to select Attachments');
+  });
+
+  it('adds and removes tags, and marks the message unread and read again', async function () {
+    await page.getByLabel('New tag').fill('Needs-Review');
+    await page.getByRole('button', { name: 'Add tag' }).click();
+    await page.getByRole('button', { name: 'Remove tag needs-review' }).waitFor();
+    await pollUntil(async () => (await detailOf(api, messageId)).tags.includes('needs-review'), 5000, 'the tag to be stored');
+
+    await page.getByRole('button', { name: 'Remove tag needs-review' }).click();
+    await pollUntil(async () => (await detailOf(api, messageId)).tags.length === 0, 5000, 'the tag to be removed');
+    assert.equal(await page.getByRole('button', { name: 'Remove tag needs-review' }).count(), 0);
+
+    await page.getByRole('button', { name: 'Mark unread' }).click();
+    await page.getByRole('button', { name: 'Mark read' }).waitFor();
+    assert.equal((await detailOf(api, messageId)).read, false);
+    await page.getByRole('button', { name: 'Mark read' }).click();
+    await page.getByRole('button', { name: 'Mark unread' }).waitFor();
+    assert.equal((await detailOf(api, messageId)).read, true);
+  });
+
+  it('has no serious or critical axe violation on the viewer, in light and dark', async function () {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const name of ['html', 'text', 'source', 'headers', 'attachments', 'links', 'html-check', 'spam']) {
+        await page.goto(viewerPath(messageId, name));
+        await page.getByRole('heading', { level: 1, name: SUBJECT }).waitFor();
+        const loading = page.locator('main').getByText(/Loading…|Checking/);
+        await pollUntil(async () => (await loading.count()) === 0, 15_000, `the ${name} tab to finish loading`);
+        await expectAccessible(page, `message viewer, ${name} tab (${scheme})`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('deletes the message after a confirmation and goes back to the inbox', async function () {
+    const doomed = await send('To be deleted');
+    await page.goto(viewerPath(doomed));
+    await page.getByRole('heading', { level: 1, name: 'To be deleted' }).waitFor();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, delete it' }).click();
+    await pollUntil(async () => new URL(page.url()).pathname === `/inboxes/${inbox.id}`, 5000, 'the inbox URL after deleting');
+    expectError(await api.get(`/v1/messages/${doomed}`), 404, 'not_found');
+  });
+
+  it('had no CSP violation in the console', function () {
+    assert.deepEqual(consoleWatch.cspViolations(), []);
+  });
+});
