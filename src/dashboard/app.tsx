@@ -1,11 +1,12 @@
 // The application shell: the route table, the header with the workspace switcher, the main navigation, and the
 // rule that pages other than the public ones need a session (without one: the sign-in page, then back).
 import type { ComponentChildren, FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { match, navigate, useRoute, type PageProps } from './router.js';
 import { atLeast, useSession } from './session.js';
 import { Alert, Link, Loading } from './components/ui.js';
 import type { Role } from './api.js';
+import { useAction } from './use-action.js';
 import { SignIn } from './pages/sign-in.js';
 import { SetPassword } from './pages/set-password.js';
 import { AcceptInvitation } from './pages/accept-invitation.js';
@@ -53,17 +54,10 @@ function resolve(path: string): { entry: RouteEntry; params: Record<string, stri
 
 function WorkspaceSwitcher() {
   const session = useSession();
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const me = session.me;
   if (!me) return null;
-  const change = async (event: Event) => {
-    setError(null);
-    try {
-      await session.switchWorkspace((event.currentTarget as HTMLSelectElement).value);
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const change = (event: Event) => run(() => session.switchWorkspace((event.currentTarget as HTMLSelectElement).value));
   return (
     <div class="switcher">
       <label for="workspace-switcher">Workspace</label>

@@ -5,6 +5,7 @@ import { api, call } from '../api.js';
 import { Alert, Loading, Page, When, useLoad } from '../components/ui.js';
 import { navigate } from '../router.js';
 import { useSession } from '../session.js';
+import { useAction } from '../use-action.js';
 import { linkToken } from './link-token.js';
 
 export function AcceptInvitation() {
@@ -15,26 +16,17 @@ export function AcceptInvitation() {
     return call(api.POST('/v1/invitations/lookup', { body: { token } }));
   });
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit } = useAction();
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const accept = submit(async () => {
+    const accepted = await call(api.POST('/v1/invitations/accept', { body: { token: token!, password } }));
     try {
-      const accepted = await call(api.POST('/v1/invitations/accept', { body: { token: token!, password } }));
-      try {
-        await session.signIn(accepted.email, password, accepted.workspace.id);
-        navigate('/inboxes', { replace: true });
-      } catch {
-        navigate(`/sign-in?email=${encodeURIComponent(accepted.email)}`, { replace: true });
-      }
-    } catch (thrown) {
-      setError(thrown);
-      setBusy(false);
+      await session.signIn(accepted.email, password, accepted.workspace.id);
+      navigate('/inboxes', { replace: true });
+    } catch {
+      navigate(`/sign-in?email=${encodeURIComponent(accepted.email)}`, { replace: true });
     }
-  };
+  });
 
   const preview = invitation.data;
   return (
@@ -42,7 +34,7 @@ export function AcceptInvitation() {
       {invitation.error ? <Alert error={invitation.error} /> : null}
       {!preview && !invitation.error ? <Loading /> : null}
       {preview ? (
-        <form class="card stack" onSubmit={(event) => void submit(event)}>
+        <form class="card stack" onSubmit={accept}>
           <p>
             <strong>{preview.email}</strong> is invited to the workspace <strong>{preview.workspace_name}</strong> as{' '}
             <strong>{preview.role}</strong>. The invitation expires <When at={preview.expires_at} />.

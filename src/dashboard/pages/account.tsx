@@ -3,35 +3,26 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../api.js';
 import { Alert, Loading, Page, Status, When, useLoad } from '../components/ui.js';
 import { useSession } from '../session.js';
+import { useAction } from '../use-action.js';
 
 function ChangePassword(props: { onChanged: () => void }) {
   const email = useSession().me?.person.email ?? '';
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, submit } = useAction();
+  const change = submit(async () => {
     setNotice(null);
-    try {
-      const { ended_sessions: ended } = await call(api.PUT('/v1/me/password', { body: { current_password: current, new_password: next } }));
-      setCurrent('');
-      setNext('');
-      setNotice(`Password changed. ${ended} other session(s) ended.`);
-      props.onChanged();
-    } catch (thrown) {
-      setError(thrown);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const { ended_sessions: ended } = await call(api.PUT('/v1/me/password', { body: { current_password: current, new_password: next } }));
+    setCurrent('');
+    setNext('');
+    setNotice(`Password changed. ${ended} other session(s) ended.`);
+    props.onChanged();
+  });
   return (
     <section aria-labelledby="password-heading" class="card stack">
       <h2 id="password-heading">Change password</h2>
-      <form class="stack" onSubmit={(event) => void submit(event)}>
+      <form class="stack" onSubmit={change}>
         <input type="email" autoComplete="username" value={email} readOnly hidden />
         <div class="field">
           <label for="current-password">Current password</label>
@@ -52,16 +43,11 @@ function ChangePassword(props: { onChanged: () => void }) {
 
 function Sessions(props: { round: number }) {
   const sessions = useLoad(() => call(api.GET('/v1/me/sessions')), [props.round]);
-  const [error, setError] = useState<unknown>(null);
-  const end = async (id: string) => {
-    setError(null);
-    try {
-      await call(api.DELETE('/v1/me/sessions/{id}', { params: { path: { id } } }));
-      sessions.reload();
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const { error, run } = useAction();
+  const end = (id: string) => run(async () => {
+    await call(api.DELETE('/v1/me/sessions/{id}', { params: { path: { id } } }));
+    sessions.reload();
+  });
   return (
     <section aria-labelledby="sessions-heading" class="stack">
       <h2 id="sessions-heading">Sessions</h2>

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { Alert, Loading, OneTimeSecret, Page, Status, When, useLoad } from '../components/ui.js';
+import { useAction } from '../use-action.js';
 import { RoleRequired, isRoleRequired } from './role-required.js';
 
 type Access = Schemas['ApiKey']['access'];
@@ -11,27 +12,17 @@ function CreateKey(props: { onCreated: () => void }) {
   const [name, setName] = useState('');
   const [access, setAccess] = useState<Access>('read_write');
   const [created, setCreated] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const body = name.trim() === '' ? { access } : { access, name: name.trim() };
-      setCreated((await call(api.POST('/v1/api-keys', { body }))).key);
-      setName('');
-      props.onCreated();
-    } catch (thrown) {
-      setError(thrown);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useAction();
+  const create = submit(async () => {
+    const body = name.trim() === '' ? { access } : { access, name: name.trim() };
+    setCreated((await call(api.POST('/v1/api-keys', { body }))).key);
+    setName('');
+    props.onCreated();
+  });
   return (
     <section aria-labelledby="create-key-heading" class="card stack">
       <h2 id="create-key-heading">Create a key</h2>
-      <form class="inline-form" onSubmit={(event) => void submit(event)}>
+      <form class="inline-form" onSubmit={create}>
         <div class="field">
           <label for="key-name">Name</label>
           <input id="key-name" maxLength={100} value={name} onInput={(event) => setName(event.currentTarget.value)} placeholder="CI pipeline" />
@@ -56,17 +47,12 @@ function CreateKey(props: { onCreated: () => void }) {
 function KeyRow(props: { apiKey: Schemas['ApiKey']; onRevoked: (name: string) => void }) {
   const { apiKey } = props;
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const label = apiKey.name ?? apiKey.prefix;
-  const revoke = async () => {
-    setError(null);
-    try {
-      await call(api.DELETE('/v1/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
-      props.onRevoked(label);
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const revoke = () => run(async () => {
+    await call(api.DELETE('/v1/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
+    props.onRevoked(label);
+  });
   return (
     <tr>
       <td>{apiKey.name ?? <span class="muted">unnamed</span>}</td>

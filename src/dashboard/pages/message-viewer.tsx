@@ -7,6 +7,7 @@ import { api, call, type Schemas } from '../api.js';
 import { navigate, type PageProps } from '../router.js';
 import { Alert, Link, Loading, Page, When, useLoad } from '../components/ui.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
+import { useAction } from '../use-action.js';
 import { AttachmentsPanel, HeadersPanel, HtmlCheckPanel, HtmlPanel, LinksPanel, SourcePanel, SpamPanel, TextPanel, formatSize } from './message-panels.js';
 import '../viewer.css';
 
@@ -88,30 +89,22 @@ function HeaderBlock(props: { message: Message }) {
 function TagEditor(props: { message: Message; onChange: (tags: string[]) => void }) {
   const { message } = props;
   const [draft, setDraft] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const path = { id: message.id };
-  const add = async (event: Event) => {
+  const add = (event: Event) => {
     event.preventDefault();
     const tag = draft.trim();
     if (tag === '') return;
-    setError(null);
-    try {
+    void run(async () => {
       const added = await call(api.POST('/v1/messages/{id}/tags', { params: { path }, body: { tag } }));
       props.onChange([...new Set([...message.tags, added.tag])].sort());
       setDraft('');
-    } catch (thrown) {
-      setError(thrown);
-    }
+    });
   };
-  const remove = async (tag: string) => {
-    setError(null);
-    try {
-      await call(api.DELETE('/v1/messages/{id}/tags/{name}', { params: { path: { ...path, name: tag } } }));
-      props.onChange(message.tags.filter((existing) => existing !== tag));
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const remove = (tag: string) => run(async () => {
+    await call(api.DELETE('/v1/messages/{id}/tags/{name}', { params: { path: { ...path, name: tag } } }));
+    props.onChange(message.tags.filter((existing) => existing !== tag));
+  });
   return (
     <section aria-labelledby="tags-heading" class="tags-editor">
       <h2 id="tags-heading">Tags</h2>
@@ -124,7 +117,7 @@ function TagEditor(props: { message: Message; onChange: (tags: string[]) => void
           </li>
         ))}
       </ul>
-      <form class="row" onSubmit={(event) => void add(event)}>
+      <form class="row" onSubmit={add}>
         <label for="new-tag" class="visually-hidden">New tag</label>
         <input id="new-tag" class="tag-input" maxLength={64} value={draft} placeholder="new tag" onInput={(event) => setDraft(event.currentTarget.value)} />
         <button type="submit">Add tag</button>
@@ -137,28 +130,18 @@ function TagEditor(props: { message: Message; onChange: (tags: string[]) => void
 function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
   const { message } = props;
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const path = { id: message.id };
-  const toggleRead = async () => {
-    setError(null);
-    try {
-      const state = message.read
-        ? await call(api.DELETE('/v1/messages/{id}/read', { params: { path } }))
-        : await call(api.PUT('/v1/messages/{id}/read', { params: { path } }));
-      props.onRead(state.read);
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
-  const remove = async () => {
-    setError(null);
-    try {
-      await call(api.DELETE('/v1/messages/{id}', { params: { path } }));
-      navigate(`/inboxes/${encodeURIComponent(message.inbox_id)}`);
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const toggleRead = () => run(async () => {
+    const state = message.read
+      ? await call(api.DELETE('/v1/messages/{id}/read', { params: { path } }))
+      : await call(api.PUT('/v1/messages/{id}/read', { params: { path } }));
+    props.onRead(state.read);
+  });
+  const remove = () => run(async () => {
+    await call(api.DELETE('/v1/messages/{id}', { params: { path } }));
+    navigate(`/inboxes/${encodeURIComponent(message.inbox_id)}`);
+  });
   return (
     <div class="stack">
       <div class="row actions">

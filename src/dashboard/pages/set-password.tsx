@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../api.js';
 import { Alert, Loading, Page, When, useLoad } from '../components/ui.js';
 import { navigate } from '../router.js';
+import { useAction } from '../use-action.js';
 import { linkToken } from './link-token.js';
 
 export function SetPassword() {
@@ -13,24 +14,16 @@ export function SetPassword() {
   });
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit, fail } = useAction();
 
-  const submit = async (event: Event) => {
+  const save = submit(async () => {
+    const { email } = await call(api.POST('/v1/password-links/accept', { body: { token: token!, password } }));
+    navigate(`/sign-in?email=${encodeURIComponent(email)}`, { replace: true });
+  });
+  const check = (event: Event) => {
+    if (password === confirm) return save(event);
     event.preventDefault();
-    setError(null);
-    if (password !== confirm) {
-      setError(new Error('the two passwords differ'));
-      return;
-    }
-    setBusy(true);
-    try {
-      const { email } = await call(api.POST('/v1/password-links/accept', { body: { token: token!, password } }));
-      navigate(`/sign-in?email=${encodeURIComponent(email)}`, { replace: true });
-    } catch (thrown) {
-      setError(thrown);
-      setBusy(false);
-    }
+    fail(new Error('the two passwords differ'));
   };
 
   return (
@@ -38,7 +31,7 @@ export function SetPassword() {
       {link.error ? <Alert error={link.error} /> : null}
       {!link.data && !link.error ? <Loading /> : null}
       {link.data ? (
-        <form class="card stack" onSubmit={(event) => void submit(event)}>
+        <form class="card stack" onSubmit={check}>
           <p>For <strong>{link.data.email}</strong>. This link works once, until <When at={link.data.expires_at} />.</p>
           <input type="email" autoComplete="username" value={link.data.email} readOnly hidden />
           <div class="field">

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { Alert, Loading, Status, useLoad } from '../components/ui.js';
 import { atLeast, useRole } from '../session.js';
+import { useAction } from '../use-action.js';
 
 type Chaos = Schemas['ChaosSettings'];
 type TriggerStage = 'connection' | 'authentication' | 'sender' | 'recipient' | 'data';
@@ -60,15 +61,10 @@ function StageSelect(props: { id: string; value: BehaviourStage; onChange: (stag
 
 function DryRun(props: { inboxId: string }) {
   const [outcome, setOutcome] = useState<Schemas['ChaosTest'] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const tryIt = async () => {
-    setError(null);
-    try {
-      setOutcome(await call(api.POST('/v1/inboxes/{id}/chaos/test', { params: { path: { id: props.inboxId } } })));
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const { error, run } = useAction();
+  const tryIt = () => run(async () => {
+    setOutcome(await call(api.POST('/v1/inboxes/{id}/chaos/test', { params: { path: { id: props.inboxId } } })));
+  });
   return (
     <div class="stack">
       <div class="row">
@@ -106,25 +102,19 @@ export function ChaosSettings(props: { inboxId: string }) {
   const canChange = atLeast(useRole(), 'admin');
   const loaded = useLoad(() => call(api.GET('/v1/inboxes/{id}/chaos', { params: { path: { id: props.inboxId } } })), [props.inboxId]);
   const [draft, setDraft] = useState<Chaos | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { error, submit } = useAction();
   const [saved, setSaved] = useState<string | null>(null);
   const chaos = draft ?? loaded.data;
   const change = (next: Chaos) => {
     setSaved(null);
     setDraft(next);
   };
-  const save = async (event: Event) => {
-    event.preventDefault();
+  const save = submit(async () => {
     if (chaos === null) return;
-    setError(null);
-    try {
-      const stored = await call(api.PUT('/v1/inboxes/{id}/chaos', { params: { path: { id: props.inboxId } }, body: chaos }));
-      setDraft(stored);
-      setSaved(stored.enabled ? 'Saved: chaos is armed.' : 'Saved: chaos is disarmed.');
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+    const stored = await call(api.PUT('/v1/inboxes/{id}/chaos', { params: { path: { id: props.inboxId } }, body: chaos }));
+    setDraft(stored);
+    setSaved(stored.enabled ? 'Saved: chaos is armed.' : 'Saved: chaos is disarmed.');
+  });
   return (
     <section aria-labelledby="chaos-heading" class="card stack">
       <h2 id="chaos-heading">Chaos</h2>
@@ -133,7 +123,7 @@ export function ChaosSettings(props: { inboxId: string }) {
       <Alert error={loaded.error} />
       {chaos === null && !loaded.error ? <Loading /> : null}
       {chaos ? (
-        <form class="stack" onSubmit={(event) => void save(event)} aria-label="Chaos settings">
+        <form class="stack" onSubmit={save} aria-label="Chaos settings">
           <fieldset disabled={!canChange} class="stack">
             <legend>Settings</legend>
             <label class="check">

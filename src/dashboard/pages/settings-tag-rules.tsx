@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, call } from '../api.js';
 import { Alert, Loading, Status, When, useLoad } from '../components/ui.js';
+import { useAction } from '../use-action.js';
 
 /** How long typing must pause before the query is checked, so each keystroke does not cost a request. */
 const VALIDATE_AFTER_MS = 400;
@@ -40,26 +41,20 @@ function useQueryValidity(inboxId: string, query: string): Validity {
 function CreateRule(props: { inboxId: string; onCreated: () => void }) {
   const [query, setQuery] = useState('');
   const [tags, setTags] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const { error, submit } = useAction();
   const [created, setCreated] = useState<string | null>(null);
   const validity = useQueryValidity(props.inboxId, query);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setError(null);
+  const create = submit(async () => {
     setCreated(null);
-    try {
-      const tagList = tags.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
-      const rule = await call(api.POST('/v1/tag-rules', { body: { inbox_id: props.inboxId, query, tags: tagList } }));
-      setCreated(`Rule created: ${rule.query || 'every message'} → ${rule.tags.join(', ')}.`);
-      setQuery('');
-      setTags('');
-      props.onCreated();
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+    const tagList = tags.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
+    const rule = await call(api.POST('/v1/tag-rules', { body: { inbox_id: props.inboxId, query, tags: tagList } }));
+    setCreated(`Rule created: ${rule.query || 'every message'} → ${rule.tags.join(', ')}.`);
+    setQuery('');
+    setTags('');
+    props.onCreated();
+  });
   return (
-    <form class="stack" onSubmit={(event) => void submit(event)} aria-labelledby="new-rule-heading">
+    <form class="stack" onSubmit={create} aria-labelledby="new-rule-heading">
       <h3 id="new-rule-heading">New rule</h3>
       <div class="inline-form">
         <div class="field">
@@ -87,16 +82,11 @@ function CreateRule(props: { inboxId: string; onCreated: () => void }) {
 
 export function TagRules(props: { inboxId: string }) {
   const rules = useLoad(() => call(api.GET('/v1/tag-rules', { params: { query: { inbox_id: props.inboxId } } })), [props.inboxId]);
-  const [error, setError] = useState<unknown>(null);
-  const remove = async (id: string) => {
-    setError(null);
-    try {
-      await call(api.DELETE('/v1/tag-rules/{id}', { params: { path: { id } } }));
-      rules.reload();
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const { error, run } = useAction();
+  const remove = (id: string) => run(async () => {
+    await call(api.DELETE('/v1/tag-rules/{id}', { params: { path: { id } } }));
+    rules.reload();
+  });
   return (
     <section aria-labelledby="rules-heading" class="card stack">
       <h2 id="rules-heading">Tag rules</h2>

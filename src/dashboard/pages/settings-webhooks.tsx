@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { Alert, Loading, OneTimeSecret, Status, When, useLoad } from '../components/ui.js';
 import { atLeast, useRole } from '../session.js';
+import { useAction } from '../use-action.js';
 
 /** Deliveries change on the server's schedule, not through this page: it looks again this often while open. */
 const DELIVERIES_REFRESH_MS = 3000;
@@ -12,21 +13,15 @@ const DELIVERIES_REFRESH_MS = 3000;
 function CreateWebhook(props: { inboxId: string; onCreated: () => void }) {
   const [url, setUrl] = useState('');
   const [created, setCreated] = useState<Schemas['WebhookWithSecret'] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setError(null);
-    try {
-      setCreated(await call(api.POST('/v1/webhooks', { body: { url: url.trim(), inbox_id: props.inboxId } })));
-      setUrl('');
-      props.onCreated();
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const { error, submit } = useAction();
+  const create = submit(async () => {
+    setCreated(await call(api.POST('/v1/webhooks', { body: { url: url.trim(), inbox_id: props.inboxId } })));
+    setUrl('');
+    props.onCreated();
+  });
   return (
     <div class="stack">
-      <form class="inline-form" onSubmit={(event) => void submit(event)} aria-labelledby="new-webhook-heading">
+      <form class="inline-form" onSubmit={create} aria-labelledby="new-webhook-heading">
         <h3 id="new-webhook-heading" class="visually-hidden">New webhook</h3>
         <div class="field">
           <label for="webhook-url">Webhook URL</label>
@@ -44,20 +39,15 @@ function CreateWebhook(props: { inboxId: string; onCreated: () => void }) {
 
 function Deliveries(props: { webhook: Schemas['Webhook']; canChange: boolean }) {
   const deliveries = useLoad(() => call(api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: props.webhook.id } } })), [props.webhook.id]);
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   useEffect(() => {
     const timer = setInterval(deliveries.reload, DELIVERIES_REFRESH_MS);
     return () => clearInterval(timer);
   }, [props.webhook.id]);
-  const retry = async (id: number) => {
-    setError(null);
-    try {
-      await call(api.POST('/v1/webhook-deliveries/{id}/retry', { params: { path: { id } } }));
-      deliveries.reload();
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const retry = (id: number) => run(async () => {
+    await call(api.POST('/v1/webhook-deliveries/{id}/retry', { params: { path: { id } } }));
+    deliveries.reload();
+  });
   const list = deliveries.data;
   return (
     <div class="stack">
@@ -98,26 +88,16 @@ function WebhookCard(props: { webhook: Schemas['Webhook']; canChange: boolean; o
   const { webhook } = props;
   const [notice, setNotice] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const path = { id: webhook.id };
-  const test = async () => {
-    setError(null);
-    try {
-      const queued = await call(api.POST('/v1/webhooks/{id}/test', { params: { path } }));
-      setNotice(`Test delivery ${queued.delivery_id} queued.`);
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
-  const remove = async () => {
-    setError(null);
-    try {
-      await call(api.DELETE('/v1/webhooks/{id}', { params: { path } }));
-      props.onDeleted();
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const test = () => run(async () => {
+    const queued = await call(api.POST('/v1/webhooks/{id}/test', { params: { path } }));
+    setNotice(`Test delivery ${queued.delivery_id} queued.`);
+  });
+  const remove = () => run(async () => {
+    await call(api.DELETE('/v1/webhooks/{id}', { params: { path } }));
+    props.onDeleted();
+  });
   return (
     <li class="card stack">
       <h3 class="mono wrap">{webhook.url}</h3>

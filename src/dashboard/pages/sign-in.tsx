@@ -5,6 +5,7 @@ import type { PageProps } from '../router.js';
 import { Alert, Page } from '../components/ui.js';
 import { navigate } from '../router.js';
 import { useSession } from '../session.js';
+import { useAction } from '../use-action.js';
 
 /** Only paths inside the dashboard: `next` comes from the URL, so it must never lead elsewhere. */
 function safeNext(next: string | null): string {
@@ -15,28 +16,19 @@ export function SignIn({ route }: PageProps) {
   const session = useSession();
   const [email, setEmail] = useState(route.query.get('email') ?? '');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit } = useAction();
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await session.signIn(email.trim(), password);
-      navigate(safeNext(route.query.get('next')), { replace: true });
-    } catch (thrown) {
-      setError(thrown);
-      setBusy(false);
-    }
-  };
+  const signIn = submit(async () => {
+    await session.signIn(email.trim(), password);
+    navigate(safeNext(route.query.get('next')), { replace: true });
+  });
   const retry = error instanceof ApiError && error.code === 'rate_limited' && error.retryAfterSeconds !== null
     ? ` Try again in ${Math.ceil(error.retryAfterSeconds / 60)} minute(s).`
     : '';
 
   return (
     <Page title="Sign in">
-      <form class="card stack" onSubmit={(event) => void submit(event)} noValidate>
+      <form class="card stack" onSubmit={signIn} noValidate>
         <div class="field">
           <label for="sign-in-email">Email</label>
           <input id="sign-in-email" type="email" autoComplete="username" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />

@@ -5,37 +5,30 @@ import { api, call, type Role, type Schemas } from '../api.js';
 import { Alert, Loading, OneTimeSecret, Page, Status, When, useLoad } from '../components/ui.js';
 import { navigate } from '../router.js';
 import { atLeast, useSession } from '../session.js';
+import { useAction } from '../use-action.js';
 
 const ROLES: Role[] = ['member', 'admin', 'owner'];
 
 function MemberRow(props: { member: Schemas['Member']; myRole: Role; myEmail: string; onChanged: (notice: string) => void; onLeft: () => void }) {
   const { member, myRole } = props;
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction();
   const [confirming, setConfirming] = useState(false);
   const isMe = member.email === props.myEmail;
   // Admins manage members and admins; only owners touch owners or make one (the API enforces the same).
   const mayChange = !isMe && atLeast(myRole, 'admin') && (myRole === 'owner' || member.role !== 'owner');
   const roles = ROLES.filter((role) => role !== 'owner' || myRole === 'owner');
 
-  const changeRole = async (role: Role) => {
-    setError(null);
-    try {
-      await call(api.PUT('/v1/members/{email}', { params: { path: { email: member.email } }, body: { role } }));
-      props.onChanged(`${member.email} is now ${role}.`);
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const changeRole = (role: Role) => run(async () => {
+    await call(api.PUT('/v1/members/{email}', { params: { path: { email: member.email } }, body: { role } }));
+    props.onChanged(`${member.email} is now ${role}.`);
+  });
   const remove = async () => {
-    setError(null);
-    try {
+    const removed = await run(async () => {
       await call(api.DELETE('/v1/members/{email}', { params: { path: { email: member.email } } }));
       if (isMe) props.onLeft();
       else props.onChanged(`Removed ${member.email}.`);
-    } catch (thrown) {
-      setError(thrown);
-      setConfirming(false);
-    }
+    });
+    if (!removed) setConfirming(false);
   };
   const action = isMe ? 'Leave workspace' : `Remove ${member.email}`;
   return (
@@ -71,37 +64,22 @@ function Invitations(props: { myRole: Role }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [created, setCreated] = useState<Schemas['InvitationWithLink'] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run, submit } = useAction();
 
-  const invite = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      setCreated(await call(api.POST('/v1/invitations', { body: { email: email.trim(), role } })));
-      setEmail('');
-      invitations.reload();
-    } catch (thrown) {
-      setError(thrown);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const revoke = async (invitation: Schemas['Invitation']) => {
-    setError(null);
-    try {
-      await call(api.DELETE('/v1/invitations/{id}', { params: { path: { id: invitation.id } } }));
-      invitations.reload();
-    } catch (thrown) {
-      setError(thrown);
-    }
-  };
+  const invite = submit(async () => {
+    setCreated(await call(api.POST('/v1/invitations', { body: { email: email.trim(), role } })));
+    setEmail('');
+    invitations.reload();
+  });
+  const revoke = (invitation: Schemas['Invitation']) => run(async () => {
+    await call(api.DELETE('/v1/invitations/{id}', { params: { path: { id: invitation.id } } }));
+    invitations.reload();
+  });
 
   return (
     <section aria-labelledby="invitations-heading" class="stack">
       <h2 id="invitations-heading">Invitations</h2>
-      <form class="card inline-form" onSubmit={(event) => void invite(event)}>
+      <form class="card inline-form" onSubmit={invite}>
         <div class="field">
           <label for="invite-email">Email</label>
           <input id="invite-email" type="email" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
