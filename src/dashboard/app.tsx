@@ -10,12 +10,16 @@ import { SignIn } from './pages/sign-in.js';
 import { SetPassword } from './pages/set-password.js';
 import { AcceptInvitation } from './pages/accept-invitation.js';
 import { Inboxes } from './pages/inboxes.js';
+import { Inbox } from './pages/inbox.js';
 import { ApiKeys } from './pages/api-keys.js';
 import { Team } from './pages/team.js';
 import { Usage } from './pages/usage.js';
 import { AuditLog } from './pages/audit-log.js';
 import { Account } from './pages/account.js';
 import { NotFound } from './pages/not-found.js';
+import { ShortcutsDialog } from './components/shortcuts-dialog.js';
+import { useShortcuts } from './keyboard.js';
+import { ThemeSelect } from './theme.js';
 
 interface RouteEntry {
   pattern: string;
@@ -26,12 +30,12 @@ interface RouteEntry {
   nav?: { label: string; minRole?: Role };
 }
 
-/** Part 2 adds its inbox and message routes ('/inboxes/:id', '/messages/:id') here. */
 const ROUTES: RouteEntry[] = [
   { pattern: '/sign-in', page: SignIn, public: true },
   { pattern: '/set-password', page: SetPassword, public: true },
   { pattern: '/accept-invitation', page: AcceptInvitation, public: true },
   { pattern: '/inboxes', page: Inboxes, nav: { label: 'Inboxes' } },
+  { pattern: '/inboxes/:inboxId', page: Inbox },
   { pattern: '/api-keys', page: ApiKeys, nav: { label: 'API keys' } },
   { pattern: '/team', page: Team, nav: { label: 'Team' } },
   { pattern: '/usage', page: Usage, nav: { label: 'Usage' } },
@@ -76,6 +80,8 @@ function WorkspaceSwitcher() {
 function Shell(props: { path: string; children: ComponentChildren }) {
   const session = useSession();
   const role = session.me?.workspace.role ?? 'member';
+  const [showingShortcuts, setShowingShortcuts] = useState(false);
+  useShortcuts([{ key: '?', description: 'Show the keyboard shortcuts', run: () => setShowingShortcuts(true) }]);
   const signOut = async () => {
     try {
       await session.signOut();
@@ -89,6 +95,7 @@ function Shell(props: { path: string; children: ComponentChildren }) {
       <header class="top">
         <Link to="/inboxes" class="brand">mail-sandbox</Link>
         <WorkspaceSwitcher />
+        <ThemeSelect />
         <div class="who">
           <span class="muted">{session.me?.person.email}</span>
           <button type="button" class="quiet" onClick={() => void signOut()}>Sign out</button>
@@ -104,6 +111,7 @@ function Shell(props: { path: string; children: ComponentChildren }) {
         </ul>
       </nav>
       <main id="content" class="content">{props.children}</main>
+      {showingShortcuts ? <ShortcutsDialog onClose={() => setShowingShortcuts(false)} /> : null}
     </>
   );
 }
