@@ -159,7 +159,8 @@ export function Inbox(props: PageProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const anchorId = useRef<string | null>(null);
   const focusActive = useRef(false);
-  const rowHeight = ROW_HEIGHT_REM * parseFloat(getComputedStyle(document.documentElement).fontSize);
+  // Read once: getComputedStyle on every render would recompute styles while the list scrolls.
+  const [rowHeight] = useState(() => ROW_HEIGHT_REM * parseFloat(getComputedStyle(document.documentElement).fontSize));
 
   useEffect(() => {
     if (inbox.data) setCounts({ messages: inbox.data.message_count, unread: inbox.data.unread_count });
@@ -172,7 +173,10 @@ export function Inbox(props: PageProps) {
   const streamState = useInboxArrivals(inboxId, {
     onMessage: (message) => {
       // A search narrows what belongs in the list; the server decides that: fetch its first page again.
-      if (filtered) return pages.catchUp();
+      if (filtered) {
+        inbox.reload();
+        return pages.catchUp();
+      }
       if (!pages.prepend(message)) return;
       setCounts((current) => current && { messages: current.messages + 1, unread: current.unread + (message.read ? 0 : 1) });
       // Scrolled down, the rows in view stay where they are; the new one waits on top.
