@@ -85,4 +85,5 @@ try {
   await server.stop();
   if (testProfile() === 'cluster') await purgeClusterNamespace(loadConfig({ ...process.env, SANDBOX_DATA_DIR: server.dataDir, ...profileEnv(server.dataDir) }));
   fs.rmSync(folder, { recursive: true, force: true });
+  fs.rmSync(server.dataDir, { recursive: true, force: true });
 }

@@ -75,6 +75,8 @@ describe('inboxes and the message list (browser)', function () {
       this.timeout(10 * 60_000);
       await purgeClusterNamespace(loadConfig({ ...process.env, SANDBOX_DATA_DIR: server.dataDir, ...profileEnv(server.dataDir) }));
     }
+    // Embedded, the 100,000 messages are some 200 MB of SQLite.
+    if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
   });
 
   it('creates an inbox and shows its SMTP settings once, with copy buttons and snippets', async function () {
