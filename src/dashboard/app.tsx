@@ -1,7 +1,7 @@
 // The application shell: the route table, the header with the workspace switcher, the main navigation, and the
 // rule that pages other than the public ones need a session (without one: the sign-in page, then back).
 import type { ComponentChildren, FunctionComponent } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { match, navigate, useRoute, type PageProps } from './router.js';
 import { atLeast, useSession } from './session.js';
 import { Alert, Link, Loading } from './components/ui.js';
@@ -11,6 +11,7 @@ import { SignIn } from './pages/sign-in.js';
 import { SetPassword } from './pages/set-password.js';
 import { AcceptInvitation } from './pages/accept-invitation.js';
 import { Inboxes } from './pages/inboxes.js';
+import { Inbox } from './pages/inbox.js';
 import { ApiKeys } from './pages/api-keys.js';
 import { Team } from './pages/team.js';
 import { Usage } from './pages/usage.js';
@@ -19,6 +20,9 @@ import { Account } from './pages/account.js';
 import { NotFound } from './pages/not-found.js';
 import { MessageViewer } from './pages/message-viewer.js';
 import { InboxSettings } from './pages/inbox-settings.js';
+import { ShortcutsDialog } from './components/shortcuts-dialog.js';
+import { useShortcuts } from './keyboard.js';
+import { ThemeSelect } from './theme.js';
 
 interface RouteEntry {
   pattern: string;
@@ -29,12 +33,12 @@ interface RouteEntry {
   nav?: { label: string; minRole?: Role };
 }
 
-/** Part 2 adds its inbox and message routes ('/inboxes/:id', '/messages/:id') here. */
 const ROUTES: RouteEntry[] = [
   { pattern: '/sign-in', page: SignIn, public: true },
   { pattern: '/set-password', page: SetPassword, public: true },
   { pattern: '/accept-invitation', page: AcceptInvitation, public: true },
   { pattern: '/inboxes', page: Inboxes, nav: { label: 'Inboxes' } },
+  { pattern: '/inboxes/:inboxId', page: Inbox },
   { pattern: '/inboxes/:inboxId/messages/:messageId', page: MessageViewer },
   { pattern: '/inboxes/:inboxId/settings', page: InboxSettings },
   { pattern: '/api-keys', page: ApiKeys, nav: { label: 'API keys' } },
@@ -74,6 +78,8 @@ function WorkspaceSwitcher() {
 function Shell(props: { path: string; children: ComponentChildren }) {
   const session = useSession();
   const role = session.me?.workspace.role ?? 'member';
+  const [showingShortcuts, setShowingShortcuts] = useState(false);
+  useShortcuts([{ key: '?', description: 'Show the keyboard shortcuts', run: () => setShowingShortcuts(true) }]);
   const signOut = async () => {
     try {
       await session.signOut();
@@ -87,6 +93,7 @@ function Shell(props: { path: string; children: ComponentChildren }) {
       <header class="top">
         <Link to="/inboxes" class="brand">mail-sandbox</Link>
         <WorkspaceSwitcher />
+        <ThemeSelect />
         <div class="who">
           <span class="muted">{session.me?.person.email}</span>
           <button type="button" class="quiet" onClick={() => void signOut()}>Sign out</button>
@@ -102,6 +109,7 @@ function Shell(props: { path: string; children: ComponentChildren }) {
         </ul>
       </nav>
       <main id="content" class="content">{props.children}</main>
+      {showingShortcuts ? <ShortcutsDialog onClose={() => setShowingShortcuts(false)} /> : null}
     </>
   );
 }

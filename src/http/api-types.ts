@@ -1671,6 +1671,8 @@ export interface components {
             name: string;
             smtp_username: string;
             message_count: number;
+            /** @description How many of its messages are not marked read */
+            unread_count: number;
             /** Format: date-time */
             created_at: string;
         };
@@ -1679,6 +1681,7 @@ export interface components {
             name: string;
             smtp_username: string;
             message_count: number;
+            unread_count: number;
             /** Format: date-time */
             created_at: string;
             smtp: {

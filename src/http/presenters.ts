@@ -32,6 +32,7 @@ export const inboxJson = (inbox: InboxView): Schemas['Inbox'] => ({
   name: inbox.name,
   smtp_username: inbox.smtpUsername,
   message_count: inbox.messageCount,
+  unread_count: inbox.unreadCount,
   created_at: inbox.createdAt.toISOString(),
 });
 

@@ -1,4 +1,4 @@
-// Inboxes: creation with SMTP credentials, listing with message counts, rotation, clearing and deletion.
+// Inboxes: creation with SMTP credentials, listing with message and unread counts, rotation, clearing and deletion.
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { hashSecret, newSmtpPassword, newSmtpUsername, secretMatches } from '../domain/secrets.js';
@@ -12,6 +12,7 @@ const noSuchInbox = (id: string) => new AppError('not_found', `no inbox with id 
 
 export interface InboxView extends Inbox {
   messageCount: number;
+  unreadCount: number;
 }
 
 export class InboxService {
@@ -39,7 +40,7 @@ export class InboxService {
     const outcome = await this.storage.metadata.createInbox(inbox, plan.inboxLimit);
     if (outcome === 'name_taken') throw new AppError('already_exists', `an inbox named '${name}' already exists in this workspace`);
     if (outcome === 'limit_reached') throw new AppError('limit_reached', `the plan allows ${plan.inboxLimit} inbox(es); delete one or change plan`);
-    return { inbox: { ...inbox, messageCount: 0 }, password };
+    return { inbox: { ...inbox, messageCount: 0, unreadCount: 0 }, password };
   }
 
   find(workspaceId: string, id: string): Promise<Inbox | null> {
@@ -54,7 +55,10 @@ export class InboxService {
 
   private async withCounts(workspaceId: string, inboxes: Inbox[]): Promise<InboxView[]> {
     const counts = await this.storage.messages.countByInbox(workspaceId, inboxes.map((inbox) => inbox.id));
-    return inboxes.map((inbox) => ({ ...inbox, messageCount: counts.get(inbox.id) ?? 0 }));
+    return inboxes.map((inbox) => {
+      const count = counts.get(inbox.id);
+      return { ...inbox, messageCount: count?.messages ?? 0, unreadCount: count?.unread ?? 0 };
+    });
   }
 
   async get(workspaceId: string, id: string): Promise<InboxView> {

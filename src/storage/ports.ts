@@ -243,6 +243,12 @@ export interface ArrivalPage {
   complete: boolean;
 }
 
+/** An inbox's message counts, as its list in the dashboard shows them. */
+export interface InboxCounts {
+  messages: number;
+  unread: number;
+}
+
 export interface MessageIndex {
   /**
    * Durably stores each search document and counts it against its allowance, as one step per message: a message
@@ -271,7 +277,8 @@ export interface MessageIndex {
   getMany(workspaceId: string, ids: string[]): Promise<MessageRecord[]>;
   /** Messages of one inbox that the filter selects, newest first. */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]>;
-  countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>>;
+  /** How many messages each inbox holds, and how many of them are unread; 0 and 0 for an inbox with none. */
+  countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, InboxCounts>>;
   /** Applies one change to every selected message, atomically. Tag names arrive normalised (lower case). */
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult>;
   /** The ones among `ids` that exist in the workspace. */

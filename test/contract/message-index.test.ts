@@ -43,11 +43,11 @@ for (const factory of backendFactories) {
       const messages = [aMessage('ws_d', 'inb_1'), aMessage('ws_d', 'inb_1'), aMessage('ws_d', 'inb_2')];
       for (const message of messages) await insertOne(index, message, UNLIMITED);
       const counts = await index.countByInbox('ws_d', ['inb_1', 'inb_2', 'inb_none']);
-      assert.deepEqual([...counts.entries()].sort(), [['inb_1', 2], ['inb_2', 1], ['inb_none', 0]]);
+      assert.deepEqual([...counts.entries()].sort(), [['inb_1', { messages: 2, unread: 2 }], ['inb_2', { messages: 1, unread: 1 }], ['inb_none', { messages: 0, unread: 0 }]]);
       const deleted = await index.change({ workspaceId: 'ws_d', inboxId: 'inb_1' }, { kind: 'delete' });
       assert.deepEqual({ ...deleted, deletedIds: deleted.deletedIds.sort() }, { affected: 2, deletedIds: [messages[0]!.id, messages[1]!.id].sort() });
-      assert.equal((await index.countByInbox('ws_d', ['inb_1'])).get('inb_1'), 0);
-      assert.equal((await index.countByInbox('ws_d', ['inb_2'])).get('inb_2'), 1);
+      assert.deepEqual((await index.countByInbox('ws_d', ['inb_1'])).get('inb_1'), { messages: 0, unread: 0 });
+      assert.deepEqual((await index.countByInbox('ws_d', ['inb_2'])).get('inb_2'), { messages: 1, unread: 1 });
       assert.deepEqual(await index.change({ workspaceId: 'ws_other', inboxId: 'inb_2' }, { kind: 'delete' }), { affected: 0, deletedIds: [] }, 'another workspace deletes nothing');
     });
 
@@ -65,7 +65,9 @@ for (const factory of backendFactories) {
       assert.deepEqual(await index.change({ workspaceId: 'ws_r', inboxId: 'inb_r', filter: matchAll() }, { kind: 'read', value: true }), { affected: 1, deletedIds: [] });
       assert.equal((await index.get('ws_r', a.id))!.read, true);
       assert.equal((await index.get('ws_r', c.id))!.read, false, 'the inbox scope holds');
+      assert.deepEqual((await index.countByInbox('ws_r', ['inb_r'])).get('inb_r'), { messages: 2, unread: 0 }, 'the unread count follows read changes');
       assert.equal((await index.change({ workspaceId: 'ws_r', ids: [a.id, b.id, c.id] }, { kind: 'read', value: false })).affected, 2);
+      assert.deepEqual((await index.countByInbox('ws_r', ['inb_r', 'inb_other'])).get('inb_r'), { messages: 2, unread: 2 });
       assert.equal((await index.change({ workspaceId: 'ws_other', ids: [a.id] }, { kind: 'read', value: true })).affected, 0, 'another workspace changes nothing');
     });
 

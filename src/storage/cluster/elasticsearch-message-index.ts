@@ -3,7 +3,7 @@ import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import { matches } from '../../query/match.js';
-import type { ArrivalPage, ChangeResult, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessageSelection, NewMessage } from '../ports.js';
+import type { ArrivalPage, ChangeResult, InboxCounts, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessageSelection, NewMessage } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
 import type { ClusterNames } from './names.js';
 import type { QuotaLedger } from './quota-ledger.js';
@@ -303,16 +303,18 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     }
   }
 
-  countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, number>> {
+  countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, InboxCounts>> {
     return this.guard(async () => {
-      const counts = new Map<string, number>(inboxIds.map((id) => [id, 0]));
+      const counts = new Map<string, InboxCounts>(inboxIds.map((id) => [id, { messages: 0, unread: 0 }]));
       if (inboxIds.length === 0) return counts;
       const result = await this.client.search<MessageDoc, Record<'inboxes', estypes.AggregationsStringTermsAggregate>>({
         index: this.alias, routing: workspaceId, size: 0, track_total_hits: false,
         query: this.scoped(workspaceId, { terms: { inbox_id: inboxIds } }),
-        aggs: { inboxes: { terms: { field: 'inbox_id', size: inboxIds.length } } },
+        aggs: { inboxes: { terms: { field: 'inbox_id', size: inboxIds.length }, aggs: { unread: { filter: { term: { read: false } } } } } },
       });
-      for (const bucket of result.aggregations!.inboxes.buckets as estypes.AggregationsStringTermsBucket[]) counts.set(String(bucket.key), bucket.doc_count);
+      for (const bucket of result.aggregations!.inboxes.buckets as (estypes.AggregationsStringTermsBucket & { unread: estypes.AggregationsFilterAggregate })[]) {
+        counts.set(String(bucket.key), { messages: bucket.doc_count, unread: bucket.unread.doc_count });
+      }
       return counts;
     });
   }

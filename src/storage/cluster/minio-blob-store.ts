@@ -113,11 +113,24 @@ export class MinioBlobStore implements BlobStore {
     for (const folder of folders) await this.removeAllUnder(checkBlobFolder(folder));
   }
 
+  /**
+   * Removes a batch at a time as the listing streams in, so the time bound holds per batch: listing a whole namespace
+   * of 100,000 messages in one bounded step took longer than the bound.
+   */
   private async removeAllUnder(folder: string): Promise<void> {
-    const items = await bounded(`list ${folder}`, () => collect(this.client.listObjectsV2(this.bucket, folder, true)));
-    const names = items.flatMap((item) => (item.name ? [item.name] : []));
-    for (let start = 0; start < names.length; start += REMOVE_BATCH) {
-      const results = await bounded(`delete under ${folder}`, () => this.client.removeObjects(this.bucket, names.slice(start, start + REMOVE_BATCH)));
+    const listing = this.client.listObjectsV2(this.bucket, folder, true)[Symbol.asyncIterator]();
+    for (;;) {
+      const names = await bounded(`list ${folder}`, async () => {
+        const batch: string[] = [];
+        while (batch.length < REMOVE_BATCH) {
+          const next = await listing.next();
+          if (next.done) break;
+          if (next.value.name) batch.push(next.value.name);
+        }
+        return batch;
+      });
+      if (names.length === 0) return;
+      const results = await bounded(`delete under ${folder}`, () => this.client.removeObjects(this.bucket, names));
       const failed = results.find((result) => result?.Error);
       if (failed) throw unavailable(`delete ${failed.Error!.Key ?? folder}`, failed.Error!.Code ?? 'error');
     }

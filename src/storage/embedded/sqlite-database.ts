@@ -255,6 +255,10 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (workspace_id, at, id)
   ) WITHOUT ROWID;
   `,
+  `
+  -- The inbox list's unread counts: a count over this partial index reads only the unread rows' index entries.
+  CREATE INDEX messages_unread_by_inbox ON messages (workspace_id, inbox_id) WHERE read = 0;
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */
