@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import type { InboxWithCredentialsJson } from '../../test/support/api-json.js';
-import { launchChromium } from '../../test/support/browser.js';
+import { launchChromium, signInThroughPage } from '../../test/support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../../test/support/dashboard.js';
 import { expectOk } from '../../test/support/envelope.js';
 import { bulkImportConcurrency, importMbox, writeMbox } from '../../test/support/mbox.js';
@@ -40,11 +40,7 @@ try {
 
   const context = await browser.newContext({ baseURL: `${server.httpUrl}/` });
   const page = await context.newPage();
-  await page.goto('sign-in');
-  await page.getByLabel('Email', { exact: true }).fill(OWNER_EMAIL);
-  await page.getByLabel('Password', { exact: true }).fill(OWNER_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();
+  await signInThroughPage(page, OWNER_EMAIL, OWNER_PASSWORD);
 
   const showTimes: number[] = [];
   for (let run = 0; run < runs; run++) {

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
-import { ConsoleWatch, expectAccessible, launchChromium } from '../support/browser.js';
+import { ConsoleWatch, expectAccessible, launchChromium, signInThroughPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashboard.js';
 import { bulkImportConcurrency, importMbox, writeMbox } from '../support/mbox.js';
 import { pollUntil } from '../support/poll.js';
@@ -59,11 +59,7 @@ describe('inboxes and the message list (browser)', function () {
     context = await browser.newContext({ baseURL: `${server.httpUrl}/` });
     consoleWatch.watch(context);
     page = await context.newPage();
-    await page.goto('sign-in');
-    await page.getByLabel('Email', { exact: true }).fill(OWNER_EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();
+    await signInThroughPage(page, OWNER_EMAIL, OWNER_PASSWORD);
   });
 
   after(async function () {

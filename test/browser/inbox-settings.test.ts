@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser, Page } from 'playwright-core';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
-import { ConsoleWatch, expectAccessible, launchChromium } from '../support/browser.js';
+import { ConsoleWatch, expectAccessible, launchChromium, signInThroughPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, inviteAndSignIn, signInFirstOwner } from '../support/dashboard.js';
 import { createInbox } from '../support/inboxes.js';
 import { detailOf } from '../support/messages.js';
@@ -35,11 +35,7 @@ describe('inbox settings (browser)', function () {
     const context = await browser.newContext({ baseURL: `${server.httpUrl}/` });
     consoleWatch.watch(context);
     const opened = await context.newPage();
-    await opened.goto('sign-in');
-    await opened.getByLabel('Email', { exact: true }).fill(email);
-    await opened.getByLabel('Password', { exact: true }).fill(password);
-    await opened.getByRole('button', { name: 'Sign in' }).click();
-    await opened.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();
+    await signInThroughPage(opened, email, password);
     return opened;
   };
   const openSettings = async (on: Page) => {

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import type { Browser, Page } from 'playwright-core';
 import { ApiClient } from '../support/api-client.js';
-import { ConsoleWatch, expectAccessible, launchChromium } from '../support/browser.js';
+import { ConsoleWatch, expectAccessible, launchChromium, signInThroughPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashboard.js';
 import { expectError } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
@@ -72,11 +72,7 @@ describe('message viewer (browser)', function () {
     const context = await browser.newContext({ baseURL: `${server.httpUrl}/` });
     consoleWatch.watch(context);
     page = await context.newPage();
-    await page.goto('sign-in');
-    await page.getByLabel('Email', { exact: true }).fill(OWNER_EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();
+    await signInThroughPage(page, OWNER_EMAIL, OWNER_PASSWORD);
   });
 
   after(async function () {

@@ -24,6 +24,15 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
 }
 
+/** Signs in through the dashboard's sign-in page and waits for the page it lands on (Inboxes). */
+export async function signInThroughPage(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('sign-in');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();
+}
+
 /** Console messages and page errors of every page in a context, to look for CSP violations afterwards. */
 export class ConsoleWatch {
   readonly messages: string[] = [];
