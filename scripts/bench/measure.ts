@@ -24,6 +24,17 @@ export function rssKb(pid: number): number {
   return Number(match[1]);
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in ms; from /proc, so for any process. */
+export function processCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; from the state (field 3) on, fields are split by single spaces: utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[14 - 3]) + Number(fields[15 - 3])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times, is 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** Reads a process's VmRSS every `intervalMs` until stopped, for the peak a single reading at the end would miss. */
 export function sampleRss(pid: number, intervalMs = 100): { stop(): number } {
   let peak = rssKb(pid);

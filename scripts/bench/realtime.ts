@@ -14,7 +14,7 @@ import { credentialsOf, smtpTransport, storedId } from '../../test/support/smtp.
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
-import { positiveInt, percentile, round, rssKb } from './measure.js';
+import { positiveInt, percentile, processCpuMs, round, rssKb } from './measure.js';
 
 const PHASES = ['wait', 'sse', 'streams'] as const;
 type Phase = (typeof PHASES)[number];
@@ -66,13 +66,6 @@ function summarize(latencies: number[]): LatencySummary {
 const mb = (kb: number) => round(kb / 1024, 1);
 
 /** CPU time (user + system) the server process has used, in ms; Linux reports it in ticks of 1/100 s (USER_HZ). */
-function serverCpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces; from the state (field 3) on, fields are split by single spaces: utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[14 - 3]) + Number(fields[15 - 3])) * 10;
-}
-
 function benchCpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
@@ -323,7 +316,7 @@ async function streamsPhase(server: StartedServer, api: ApiClient, streamCount: 
     progress(`streams: ${streamCount} open in ${openSeconds.toFixed(1)} s; server RSS ${mb(rssBefore)} -> ${mb(rssOpen)} MB`);
 
     // Both ends share this machine's CPUs: the CPU each side spends per message tells whether the bench itself holds deliveries back.
-    const serverCpuBefore = serverCpuMs(pid);
+    const serverCpuBefore = processCpuMs(pid);
     const benchCpuBefore = benchCpuMs();
     const ackedAt = new Map<string, number>();
     for (let index = 0; index < messages; index++) {
@@ -334,7 +327,7 @@ async function streamsPhase(server: StartedServer, api: ApiClient, streamCount: 
     // Missing deliveries are counted below rather than thrown at once, so a failed run still reports them.
     await until(() => received.every((deliveries) => deliveries.length >= messages), EVENT_TIMEOUT_MS);
     const rssAfter = rssKb(pid);
-    const cpuPerMessage = { server: round((serverCpuMs(pid) - serverCpuBefore) / messages, 1), bench: round((benchCpuMs() - benchCpuBefore) / messages, 1) };
+    const cpuPerMessage = { server: round((processCpuMs(pid) - serverCpuBefore) / messages, 1), bench: round((benchCpuMs() - benchCpuBefore) / messages, 1) };
 
     const latencies: number[] = [];
     let missed = 0;

@@ -14,7 +14,7 @@ import { startServer, type StartedServer } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
-import { loadAverage, percentile, positiveInt, round, sampleRss } from './measure.js';
+import { loadAverage, percentile, positiveInt, processCpuMs, round, sampleRss } from './measure.js';
 import { buildBenchMessage, driveSmtpLoad, MESSAGE_BYTES, summarizeLoad, type LoadRun, type OutgoingMessage, type SmtpTarget } from './smtp-load.js';
 
 const MAILPIT_VERSION = 'v1.27.11';
@@ -189,17 +189,21 @@ function mailpitContender(mailpit: Mailpit): Contender {
 
 /** One contender's rounds at one client count, pooled. */
 class CaptureTally {
-  readonly rounds: { messages_per_second: number; p50_ms: number; p99_ms: number; rss_peak_mb: number }[] = [];
+  readonly rounds: { messages_per_second: number; p50_ms: number; p99_ms: number; rss_peak_mb: number; server_cpu_ms_per_message: number }[] = [];
   private messages = 0;
   private seconds = 0;
+  private serverCpuMs = 0;
+  private clientCpuMs = 0;
   private latencies: number[] = [];
   private rssPeakKb = 0;
 
-  add(run: LoadRun, rssPeakKb: number): void {
+  add({ run, rssPeakKb, serverCpuMs, clientCpuMs }: TimedLoad): void {
     const summary = summarizeLoad(run);
-    this.rounds.push({ messages_per_second: summary.messages_per_second, p50_ms: summary.latency_ms.p50, p99_ms: summary.latency_ms.p99, rss_peak_mb: round(rssPeakKb / 1024, 1) });
+    this.rounds.push({ messages_per_second: summary.messages_per_second, p50_ms: summary.latency_ms.p50, p99_ms: summary.latency_ms.p99, rss_peak_mb: round(rssPeakKb / 1024, 1), server_cpu_ms_per_message: round(serverCpuMs / run.messages, 3) });
     this.messages += run.messages;
     this.seconds += run.seconds;
+    this.serverCpuMs += serverCpuMs;
+    this.clientCpuMs += clientCpuMs;
     this.latencies = this.latencies.concat(run.latencies);
     this.rssPeakKb = Math.max(this.rssPeakKb, rssPeakKb);
   }
@@ -214,13 +218,26 @@ class CaptureTally {
       messages_per_second: round(this.rate, 1),
       latency_ms: { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)) },
       server_rss_peak_mb: round(this.rssPeakKb / 1024, 1),
+      // CPU per message, all threads, of the server and of this bench's SMTP clients: on a small machine the two
+      // share the cores, so a server's rate depends on how much CPU it leaves the clients.
+      server_cpu_ms_per_message: round(this.serverCpuMs / this.messages, 3),
+      client_cpu_ms_per_message: round(this.clientCpuMs / this.messages, 3),
       rounds: this.rounds,
     };
   }
 }
 
-async function timedLoad(contender: Contender, count: number, messageAt: (index: number) => OutgoingMessage, clients: number) {
+interface TimedLoad {
+  run: LoadRun;
+  rssPeakKb: number;
+  serverCpuMs: number;
+  clientCpuMs: number;
+}
+
+async function timedLoad(contender: Contender, count: number, messageAt: (index: number) => OutgoingMessage, clients: number): Promise<TimedLoad> {
   const rss = sampleRss(contender.pid);
+  const serverCpuBefore = processCpuMs(contender.pid);
+  const clientCpuBefore = processCpuMs(process.pid);
   let run: LoadRun;
   let rssPeakKb: number;
   try {
@@ -228,7 +245,7 @@ async function timedLoad(contender: Contender, count: number, messageAt: (index:
   } finally {
     rssPeakKb = rss.stop();
   }
-  return { run, rssPeakKb };
+  return { run, rssPeakKb, serverCpuMs: processCpuMs(contender.pid) - serverCpuBefore, clientCpuMs: processCpuMs(process.pid) - clientCpuBefore };
 }
 
 async function capturePhase(contenders: [Contender, Contender], messages: number, rounds: number, clientCounts: number[]) {
@@ -244,8 +261,9 @@ async function capturePhase(contenders: [Contender, Contender], messages: number
     for (let pass = 0; pass < rounds; pass++) {
       // Alternating who goes first, so neither always meets the machine warmer or its own data larger.
       for (const contender of pass % 2 === 0 ? contenders : [...contenders].reverse()) {
-        const { run, rssPeakKb } = await timedLoad(contender, messages, (index) => raws[index]!, clients);
-        tallies.get(contender.name)!.add(run, rssPeakKb);
+        const load = await timedLoad(contender, messages, (index) => raws[index]!, clients);
+        tallies.get(contender.name)!.add(load);
+        const { run } = load;
         progress(`capture ${clients} clients, round ${pass + 1}: ${contender.name} ${(messages / run.seconds).toFixed(0)} msg/s`);
       }
       sent += messages;
