@@ -141,7 +141,7 @@ export default {
         + 'importing any layer that uses storage would make storage depend on its own callers.',
       severity: 'error',
       from: { path: '^src/storage/' },
-      to: { path: '^src/', pathNot: '^src/(storage|domain|query)/|^src/(errors|config|project-root)\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(storage|domain|query)/|^src/(errors|config|project-root|worker-file)\\.ts$' },
     },
     {
       name: 'no-shared-modules-importing-layers',

@@ -39,17 +39,19 @@ export async function openBackend(config: Config, options: { tuning?: BackendTun
   const checkpointer = new WalCheckpointer(db.name, WAL_SIZE_LIMIT, (message) => onError(new Error(message), 'WAL checkpoint'));
   const messages = new SqliteMessageIndex(db, commits, config.streamResumeLimit, tuning.embeddedSearch);
   const blobs = new SqliteBlobStore(db, commits);
+  const captures = new SqliteCaptureStore({ file: db.name, arrivalLogLength: config.streamResumeLimit });
   return {
     metadata: new SqliteMetadataStore(db),
     accounts: new SqliteAccountStore(db),
     messages,
     blobs,
-    captures: new SqliteCaptureStore(db, commits, blobs, messages),
+    captures,
     bus: new InProcessBus(),
     rateLimiter: new MemoryRateLimiter(),
     webhooks: new SqliteWebhookStore(db),
     probes: [{ component: 'sqlite', check: async () => void db.prepare('SELECT 1').get() }],
     close: async () => {
+      await captures.close();
       await checkpointer.close();
       await commits.close();
       db.close();

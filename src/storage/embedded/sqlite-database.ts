@@ -266,9 +266,16 @@ export const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 export function openSqlite(dataDir: string): SqliteDatabase {
   fs.mkdirSync(dataDir, { recursive: true });
+  const db = connectSqlite(path.join(dataDir, 'sandbox.sqlite3'), dataDir);
+  migrate(db);
+  return db;
+}
+
+/** A connection with this service's settings, to a database `openSqlite` has migrated (or is migrating). */
+export function connectSqlite(file: string, dataDir = path.dirname(file)): SqliteDatabase {
   let db: SqliteDatabase;
   try {
-    db = new Database(path.join(dataDir, 'sandbox.sqlite3'));
+    db = new Database(file);
   } catch (error) {
     throw new AppError('storage_unavailable', `cannot open the database in ${dataDir}: ${(error as Error).message}`, { component: 'sqlite', cause: error });
   }
@@ -280,7 +287,6 @@ export function openSqlite(dataDir: string): SqliteDatabase {
   db.pragma('busy_timeout = 5000');
   // Raw messages pass through the WAL; one 25 MB capture must not leave a file that large behind for good.
   db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
-  migrate(db);
   return db;
 }
 
