@@ -29,6 +29,12 @@ const WATCHDOG_TICK_MS = 50;
  * Measured at 16 clients: server RSS after 4,000 captures 299 MB by default, 257 MB with 8, at the same rate.
  */
 const WORKER_YOUNG_GENERATION_MB = 8;
+/**
+ * The workers run at a lower scheduling priority than the event loop (Linux nice, per thread). With as many
+ * workers as cores, a hostile message's parse on every worker would otherwise take the event loop's share of the
+ * CPU too, and every request would wait its turn behind the parse.
+ */
+const WORKER_NICE_INCREMENT = 10;
 /** The header-only fallback reads a bounded prefix, so a far shorter limit is plenty. */
 const FALLBACK_TIMEOUT_MS = 1000;
 
@@ -74,6 +80,7 @@ export class ContentPool {
       idleTimeout: Infinity,
       maxQueue: MAX_QUEUED_TASKS,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      niceIncrement: WORKER_NICE_INCREMENT,
     });
     // A worker that dies between tasks is replaced by piscina; the error has no task to fail and is noise here.
     this.pool.on('error', () => undefined);
