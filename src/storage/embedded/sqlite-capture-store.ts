@@ -23,6 +23,8 @@ export interface SentFailure {
 /** One outcome per message of the group, or the failure of the whole group. */
 export type WriteReply = { outcomes: ('stored' | 'quota_reached' | SentFailure)[] } | { failure: SentFailure };
 
+const WRITER_YOUNG_GENERATION_MB = 2;
+
 const received = (failure: SentFailure): AppError => new AppError(failure.code, failure.message, failure.component ? { component: failure.component } : {});
 
 /**
@@ -43,6 +45,9 @@ export class SqliteCaptureStore implements CaptureStore {
       // Started now and kept: the first capture must not wait for the thread to load.
       idleTimeout: Infinity,
       workerData: settings,
+      // What it allocates (a group's clone, its outcomes) is short-lived; V8's default young generation would let
+      // the thread hold tens of MB of it, as the content workers did before theirs was capped.
+      resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
     });
     // A thread that dies between groups is replaced by piscina; with no group to fail the error is noise.
     this.writer.on('error', () => undefined);
