@@ -25,7 +25,8 @@ const RECONCILE_EVERY_MS = 30_000;
 
 export async function openClusterBackend(config: Config, onError: (error: unknown, context: string) => void, options: { upgradeSearchIndex: boolean }): Promise<Backend> {
   const names = clusterNames(config.namespace);
-  const redis = createRedis(config.redisUrl, 'commands', (error) => onError(error, 'redis commands connection'));
+  const redis = createRedis(config.redisUrl, 'commands', (error) => onError(error, 'redis commands connection'), { autoPipelining: true });
+  // A subscribed connection runs nothing else, so there is nothing to pipeline on it.
   const subscriber = createRedis(config.redisUrl, 'events', (error) => onError(error, 'redis events connection'));
   const elasticsearch = createElasticsearchClient(config.elasticsearchUrl);
   const closeConnections = async () => {
