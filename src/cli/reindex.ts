@@ -8,7 +8,8 @@ import { contentPoolFor } from '../content/content-pool.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const backend = await openBackend(config, { onError: (error, context) => console.error(`${context}: ${(error as Error).message}`) });
+  // A reindex is the upgrade step for a search index of an older format; the servers refuse one until it has run.
+  const backend = await openBackend(config, { onError: (error, context) => console.error(`${context}: ${(error as Error).message}`), upgradeSearchIndex: true });
   const content = contentPoolFor(config);
   try {
     const tagRules = new TagRuleService(backend.metadata, new InboxService(backend));

@@ -3,13 +3,21 @@ import { AppError } from '../errors.js';
 
 export const messageBlobFolder = (workspaceId: string, messageId: string): string => `messages/${workspaceId}/${messageId}/`;
 
-export const rawBlobKey = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}raw.eml`;
+const RAW_NAME = 'raw.eml';
+const ENVELOPE_NAME = 'envelope.json';
+
+export const rawBlobKey = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}${RAW_NAME}`;
 
 export const thumbnailBlobKey = (workspaceId: string, messageId: string, index: number): string =>
   `${messageBlobFolder(workspaceId, messageId)}thumbnail-${index}.png`;
 
 /** What the SMTP or HTTP transaction said about the message (not in its bytes), kept beside it so the index can be rebuilt. */
-export const envelopeBlobKey = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}envelope.json`;
+export const envelopeBlobKey = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}${ENVELOPE_NAME}`;
+
+/** The key of the raw message in the same folder as the envelope at `key`; null when `key` is not an envelope's. */
+export function rawKeyBesideEnvelope(key: string): string | null {
+  return key.startsWith('messages/') && key.endsWith(`/${ENVELOPE_NAME}`) ? `${key.slice(0, -ENVELOPE_NAME.length)}${RAW_NAME}` : null;
+}
 
 /** A blob folder is a key prefix ending in '/': every blob store refuses anything else alike, as the caller's mistake. */
 export function checkBlobFolder(folder: string): string {

@@ -27,8 +27,19 @@ export interface BackendTuning {
 /** Failures of background work inside a backend (reconnects, reconciliation), for the caller to log. */
 export type BackendErrorHandler = (error: unknown, context: string) => void;
 
-export async function openBackend(config: Config, options: { tuning?: BackendTuning; onError?: BackendErrorHandler } = {}): Promise<Backend> {
-  if (config.profile === 'cluster') return openClusterBackend(config, options.onError ?? (() => undefined));
+export interface BackendOptions {
+  tuning?: BackendTuning;
+  onError?: BackendErrorHandler;
+  /**
+   * Lets the cluster profile move a messages index of an older search document format to a new one, which needs
+   * every node stopped (scripts/reindex); without it such an index is refused. The embedded profile migrates its
+   * schema on every open.
+   */
+  upgradeSearchIndex?: boolean;
+}
+
+export async function openBackend(config: Config, options: BackendOptions = {}): Promise<Backend> {
+  if (config.profile === 'cluster') return openClusterBackend(config, options.onError ?? (() => undefined), { upgradeSearchIndex: options.upgradeSearchIndex ?? false });
   const tuning = options.tuning ?? {};
   const root = embeddedRoot(config);
   const db = openSqlite(root);

@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../src/errors.js';
 import type { BusEvent } from '../../src/storage/ports.js';
+import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../../src/domain/blob-keys.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 
 for (const factory of backendFactories) {
@@ -26,6 +27,25 @@ for (const factory of backendFactories) {
       assert.equal(await blobs.get('messages/ws_1/msg_1/raw.eml'), null);
       assert.equal(await blobs.get('messages/ws_1/msg_1/thumbnail-0.png'), null);
       assert.equal((await blobs.get('messages/ws_1/msg_2/raw.eml'))!.toString(), 'other', 'a sibling folder stays');
+    });
+
+    it('gives back a capture envelope put with its raw message, whatever its size, and deletes it with the folder', async () => {
+      const { blobs } = under.backend;
+      // 1515 bytes is the largest envelope S3's 2 KB of user metadata can carry in base64 under its header name.
+      const envelopes = [Buffer.from('{"inbox_id":"inb_1"}'), randomBytes(1515), randomBytes(1516), randomBytes(70_000)];
+      await blobs.putMany(envelopes.flatMap((envelope, i) => [
+        { key: rawBlobKey('ws_e', `msg_${i}`), data: Buffer.from(`raw ${i}`) },
+        { key: envelopeBlobKey('ws_e', `msg_${i}`), data: envelope },
+      ]));
+      for (const [i, envelope] of envelopes.entries()) {
+        assert.equal((await blobs.get(rawBlobKey('ws_e', `msg_${i}`)))!.toString(), `raw ${i}`);
+        assert.ok((await blobs.get(envelopeBlobKey('ws_e', `msg_${i}`)))!.equals(envelope), `envelope ${i}`);
+      }
+      await blobs.put(rawBlobKey('ws_e', 'msg_alone'), Buffer.from('raw'));
+      assert.equal(await blobs.get(envelopeBlobKey('ws_e', 'msg_alone')), null, 'a raw message without an envelope');
+      assert.equal(await blobs.get(envelopeBlobKey('ws_e', 'msg_none')), null);
+      await blobs.deleteFolders(envelopes.map((_, i) => messageBlobFolder('ws_e', `msg_${i}`)));
+      for (const i of envelopes.keys()) assert.equal(await blobs.get(envelopeBlobKey('ws_e', `msg_${i}`)), null);
     });
 
     it('lists the folders directly under a folder', async () => {

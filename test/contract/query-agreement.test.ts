@@ -114,6 +114,37 @@ for (const factory of searchPlanFactories) {
       }
     });
 
+    it('finds 1- and 2-character needles at the start, middle and very end of a field, spaces and punctuation included', async () => {
+      const subjects = ['xq middle zy', 'k', 'ends with .!', 'é😀', '', 'a b'];
+      const shortOnes: MessageRecord[] = [];
+      for (const subject of subjects) {
+        const base = aMessage('ws_q', 'inb_short', { subject, from: '', envelopeFrom: '', to: '', cc: '', recipients: [] });
+        const record = { ...base, search: searchFields(base, '', '') };
+        await insertOne(under.backend.messages, record, UNLIMITED);
+        shortOnes.push(record);
+      }
+      const found = async (query: string) => {
+        const filter = parseQuery(query);
+        const actual = (await under.backend.messages.list('ws_q', 'inb_short', { filter, limit: 100, after: null })).map((m) => m.subject).sort();
+        assert.deepEqual(actual, shortOnes.filter((m) => matches(filter, m)).map((m) => m.subject).sort(), `query: ${query}`);
+        return actual;
+      };
+      assert.deepEqual(await found('subject:w'), ['ends with .!']);
+      assert.deepEqual(await found('subject:xq'), ['xq middle zy'], 'at the start');
+      assert.deepEqual(await found('subject:dd'), ['xq middle zy'], 'in the middle');
+      assert.deepEqual(await found('subject:y'), ['xq middle zy'], 'the last character');
+      assert.deepEqual(await found('subject:zy'), ['xq middle zy'], 'the last two characters');
+      assert.deepEqual(await found('subject:k'), ['k'], 'a one-character field');
+      assert.deepEqual(await found('subject:.!'), ['ends with .!'], 'punctuation at the end');
+      assert.deepEqual(await found('subject:"h ."'), ['ends with .!'], 'a space and punctuation');
+      assert.deepEqual(await found('subject:" b"'), ['a b'], 'a space first');
+      assert.deepEqual(await found('subject:"a "'), ['a b'], 'a space last');
+      assert.deepEqual(await found('subject:😀'), ['é😀'], 'a character outside the BMP, last');
+      assert.deepEqual(await found('subject:é😀'), ['é😀']);
+      assert.deepEqual(await found('subject:"zy "'), [], 'nothing follows the last character');
+      assert.deepEqual(await found('subject:"y "'), []);
+    });
+
     it('selects a non-trivial share of messages, so the agreement means something', async () => {
       const samples = ['alpha', 'école', '"weekly report"', 'is:unread', 'tag:urgent', 'larger:2k', 'from:beta', 'ab'];
       for (const query of samples) {

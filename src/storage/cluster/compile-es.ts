@@ -15,10 +15,10 @@ export const SEARCH_FIELD: Record<TextField, string> = {
 /**
  * Search fields are indexed as trigrams at consecutive positions (every character counts, separators and
  * white space included), so a phrase of the needle's trigrams matches exactly where the needle is a
- * substring. Shorter needles have no trigram: the `short` sub-field indexes every 1- and 2-gram instead.
+ * substring. A shorter needle has no trigram of its own; it is a substring exactly where some trigram begins
+ * with it, the last characters included because every stored text ends in padding (search-document-format.ts).
  */
 const TRIGRAM = 3;
-const SHORT_SUBFIELD = 'short';
 
 /**
  * Elasticsearch refuses queries nested deeper than indices.query.bool.max_nested_depth (30 by default,
@@ -76,7 +76,7 @@ function textQuery(fields: TextField[], needle: string): Compiled {
   if (needle === '') return leaf(MATCH_ALL);
   const short = [...needle].length < TRIGRAM;
   const perField = fields.map((field): Compiled => leaf(short
-    ? { term: { [`${SEARCH_FIELD[field]}.${SHORT_SUBFIELD}`]: { value: needle } } }
+    ? { prefix: { [SEARCH_FIELD[field]]: { value: needle } } }
     : { match_phrase: { [SEARCH_FIELD[field]]: { query: needle } } }));
   if (perField.length === 0) return leaf(MATCH_NONE);
   return perField.length === 1 ? perField[0]! : bool({ should: perField });

@@ -10,8 +10,9 @@ import type { QuotaLedger } from './quota-ledger.js';
 import type { RedisArrivalLog } from './redis-arrival-log.js';
 import { CoalescedFlush } from '../coalesced-flush.js';
 import { compileEs } from './compile-es.js';
+import { padSearchText, unpadSearchText } from './search-document-format.js';
 
-/** The document, as search-mappings/messages.template.json maps it. */
+/** The document, as search-mappings/messages.template.json maps it (search text in SEARCH_DOCUMENT_FORMAT). */
 interface MessageDoc {
   id: string;
   workspace_id: string;
@@ -68,10 +69,10 @@ const toDoc = (m: MessageRecord): MessageDoc => ({
   read: m.read,
   tags: tagSet(m.tags),
   raw_key: m.rawKey,
-  search_subject: m.search.subject,
-  search_sender: m.search.sender,
-  search_recipients: m.search.recipients,
-  search_body: m.search.body,
+  search_subject: padSearchText(m.search.subject),
+  search_sender: padSearchText(m.search.sender),
+  search_recipients: padSearchText(m.search.recipients),
+  search_body: padSearchText(m.search.body),
 });
 
 const toMessage = (d: MessageDoc): MessageRecord => ({
@@ -96,7 +97,12 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
   read: d.read,
   tags: d.tags,
   rawKey: d.raw_key,
-  search: { subject: d.search_subject, sender: d.search_sender, recipients: d.search_recipients, body: d.search_body },
+  search: {
+    subject: unpadSearchText(d.search_subject),
+    sender: unpadSearchText(d.search_sender),
+    recipients: unpadSearchText(d.search_recipients),
+    body: unpadSearchText(d.search_body),
+  },
 });
 
 /** Elasticsearch returns at most this many hits per search (index.max_result_window); longer reads page with search_after. */

@@ -6,6 +6,8 @@ import { Client, SniffingTransport, errors, type TransportOptions, type estypes 
 import { AppError } from '../../errors.js';
 import { PROJECT_ROOT } from '../../project-root.js';
 import type { ClusterNames } from './names.js';
+import { SEARCH_DOCUMENT_FORMAT } from './search-document-format.js';
+import { documentFormats, moveToNewGeneration } from './elasticsearch-index-upgrade.js';
 
 /** Every request is bounded, so a stalled Elasticsearch turns into storage_unavailable (SMTP 451, HTTP 503) instead of a hang. */
 const REQUEST_TIMEOUT_MS = 5000;
@@ -160,7 +162,10 @@ async function createFirstIndexUnlessAliased(client: Client, names: ClusterNames
   }
 }
 
-async function checkIndicesAgainstTemplate(client: Client, names: ClusterNames, template: TemplateBody): Promise<void> {
+const conflictWithTemplate = (names: ClusterNames, details: string, cause?: unknown) => new Error(`Elasticsearch indices behind alias ${names.messagesAlias} conflict with index template ${names.messagesTemplate}:\n  ${details}\n`
+  + 'Reindex into a new index created from the template and move the alias to it, or delete the old index.', { cause });
+
+async function refuseConflictsWithTemplate(client: Client, names: ClusterNames, template: TemplateBody): Promise<void> {
   const [mappings, settings] = await Promise.all([
     client.indices.getMapping({ index: names.messagesAlias }),
     client.indices.getSettings({ index: names.messagesAlias }),
@@ -169,29 +174,54 @@ async function checkIndicesAgainstTemplate(client: Client, names: ClusterNames, 
     ...mappingConflicts('', template.template.mappings.properties, (mapping.properties ?? {}) as Record<string, FieldMapping>),
     ...analysisConflicts(template.template.settings.index.analysis, settings[index]?.settings?.index?.analysis as Record<string, Record<string, Json>> | undefined),
   ].map((problem) => `${index}: ${problem}`));
-  const conflict = (details: string, cause?: unknown) => new Error(`Elasticsearch indices behind alias ${names.messagesAlias} conflict with index template ${names.messagesTemplate}:\n  ${details}\n`
-    + 'Reindex into a new index created from the template and move the alias to it, or delete the old index.', { cause });
-  if (problems.length > 0) throw conflict(problems.join('\n  '));
+  if (problems.length > 0) throw conflictWithTemplate(names, problems.join('\n  '));
+}
+
+/** Run after the format check: the template's mapping carries its format, which this writes into the indices. */
+async function addFieldsFromTemplate(client: Client, names: ClusterNames, template: TemplateBody): Promise<void> {
   try {
     // Adds fields a newer template introduced; Elasticsearch itself refuses any remaining incompatible change.
     await client.indices.putMapping({ index: names.messagesAlias, ...(template.template.mappings as unknown as Omit<estypes.IndicesPutMappingRequest, 'index'>) });
   } catch (error) {
-    if (error instanceof errors.ResponseError && error.statusCode === 400) throw conflict(responseReason(error), error);
+    if (error instanceof errors.ResponseError && error.statusCode === 400) throw conflictWithTemplate(names, responseReason(error), error);
     throw error;
   }
 }
 
 /**
+ * Indices behind the alias holding search documents of an older format are copied into a new generation when
+ * `upgrade` allows it (scripts/reindex, with every node stopped), and refused otherwise: this version cannot search
+ * them correctly, and its nodes must not write into them while the copy runs.
+ */
+async function checkDocumentFormat(client: Client, names: ClusterNames, upgrade: boolean): Promise<void> {
+  const formats = await documentFormats(client, names);
+  const listed = (wanted: (format: number) => boolean) =>
+    [...formats].filter(([, format]) => wanted(format)).map(([index, format]) => `${index} (format ${format})`).join(', ');
+  const newer = listed((format) => format > SEARCH_DOCUMENT_FORMAT);
+  if (newer) throw new Error(`Elasticsearch indices behind alias ${names.messagesAlias} hold search documents of a newer format than this version's ${SEARCH_DOCUMENT_FORMAT}: ${newer}; run a newer version`);
+  const older = listed((format) => format < SEARCH_DOCUMENT_FORMAT);
+  if (!older) return;
+  if (!upgrade) {
+    throw new Error(`Elasticsearch indices behind alias ${names.messagesAlias} hold search documents of an older format than this version's ${SEARCH_DOCUMENT_FORMAT}: ${older}.\n`
+      + 'Stop every node and run scripts/reindex once: it copies the documents into a new index made from the template, moves the alias to it and rebuilds every document from its raw message.');
+  }
+  await moveToNewGeneration(client, names, formats);
+}
+
+/**
  * Makes the messages template, the first index and its alias exist as search-mappings/ defines them; safe to run
  * on every start of every node, also at the same moment. Throws an Error naming each conflicting field when an
- * existing index maps them differently, and storage_unavailable when Elasticsearch cannot be reached.
+ * existing index maps them differently, or when it holds another search document format (which `upgrade` moves
+ * to a new index instead), and storage_unavailable when Elasticsearch cannot be reached.
  */
-export async function ensureMessageIndex(client: Client, names: ClusterNames): Promise<void> {
+export async function ensureMessageIndex(client: Client, names: ClusterNames, options: { upgrade?: boolean } = {}): Promise<void> {
   const template = messagesTemplate(names);
   try {
     await putTemplateIfChanged(client, names, template);
     await createFirstIndexUnlessAliased(client, names);
-    await checkIndicesAgainstTemplate(client, names, template);
+    await refuseConflictsWithTemplate(client, names, template);
+    await checkDocumentFormat(client, names, options.upgrade ?? false);
+    await addFieldsFromTemplate(client, names, template);
     const health = await client.cluster.health({ index: names.messagesAlias, wait_for_status: 'yellow', timeout: `${REQUEST_TIMEOUT_MS - 1000}ms` });
     if (health.timed_out) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: index ${names.messagesAlias} has no active primary shard`, { component: 'elasticsearch' });
   } catch (error) {

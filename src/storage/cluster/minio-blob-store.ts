@@ -1,4 +1,4 @@
-// BlobStore on MinIO (or any S3): one object per key in the namespace's bucket, created on start.
+// BlobStore on MinIO (or any S3): one object per key in the namespace's bucket, created on start; a capture envelope put with its raw message rides on that object.
 import http from 'node:http';
 import https from 'node:https';
 import * as Minio from 'minio';
@@ -6,13 +6,24 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { within } from '../../domain/deadline.js';
 import type { BlobEntry, BlobStore } from '../ports.js';
-import { checkBlobFolder } from '../../domain/blob-keys.js';
+import { checkBlobFolder, rawKeyBesideEnvelope } from '../../domain/blob-keys.js';
 
 export type S3Settings = Pick<Config, 's3Url' | 's3AccessKey' | 's3SecretKey' | 's3Region'>;
 
 /** Longest a single S3 call may take before the caller is told storage is unavailable (a 25 MB put included). */
 const REQUEST_TIMEOUT_MS = 30_000;
 const REMOVE_BATCH = 1000;
+/** User metadata of a raw message's object that carries its capture envelope (see putMany). */
+const ENVELOPE_METADATA = 'sandbox-envelope';
+/** S3 refuses more than 2 KB of user metadata on an object; MinIO counts each header's name with its `x-amz-meta-` prefix. */
+const USER_METADATA_LIMIT = 2048;
+const METADATA_HEADER_PREFIX = 'x-amz-meta-';
+
+/** The envelope as metadata (base64: header values are ASCII, an address may not be), or null when it does not fit. */
+function envelopeMetadata(envelope: Buffer): Record<string, string> | null {
+  const value = envelope.toString('base64');
+  return METADATA_HEADER_PREFIX.length + ENVELOPE_METADATA.length + value.length <= USER_METADATA_LIMIT ? { [ENVELOPE_METADATA]: value } : null;
+}
 
 const unavailable = (action: string, detail: string, cause?: unknown): AppError =>
   new AppError('storage_unavailable', `S3 storage is unavailable: cannot ${action} (${detail})`, { component: 's3', cause });
@@ -82,13 +93,29 @@ export class MinioBlobStore implements BlobStore {
   }
 
   async put(key: string, data: Buffer): Promise<void> {
-    // MinIO answers a PUT only after the object is written to its drives, so a resolved put is durable.
-    await bounded(`write ${key}`, () => this.client.putObject(this.bucket, key, data, data.length));
+    await this.putObject(key, data, {});
   }
 
-  /** S3 has no multi-object write; the puts go out in parallel. */
+  private async putObject(key: string, data: Buffer, metadata: Record<string, string>): Promise<void> {
+    // MinIO answers a PUT only after the object is written to its drives, so a resolved put is durable.
+    await bounded(`write ${key}`, () => this.client.putObject(this.bucket, key, data, data.length, metadata));
+  }
+
+  /**
+   * S3 has no multi-object write; the puts go out in parallel. A capture envelope put together with its raw
+   * message travels as the raw object's user metadata when it fits, and get() reads it back from there: one PUT
+   * per message instead of two (each PUT cost MinIO about 1.5 ms of CPU here), and the two land together.
+   */
   async putMany(entries: BlobEntry[]): Promise<void> {
-    await Promise.all(entries.map(({ key, data }) => this.put(key, data)));
+    const keys = new Set(entries.map(({ key }) => key));
+    const carried = new Map<string, Record<string, string>>();
+    const alone = entries.filter(({ key, data }) => {
+      const rawKey = rawKeyBesideEnvelope(key);
+      const metadata = rawKey !== null && keys.has(rawKey) ? envelopeMetadata(data) : null;
+      if (metadata) carried.set(rawKey!, metadata);
+      return !metadata;
+    });
+    await Promise.all(alone.map(({ key, data }) => this.putObject(key, data, carried.get(key) ?? {})));
   }
 
   async get(key: string): Promise<Buffer | null> {
@@ -97,10 +124,22 @@ export class MinioBlobStore implements BlobStore {
         const chunks = await collect<Buffer>(await this.client.getObject(this.bucket, key));
         return Buffer.concat(chunks);
       } catch (error) {
-        if ((error as { code?: string }).code === 'NoSuchKey') return null;
-        throw error;
+        if ((error as { code?: string }).code !== 'NoSuchKey') throw error;
+        const rawKey = rawKeyBesideEnvelope(key);
+        return rawKey === null ? null : this.envelopeCarriedBy(rawKey);
       }
     });
+  }
+
+  /** The envelope putMany stored on a raw message's object, or null. */
+  private async envelopeCarriedBy(rawKey: string): Promise<Buffer | null> {
+    try {
+      const value = (await this.client.statObject(this.bucket, rawKey)).metaData[ENVELOPE_METADATA] as string | undefined;
+      return value === undefined ? null : Buffer.from(value, 'base64');
+    } catch (error) {
+      if (['NotFound', 'NoSuchKey'].includes((error as { code?: string }).code ?? '')) return null;
+      throw error;
+    }
   }
 
   async listFolders(folder: string): Promise<string[]> {

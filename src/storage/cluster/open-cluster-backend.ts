@@ -23,9 +23,10 @@ import { BlobsThenIndex } from '../blobs-then-index.js';
 const STALE_RESERVATION_MS = 2 * 60_000;
 const RECONCILE_EVERY_MS = 30_000;
 
-export async function openClusterBackend(config: Config, onError: (error: unknown, context: string) => void): Promise<Backend> {
+export async function openClusterBackend(config: Config, onError: (error: unknown, context: string) => void, options: { upgradeSearchIndex: boolean }): Promise<Backend> {
   const names = clusterNames(config.namespace);
-  const redis = createRedis(config.redisUrl, 'commands', (error) => onError(error, 'redis commands connection'));
+  const redis = createRedis(config.redisUrl, 'commands', (error) => onError(error, 'redis commands connection'), { autoPipelining: true });
+  // A subscribed connection runs nothing else, so there is nothing to pipeline on it.
   const subscriber = createRedis(config.redisUrl, 'events', (error) => onError(error, 'redis events connection'));
   const elasticsearch = createElasticsearchClient(config.elasticsearchUrl);
   const closeConnections = async () => {
@@ -36,7 +37,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
   try {
     await Promise.all([waitUntilReady(redis, config.redisUrl), waitUntilReady(subscriber, config.redisUrl)]);
     await upgradeRedisData(redis, names.redisPrefix);
-    await ensureMessageIndex(elasticsearch, names);
+    await ensureMessageIndex(elasticsearch, names, { upgrade: options.upgradeSearchIndex });
     const blobs = await MinioBlobStore.open(config, names.bucket);
     const arrivals = new RedisArrivalLog(redis, names.redisPrefix, config.streamResumeLimit);
     const quota = new RedisQuotaLedger(redis, names.redisPrefix, config.nodeId, arrivals);

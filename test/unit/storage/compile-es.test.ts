@@ -26,17 +26,17 @@ function depth(query: EsQuery): { outer: number; deepestInner: number } {
 }
 
 describe('compileEs', () => {
-  it('looks for needles of three or more code points as a trigram phrase, shorter ones as one 1-2 gram term', () => {
+  it('looks for needles of three or more code points as a trigram phrase, shorter ones as a trigram prefix', () => {
     assert.deepEqual(compileEs(text('abc')), { match_phrase: { search_subject: { query: 'abc' } } });
     assert.deepEqual(compileEs(text('a b')), { match_phrase: { search_subject: { query: 'a b' } } });
-    assert.deepEqual(compileEs(text('ab', ['body'])), { term: { 'search_body.short': { value: 'ab' } } });
-    assert.deepEqual(compileEs(text('😀b')), { term: { 'search_subject.short': { value: '😀b' } } }, 'two code points, three UTF-16 units');
+    assert.deepEqual(compileEs(text('ab', ['body'])), { prefix: { search_body: { value: 'ab' } } });
+    assert.deepEqual(compileEs(text('😀b')), { prefix: { search_subject: { value: '😀b' } } }, 'two code points, three UTF-16 units');
     assert.deepEqual(compileEs(text('a😀b')), { match_phrase: { search_subject: { query: 'a😀b' } } });
   });
 
   it('ORs the fields of one text clause', () => {
     assert.deepEqual(compileEs(text('x', ['sender', 'recipients'])), { bool: {
-      should: [{ term: { 'search_sender.short': { value: 'x' } } }, { term: { 'search_recipients.short': { value: 'x' } } }], minimum_should_match: 1,
+      should: [{ prefix: { search_sender: { value: 'x' } } }, { prefix: { search_recipients: { value: 'x' } } }], minimum_should_match: 1,
     } });
   });
 
@@ -55,7 +55,7 @@ describe('compileEs', () => {
     assert.deepEqual(compileEs({ kind: 'and', children: [tag('a'), { kind: 'not', child: tag('b') }, tag('a'), { kind: 'not', child: tag('b') }] }), {
       bool: { filter: [{ term: { tags: { value: 'a' } } }], must_not: [{ term: { tags: { value: 'b' } } }] },
     });
-    assert.deepEqual(compileEs({ kind: 'and', children: Array.from({ length: 1000 }, () => text('a')) }), { term: { 'search_subject.short': { value: 'a' } } });
+    assert.deepEqual(compileEs({ kind: 'and', children: Array.from({ length: 1000 }, () => text('a')) }), { prefix: { search_subject: { value: 'a' } } });
   });
 
   it('compares whole-byte sizes strictly, with bounds beyond any size folded', () => {
