@@ -1,5 +1,6 @@
 // Moves the messages alias to a new index generation when the indices behind it hold an older search document format.
-import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { elasticsearchLibrary } from './cluster-libraries.js';
 import type { ClusterNames } from './names.js';
 import { fromFormat1 } from './search-document-format.js';
 
@@ -51,7 +52,7 @@ export async function moveToNewGeneration(client: Client, names: ClusterNames, f
   try {
     await client.indices.create({ index: next });
   } catch (error) {
-    if (error instanceof errors.ResponseError && error.statusCode === 400 && JSON.stringify(error.body ?? '').includes('resource_already_exists_exception')) {
+    if (error instanceof elasticsearchLibrary().errors.ResponseError && error.statusCode === 400 && JSON.stringify(error.body ?? '').includes('resource_already_exists_exception')) {
       throw new Error(`index ${next} already exists, left by an upgrade that did not finish; delete it and run the upgrade again`, { cause: error });
     }
     throw error;

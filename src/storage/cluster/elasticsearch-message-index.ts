@@ -1,5 +1,6 @@
 // MessageIndex on Elasticsearch: one document per message, routed by workspace, always read and written through the alias.
-import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { elasticsearchLibrary } from './cluster-libraries.js';
 import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import { matches } from '../../query/match.js';
@@ -266,7 +267,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
         // Routing is locality, not isolation: another workspace's routing may lead to the same shard.
         return doc.found && doc._source?.workspace_id === workspaceId ? toMessage(doc._source) : null;
       } catch (error) {
-        if (error instanceof errors.ResponseError && (error.body as { found?: boolean } | undefined)?.found === false) return null;
+        if (error instanceof elasticsearchLibrary().errors.ResponseError && (error.body as { found?: boolean } | undefined)?.found === false) return null;
         throw error;
       }
     });

@@ -2,31 +2,35 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { Client, SniffingTransport, errors, type TransportOptions, type estypes } from '@elastic/elasticsearch';
+import type { Client, TransportOptions, errors, estypes } from '@elastic/elasticsearch';
 import { AppError } from '../../errors.js';
 import { PROJECT_ROOT } from '../../project-root.js';
 import type { ClusterNames } from './names.js';
 import { SEARCH_DOCUMENT_FORMAT } from './search-document-format.js';
 import { documentFormats, moveToNewGeneration } from './elasticsearch-index-upgrade.js';
+import { elasticsearchLibrary } from './cluster-libraries.js';
 
 /** Every request is bounded, so a stalled Elasticsearch turns into storage_unavailable (SMTP 451, HTTP 503) instead of a hang. */
 const REQUEST_TIMEOUT_MS = 5000;
 const MAX_RETRIES = 2;
 
-/**
- * The transport retries connection failures (and 502/503/504) with a backoff of 1-2 s, then 2-4 s, which with
- * the request timeout would keep a caller waiting well past "a few seconds" when Elasticsearch is down.
- * Short steps still ride out a dropped keep-alive connection or a node failing over.
- */
-class PromptRetryTransport extends SniffingTransport {
-  constructor(options: TransportOptions) {
-    super({ ...options, retryBackoff: (_min, _max, attempt) => 0.1 * attempt });
-  }
-}
-
 export function createElasticsearchClient(url: string): Client {
+  const { Client, SniffingTransport } = elasticsearchLibrary();
+  /**
+   * The transport retries connection failures (and 502/503/504) with a backoff of 1-2 s, then 2-4 s, which with
+   * the request timeout would keep a caller waiting well past "a few seconds" when Elasticsearch is down.
+   * Short steps still ride out a dropped keep-alive connection or a node failing over.
+   */
+  class PromptRetryTransport extends SniffingTransport {
+    constructor(options: TransportOptions) {
+      super({ ...options, retryBackoff: (_min, _max, attempt) => 0.1 * attempt });
+    }
+  }
   return new Client({ node: url, requestTimeout: REQUEST_TIMEOUT_MS, maxRetries: MAX_RETRIES, Transport: PromptRetryTransport });
 }
+
+/** The client's error classes, for `instanceof`: only a cluster server ever holds one of them. */
+const errorClasses = () => elasticsearchLibrary().errors;
 
 const responseReason = (error: errors.ResponseError): string => {
   const body = error.body as { error?: { type?: string; reason?: string; root_cause?: { type?: string; reason?: string }[] } } | undefined;
@@ -36,14 +40,14 @@ const responseReason = (error: errors.ResponseError): string => {
 
 /** True when Elasticsearch certainly did not apply a write: it answered with an error, or no connection was ever made. */
 export function certainlyNotApplied(error: unknown): boolean {
-  if (error instanceof errors.ResponseError || error instanceof errors.NoLivingConnectionsError) return true;
-  return error instanceof errors.ConnectionError && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(error.message);
+  if (error instanceof errorClasses().ResponseError || error instanceof errorClasses().NoLivingConnectionsError) return true;
+  return error instanceof errorClasses().ConnectionError && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(error.message);
 }
 
 /** Turns any Elasticsearch client error into an AppError, so none leaves the adapter; other errors pass unchanged. */
 export function translateElasticsearchError(error: unknown): unknown {
-  if (error instanceof AppError || !(error instanceof errors.ElasticsearchClientError)) return error;
-  if (error instanceof errors.ResponseError) {
+  if (error instanceof AppError || !(error instanceof errorClasses().ElasticsearchClientError)) return error;
+  if (error instanceof errorClasses().ResponseError) {
     const status = error.statusCode ?? 0;
     const reason = responseReason(error);
     if (status >= 500 || status === 429 || reason.startsWith('index_not_found_exception')) {
@@ -54,7 +58,7 @@ export function translateElasticsearchError(error: unknown): unknown {
     }
     return new AppError('internal_error', `Elasticsearch refused a request: ${reason}`, { cause: error, expose: false });
   }
-  const reason = error instanceof errors.TimeoutError ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : error.message;
+  const reason = error instanceof errorClasses().TimeoutError ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : error.message;
   return new AppError('storage_unavailable', `Elasticsearch is unavailable: ${reason}`, { component: 'elasticsearch', cause: error });
 }
 
@@ -135,7 +139,7 @@ function analysisConflicts(wanted: TemplateBody['template']['settings']['index']
 }
 
 const isResponse = (error: unknown, type: string): boolean =>
-  error instanceof errors.ResponseError && JSON.stringify(error.body ?? '').includes(`"type":"${type}"`);
+  error instanceof errorClasses().ResponseError && JSON.stringify(error.body ?? '').includes(`"type":"${type}"`);
 
 async function putTemplateIfChanged(client: Client, names: ClusterNames, template: TemplateBody): Promise<void> {
   let stored: unknown = null;
@@ -143,7 +147,7 @@ async function putTemplateIfChanged(client: Client, names: ClusterNames, templat
     const found = await client.indices.getIndexTemplate({ name: names.messagesTemplate });
     stored = found.index_templates[0]?.index_template ?? null;
   } catch (error) {
-    if (!(error instanceof errors.ResponseError && error.statusCode === 404)) throw error;
+    if (!(error instanceof errorClasses().ResponseError && error.statusCode === 404)) throw error;
   }
   if (isDeepStrictEqual(stored, storedForm(template))) return;
   await client.indices.putIndexTemplate({ name: names.messagesTemplate, ...(template as unknown as Omit<estypes.IndicesPutIndexTemplateRequest, 'name'>) });
@@ -183,7 +187,7 @@ async function addFieldsFromTemplate(client: Client, names: ClusterNames, templa
     // Adds fields a newer template introduced; Elasticsearch itself refuses any remaining incompatible change.
     await client.indices.putMapping({ index: names.messagesAlias, ...(template.template.mappings as unknown as Omit<estypes.IndicesPutMappingRequest, 'index'>) });
   } catch (error) {
-    if (error instanceof errors.ResponseError && error.statusCode === 400) throw conflictWithTemplate(names, responseReason(error), error);
+    if (error instanceof errorClasses().ResponseError && error.statusCode === 400) throw conflictWithTemplate(names, responseReason(error), error);
     throw error;
   }
 }

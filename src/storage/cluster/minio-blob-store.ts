@@ -1,7 +1,8 @@
 // BlobStore on MinIO (or any S3): one object per key in the namespace's bucket, created on start; a capture envelope put with its raw message rides on that object.
 import http from 'node:http';
 import https from 'node:https';
-import * as Minio from 'minio';
+import type * as Minio from 'minio';
+import { minioLibrary } from './cluster-libraries.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { within } from '../../domain/deadline.js';
@@ -58,7 +59,7 @@ export class MinioBlobStore implements BlobStore {
   static async open(settings: S3Settings, bucket: string): Promise<MinioBlobStore> {
     const url = new URL(settings.s3Url);
     const useSSL = url.protocol === 'https:';
-    const client = new Minio.Client({
+    const client = new (minioLibrary().Client)({
       endPoint: url.hostname.replace(/^\[|\]$/g, ''),
       port: url.port ? Number(url.port) : useSSL ? 443 : 80,
       useSSL,

@@ -1,6 +1,7 @@
 // Redis connections for the cluster profile: fail fast while Redis is down, reconnect by themselves, translate errors.
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { ioredisLibrary } from './cluster-libraries.js';
 import { AppError } from '../../errors.js';
 
 /** Upper bound of the reconnect backoff: a returning Redis is picked up within this long. */
@@ -11,7 +12,7 @@ const MAX_RECONNECT_DELAY_MS = 1000;
  * about two seconds (the SMTP side answers 451, the API 503) and the connection keeps reconnecting forever.
  */
 export function createRedis(url: string, name: string, onError?: (error: Error) => void, options: { autoPipelining?: boolean } = {}): Redis {
-  const redis = new Redis(url, {
+  const redis = new (ioredisLibrary().Redis)(url, {
     connectionName: name,
     // Commands issued in the same tick (a capture's several lookups, a group's reservations) leave in one write:
     // each write to the socket cost the server about as much CPU as Redis spent running the command.
