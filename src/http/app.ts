@@ -233,6 +233,9 @@ function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: un
   return { params, query, headers };
 }
 
+/** JSON answers this long (in UTF-16 units) and longer are encoded to bytes before Koa sees them. */
+const ENCODE_ONCE_FROM_CHARS = 1024 * 1024;
+
 function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply>, deps: HttpAppDeps): void {
   if ('file' in reply) {
     ctx.status = 200;
@@ -248,9 +251,11 @@ function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply>, de
   }
   if (reply.sessionCookie) writeSessionCookie(ctx, reply.sessionCookie, deps);
   ctx.status = reply.status ?? 200;
-  // Encoded once here: from a string body Koa measures its byte length and the socket write encodes it again,
-  // which for a large answer (a 100,000-link message's detail is ~6 MB) held the event loop twice as long.
-  ctx.body = Buffer.from(JSON.stringify({ success: true, data: reply.data, ...(reply.nextCursor ? { next_cursor: reply.nextCursor } : {}) }));
+  const json = JSON.stringify({ success: true, data: reply.data, ...(reply.nextCursor ? { next_cursor: reply.nextCursor } : {}) });
+  // A large answer is encoded once here: from a string Koa measures its byte length and the socket write encodes
+  // it again, which for a 100,000-link message's detail (~6 MB) held the event loop twice as long. Only large ones:
+  // a Buffer's memory lies outside the JS heap until a collection, so small answers keep Koa's string path.
+  ctx.body = json.length >= ENCODE_ONCE_FROM_CHARS ? Buffer.from(json) : json;
   ctx.type = 'application/json; charset=utf-8';
 }
 
