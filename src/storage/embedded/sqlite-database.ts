@@ -304,8 +304,9 @@ function migrate(db: SqliteDatabase): void {
 }
 
 /**
- * Group commit for captures. Their transactions commit without an fsync of their own (synchronous NORMAL, for
- * that transaction only) and then wait for a shared fdatasync of the WAL file, which runs on libuv's thread pool
+ * Group commit for the event loop's batch writes (insertMany, putMany); captures have their own writer thread
+ * (sqlite-capture-store.ts), which syncs the same way. Their transactions commit without an fsync of their own
+ * (synchronous NORMAL, for that transaction only) and then wait for a shared fdatasync of the WAL file, which runs on libuv's thread pool
  * rather than blocking the event loop; every commit made while one fdatasync runs shares the next. The WAL is
  * append-only between checkpoints, and a checkpoint under NORMAL syncs the WAL before and the database after
  * copying, so once that fdatasync returns the commit survives power loss as a FULL commit would. Every other
