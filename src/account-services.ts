@@ -5,6 +5,7 @@ import type { WorkspaceService } from './services/workspaces.js';
 import { AuditLog } from './services/audit-log.js';
 import { SessionService } from './services/sessions.js';
 import { SignInThrottle } from './services/sign-in-throttle.js';
+import { PasswordHasher } from './services/passwords.js';
 import { PeopleService } from './services/people.js';
 import { MemberService } from './services/members.js';
 import { InvitationService } from './services/invitations.js';
@@ -23,12 +24,13 @@ export function buildAccountServices(backend: Backend, config: Config, workspace
   const audit = new AuditLog(backend.accounts, now);
   const sessions = new SessionService(backend.accounts, backend.metadata, { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours }, now);
   const throttle = new SignInThrottle(backend.rateLimiter);
+  const hasher = new PasswordHasher();
   return {
     audit,
     sessions,
-    people: new PeopleService(backend.accounts, backend.metadata, sessions, throttle, audit, config.passwordLinkTtlHours, now),
+    people: new PeopleService(backend.accounts, backend.metadata, sessions, throttle, hasher, audit, config.passwordLinkTtlHours, now),
     members: new MemberService(backend.accounts, sessions, audit),
-    invitations: new InvitationService(backend.accounts, backend.metadata, workspaces, throttle, audit, config.invitationTtlHours, now),
+    invitations: new InvitationService(backend.accounts, backend.metadata, workspaces, throttle, hasher, audit, config.invitationTtlHours, now),
     apiKeys: new ApiKeyService(backend.metadata, workspaces, audit, now),
   };
 }

@@ -55,6 +55,7 @@ export const ERROR_TABLE = {
   csrf_failed: { http: 403 },
   no_workspace: { http: 403 },
   last_owner: { http: 409 },
+  account_unclaimed: { http: 409 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -23,7 +23,8 @@ const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
   plan set --workspace ID --plan PLAN
   plan list                                      the plans and their limits
   member add --workspace ID --email E --role owner|admin|member
-                                                 (they set a password with \`member password\`)
+                                                 add a member; prints the one-time link that sets their
+                                                 password, unless they have one already
   member password --email E                      print a one-time link that sets the password of a member of
                                                  any workspace, for SANDBOX_PASSWORD_LINK_TTL_HOURS (default 24);
                                                  the link names SANDBOX_PUBLIC_URL, else this host's HTTP port
@@ -152,10 +153,17 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       }
       case 'member add': {
         const workspaceId = required(values, 'workspace');
-        const email = required(values, 'email');
+        const email = required(values, 'email').toLowerCase();
         const role = oneOf(required(values, 'role'), ROLES, 'role');
         await workspaces.addMember(workspaceId, email, role);
-        return { json: { workspace_id: workspaceId, email: email.toLowerCase(), role }, text: `${email} added to ${workspaceId} as ${role}` };
+        const { people } = buildAccountServices(backend, config, workspaces);
+        const link = await people.passwordLinkUnlessSet(email, linkBaseUrl(config, config.httpPort));
+        return {
+          json: { workspace_id: workspaceId, email, role, set_password_url: link?.url ?? null, expires_at: link?.expiresAt.toISOString() ?? null },
+          text: link
+            ? `${email} added to ${workspaceId} as ${role}; open this link to set their password (shown once, until ${link.expiresAt.toISOString()}):\n${link.url}`
+            : `${email} added to ${workspaceId} as ${role}; they have a password already and sign in with it`,
+        };
       }
       case 'member password': {
         const email = required(values, 'email');

@@ -99,7 +99,7 @@ export interface PasswordLink {
 
 export type AuditAction =
   | 'session.signed_in' | 'person.password_changed' | 'person.password_set'
-  | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted'
+  | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted' | 'invitation.accept_refused'
   | 'member.role_changed' | 'member.removed' | 'member.left'
   | 'api_key.created' | 'api_key.revoked';
 

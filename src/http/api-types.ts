@@ -921,9 +921,16 @@ export interface paths {
          * Sign in with email and password; sets the session cookie
          * @description Answers 201 with the signed-in person and sets the `sbx_session` cookie (`HttpOnly`, `SameSite=Lax`, `Path`
          *     the base path, `Secure` when the service is reached over https). A wrong password and an unknown email get
-         *     the same 401 `invalid_credentials`, in the same time. Failed attempts are counted per account and per client
-         *     address: past 5 failures for an account or 20 from one address within 15 minutes, sign-in answers 429
-         *     `rate_limited` with `Retry-After` until the window has passed, right password or not. A person who belongs
+         *     the same 401 `invalid_credentials`, in the same time. Every attempt is reserved before its password is
+         *     checked, so however many arrive at once, at most these are checked in a 15-minute window: 5 wrong ones for an
+         *     account from one client address, and 20 from one address over all accounts and one-time links; past them the
+         *     answer is 429 `rate_limited` with `Retry-After` until the window has passed, right password or not (a right
+         *     one is not counted). Only one check of an account's password runs at a time; others wait their turn (429 with
+         *     `Retry-After: 1` after 10 s). An account is never locked for other addresses: past 5 wrong passwords in the window from
+         *     anywhere, each further attempt on it waits before its check, 0.5 s doubling per wrong attempt up to 8 s. At
+         *     most two password checks run at once on a server, with a short queue that takes turns between client
+         *     addresses; a full queue answers 503 `server_busy` (and an address with two checks in it 429), both with
+         *     `Retry-After: 1`. A person who belongs
          *     to no workspace gets 403 `no_workspace`. `workspace_id` picks the workspace the session starts in (the
          *     person's oldest membership when absent). When the request carries an `Origin` header it must be this
          *     service's origin (403 `csrf_failed`).
@@ -1130,6 +1137,8 @@ export interface paths {
          * What an invitation link is for, before accepting it
          * @description Takes the token from the link's fragment (`#token=...`; a fragment never reaches servers or logs). A used,
          *     revoked, expired or unknown token answers 400 `invalid_link`. Throttled per client address like sign-in.
+         *     It says nothing about the account behind the email (whether one exists, here or anywhere): that is not
+         *     the inviter's to learn.
          */
         post: operations["lookUpInvitation"];
         delete?: never;
@@ -1149,10 +1158,16 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation, by setting a password (new account) or with the account's password
-         * @description When the invited email has no account yet, `password` becomes its password (10 to 1024 characters). When it
-         *     has one, `password` must be that account's password (401 `invalid_credentials`, counted like a failed
-         *     sign-in). The person becomes a member with the invitation's role, and the link stops working; sign in next.
-         *     A used, revoked, expired or unknown token answers 400 `invalid_link`; a full workspace 402 `limit_reached`.
+         * @description An invitation never sets the password of an account that exists, since its link proves nothing about who
+         *     holds it. When nobody has the invited email anywhere on this service (no person, no membership), `password`
+         *     becomes its password (10 to 1024 characters). When it has an account with a password, `password` must be
+         *     that password (401 `invalid_credentials`, throttled like sign-in). When it has an account or a membership
+         *     whose password is not set yet (added by an operator with `member add`, or the first start's owner), the
+         *     answer is 409 `account_unclaimed`: the person sets it with the set-password link an operator gives them,
+         *     then accepts. The person becomes a member with the invitation's role, and the link stops working; sign in
+         *     next. A used, revoked, expired or unknown token answers 400 `invalid_link`; a full workspace 402
+         *     `limit_reached`. Every accept, and every refused one, is written to the workspace's audit log
+         *     (`invitation.accepted`, `invitation.accept_refused`).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -1173,8 +1188,9 @@ export interface paths {
         /**
          * Whose password a set-password link sets
          * @description Set-password links come from the first start (the default workspace's owner) and from the admin CLI
-         *     (`member password --email E`). Takes the token from the link's fragment. A used, expired or unknown token
-         *     answers 400 `invalid_link`. Throttled per client address like sign-in.
+         *     (`member add` and `member password --email E`). Issuing a link revokes the person's older unused ones. Takes
+         *     the token from the link's fragment. A used, revoked, expired or unknown token answers 400 `invalid_link`.
+         *     Throttled per client address like sign-in.
          */
         post: operations["lookUpPasswordLink"];
         delete?: never;
@@ -1445,10 +1461,10 @@ export interface components {
          *     already_exists, delivery_pending 409; payload_too_large, message_too_large 413; unsupported_media_type 415; analysis_limit 422;
          *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503;
          *     not_configured 400; spam_engine_unavailable 503;
-         *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner 409.
+         *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unclaimed 409.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "last_owner";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner";
         Readiness: {
             /** @enum {unknown} */
             status: "ready" | "not_ready";
@@ -1577,8 +1593,6 @@ export interface components {
             role: components["schemas"]["Role"];
             /** Format: date-time */
             expires_at: string;
-            /** @description True: accept with that account's password; false: the password given becomes it */
-            account_exists: boolean;
         };
         /** @description A label for people, 1 to 100 characters. */
         ApiKeyName: string;
@@ -1623,7 +1637,7 @@ export interface components {
             how_to_change: string;
         };
         /** @enum {string} */
-        AuditAction: "session.signed_in" | "person.password_changed" | "person.password_set" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "member.role_changed" | "member.removed" | "member.left" | "api_key.created" | "api_key.revoked";
+        AuditAction: "session.signed_in" | "person.password_changed" | "person.password_set" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "invitation.accept_refused" | "member.role_changed" | "member.removed" | "member.left" | "api_key.created" | "api_key.revoked";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -2243,7 +2257,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description An object with that name already exists (`already_exists`); the change would leave the workspace without an owner (`last_owner`) */
+        /**
+         * @description An object with that name already exists (`already_exists`); the change would leave the workspace without an
+         *     owner (`last_owner`); the invited email's account has no password yet (`account_unclaimed`)
+         */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -2273,7 +2290,7 @@ export interface components {
         /**
          * @description The server could not complete the request: `storage_unavailable` (503; storage failed, nothing was changed
          *     unless the message says otherwise; retry), `shutting_down` (503), `server_busy` (503; the content workers'
-         *     queue is full; retry), `internal_error` (500).
+         *     queue, or the password checks' queue, is full; retry), `internal_error` (500).
          */
         ServerError: {
             headers: {
@@ -4644,6 +4661,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["LimitReached"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

@@ -6,7 +6,7 @@ import { hashSecret, newOpaqueToken } from '../domain/secrets.js';
 import type { Invitation, MemberRole, Workspace } from '../domain/types.js';
 import type { AccountStore, MetadataStore } from '../storage/ports.js';
 import type { AuditLog } from './audit-log.js';
-import { assertAcceptablePassword, hashPassword, verifyOrPretend } from './passwords.js';
+import { assertAcceptablePassword, type PasswordHasher } from './passwords.js';
 import { normaliseEmail } from './people.js';
 import type { ClientInfo, SessionPrincipal } from './principal.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
@@ -21,13 +21,13 @@ export interface InvitationView extends Invitation {
 export interface InvitationPreview {
   workspace: Workspace;
   invitation: Invitation;
-  /** True: accept with that account's password; false: the password given becomes it. */
-  accountExists: boolean;
 }
 
 /** How far back the list reaches. */
 const LIST_DAYS = 90;
 const INVALID_LINK = 'this invitation is used, revoked, expired or unknown; ask for a new one';
+const UNCLAIMED = 'this email has an account whose password is not set yet; set it with the one-time link an operator gives you '
+  + '(npm run admin -- member password), then accept this invitation with it';
 
 export class InvitationService {
   constructor(
@@ -35,6 +35,7 @@ export class InvitationService {
     private readonly metadata: MetadataStore,
     private readonly workspaces: WorkspaceService,
     private readonly throttle: SignInThrottle,
+    private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
     private readonly ttlHours: number,
     private readonly now: () => Date = () => new Date(),
@@ -88,57 +89,60 @@ export class InvitationService {
 
   /** A pending invitation by its token; unknown, used, revoked and expired tokens count against the address. */
   private async pending(token: string, client: ClientInfo): Promise<{ invitation: Invitation; workspace: Workspace }> {
-    await this.throttle.assertAllowed({ ip: client.ip });
-    const invitation = await this.accounts.findInvitationByTokenHash(hashSecret(token));
-    const workspace = invitation && this.statusOf(invitation) === 'pending' ? await this.metadata.getWorkspace(invitation.workspaceId) : null;
-    if (!invitation || !workspace) {
-      await this.throttle.recordFailure({ ip: client.ip });
-      throw new AppError('invalid_link', INVALID_LINK);
-    }
-    return { invitation, workspace };
-  }
-
-  async lookUp(token: string, client: ClientInfo): Promise<InvitationPreview> {
-    const { invitation, workspace } = await this.pending(token, client);
-    const person = await this.accounts.findPersonByEmail(invitation.email);
-    return { workspace, invitation, accountExists: person?.passwordHash != null };
+    // Assigned inside the check, which the compiler does not follow.
+    let found = null as { invitation: Invitation; workspace: Workspace } | null;
+    await this.throttle.attempt({ ip: client.ip }, async () => {
+      const invitation = await this.accounts.findInvitationByTokenHash(hashSecret(token));
+      const workspace = invitation && this.statusOf(invitation) === 'pending' ? await this.metadata.getWorkspace(invitation.workspaceId) : null;
+      if (invitation && workspace) found = { invitation, workspace };
+      return found !== null;
+    });
+    if (found === null) throw new AppError('invalid_link', INVALID_LINK);
+    return found;
   }
 
   /**
-   * With an account: its password must be right (a wrong one counts like a failed sign-in). Without: the password
-   * given becomes it, once the invitation is accepted.
+   * What the invitation is for, and nothing about the account behind its email: whether one exists, here or in any
+   * other workspace, is not the inviter's to learn.
+   */
+  async lookUp(token: string, client: ClientInfo): Promise<InvitationPreview> {
+    return this.pending(token, client);
+  }
+
+  /**
+   * An invitation proves nothing about who holds its link, so it never sets the password of an account that exists:
+   * with a password, accepting needs it (a wrong one counts like a failed sign-in); a person or membership without
+   * one (added by an operator, the first start's owner) is refused, for the link an operator gave them to set it.
+   * Only an email nobody has claimed anywhere gets the password given. Every outcome goes to the audit log.
    */
   async accept(token: string, password: string, client: ClientInfo): Promise<{ email: string; workspace: Workspace; role: MemberRole }> {
     const { invitation, workspace } = await this.pending(token, client);
     const { email } = invitation;
+    const refuse = async (error: AppError): Promise<never> => {
+      await this.audit.record(workspace.id, email, 'invitation.accept_refused', email, { invitation_id: invitation.id, reason: error.code, ip: client.ip });
+      throw error;
+    };
     const person = await this.accounts.findPersonByEmail(email);
-    let newPasswordHash: string | null = null;
+    const now = this.now();
     if (person?.passwordHash != null) {
-      const keys = { account: email, ip: client.ip };
-      await this.throttle.assertAllowed(keys);
-      if (!(await verifyOrPretend(password, person.passwordHash))) {
-        await this.throttle.recordFailure(keys);
-        throw new AppError('invalid_credentials', `wrong password for ${email}`);
-      }
+      const right = await this.throttle.attempt({ account: email, ip: client.ip }, () => this.hasher.verifyOrPretend(password, person.passwordHash, client.ip));
+      if (!right) await refuse(new AppError('invalid_credentials', `wrong password for ${email}`));
+    } else if (person !== null || (await this.accounts.listMembershipsOf(email)).length > 0) {
+      await refuse(new AppError('account_unclaimed', UNCLAIMED));
     } else {
       assertAcceptablePassword(password, email, 'password');
-      newPasswordHash = await hashPassword(password);
+      const passwordHash = await this.hasher.hash(password, client.ip);
+      // Claimed before the membership exists: if anyone else created the person meanwhile, this claim loses.
+      const created = await this.accounts.createPerson({ id: newId('psn', now.getTime()), email, passwordHash, createdAt: now, passwordChangedAt: now });
+      if (created === 'email_taken') await refuse(new AppError('account_unclaimed', UNCLAIMED));
     }
-    const now = this.now();
     const { memberLimit } = this.workspaces.planFor(workspace);
     const accepted = await this.accounts.acceptInvitation(hashSecret(token), now, memberLimit);
-    if (accepted.outcome === 'invalid') throw new AppError('invalid_link', INVALID_LINK);
-    if (accepted.outcome === 'limit_reached') throw new AppError('limit_reached', `the workspace is full: its plan allows ${memberLimit} member(s)`);
+    if (accepted.outcome === 'invalid') await refuse(new AppError('invalid_link', INVALID_LINK));
+    if (accepted.outcome === 'limit_reached') await refuse(new AppError('limit_reached', `the workspace is full: its plan allows ${memberLimit} member(s)`));
     // Already a member (added meanwhile): the invitation has nothing left to do; they keep the role they have.
     const role = accepted.outcome === 'already_member' ? (await this.accounts.getMember(workspace.id, email))?.role ?? invitation.role : invitation.role;
-    if (newPasswordHash !== null) {
-      const created = person ? 'email_taken' : await this.accounts.createPerson({ id: newId('psn', now.getTime()), email, passwordHash: newPasswordHash, createdAt: now, passwordChangedAt: now });
-      if (created === 'email_taken') {
-        const existing = person ?? await this.accounts.findPersonByEmail(email);
-        if (existing) await this.accounts.setPersonPassword(existing.id, newPasswordHash, now);
-      }
-    }
-    await this.audit.record(workspace.id, email, 'invitation.accepted', email, { invitation_id: invitation.id, role });
+    await this.audit.record(workspace.id, email, 'invitation.accepted', email, { invitation_id: invitation.id, role, ip: client.ip });
     return { email, workspace, role };
   }
 }

@@ -1,6 +1,7 @@
 // People's passwords: scrypt from node:crypto (memory-hard; async, so it runs on libuv's threadpool, not the event loop).
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { AppError } from '../errors.js';
+import { FairGate, GateRefusal } from '../domain/fair-gate.js';
 
 const COST = { N: 2 ** 15, r: 8, p: 1 };
 const SALT_BYTES = 16;
@@ -37,19 +38,50 @@ export async function verifyPassword(password: string, encoded: string): Promise
   return timingSafeEqual(key, expected);
 }
 
-/** Made once per process: checking an unknown email against it costs what checking a real one costs. */
-let dummyHash: Promise<string> | null = null;
-
 /**
- * Checks a password against a person's hash, or against a dummy hash when there is no person or no password yet,
- * so the answer takes the same time either way and says nothing about which emails have accounts.
+ * scrypt runs at most two at a time (libuv's pool has four threads, which file system calls and name lookups need
+ * too), with a short queue that takes turns between client addresses; past it a request is refused at once rather
+ * than queued behind a burst of someone else's guesses.
  */
-export async function verifyOrPretend(password: string, encoded: string | null): Promise<boolean> {
-  if (encoded === null) {
-    await verifyPassword(password, await (dummyHash ??= hashPassword(randomBytes(16).toString('hex'))));
-    return false;
+const HASHING_LIMITS = { concurrency: 2, queueLimit: 16, perKeyLimit: 4 };
+
+/** Hashing and checking people's passwords through one bounded, fair gate per process. */
+export class PasswordHasher {
+  private readonly gate = new FairGate(HASHING_LIMITS);
+  /** Made once: checking an unknown email against it costs what checking a real one costs. */
+  private dummyHash: Promise<string> | null = null;
+
+  /** `client` is who asks (their address), the key the gate takes turns by. */
+  hash(password: string, client: string | null): Promise<string> {
+    return this.gated(client, () => hashPassword(password));
   }
-  return verifyPassword(password, encoded);
+
+  /**
+   * Checks a password against a person's hash, or against a dummy hash when there is no person or no password yet,
+   * so the answer takes the same time either way and says nothing about which emails have accounts.
+   */
+  verifyOrPretend(password: string, encoded: string | null, client: string | null): Promise<boolean> {
+    return this.gated(client, async () => {
+      if (encoded !== null) return verifyPassword(password, encoded);
+      await verifyPassword(password, await (this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'))));
+      return false;
+    });
+  }
+
+  stats(): { running: number; waiting: number } {
+    return this.gate.stats();
+  }
+
+  private async gated<T>(client: string | null, work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.gate.run(client ?? 'unknown', work);
+    } catch (error) {
+      if (!(error instanceof GateRefusal)) throw error;
+      throw error.reason === 'key_full'
+        ? new AppError('rate_limited', 'this address has 4 password checks running or waiting already; retry after 1s', { headers: { 'Retry-After': '1' } })
+        : new AppError('server_busy', 'too many password checks are waiting; retry after 1s', { headers: { 'Retry-After': '1' } });
+    }
+  }
 }
 
 /** A new password's rules beyond its length, which the request schema holds (openapi.yaml NewPassword). */

@@ -3,10 +3,10 @@
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { hashSecret, newOpaqueToken } from '../domain/secrets.js';
-import type { MemberRole, Person, SessionRecord, Workspace } from '../domain/types.js';
+import type { MemberRole, PasswordLink, Person, SessionRecord, Workspace } from '../domain/types.js';
 import type { AccountStore, MetadataStore } from '../storage/ports.js';
 import type { AuditLog } from './audit-log.js';
-import { assertAcceptablePassword, hashPassword, verifyOrPretend } from './passwords.js';
+import { assertAcceptablePassword, type PasswordHasher } from './passwords.js';
 import type { ClientInfo, SessionPrincipal } from './principal.js';
 import type { SessionService } from './sessions.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
@@ -41,6 +41,7 @@ export class PeopleService {
     private readonly metadata: MetadataStore,
     private readonly sessions: SessionService,
     private readonly throttle: SignInThrottle,
+    private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
     private readonly passwordLinkTtlHours: number,
     private readonly now: () => Date = () => new Date(),
@@ -66,35 +67,31 @@ export class PeopleService {
   /** One answer, in one time, for an unknown email and a wrong password; throttled per account and per address. */
   async signIn(emailGiven: string, password: string, workspaceId: string | undefined, client: ClientInfo): Promise<{ token: string; me: MeView }> {
     const email = normaliseEmail(emailGiven);
-    const keys = { account: email, ip: client.ip };
-    await this.throttle.assertAllowed(keys);
-    const person = await this.accounts.findPersonByEmail(email);
-    if (!(await verifyOrPretend(password, person?.passwordHash ?? null)) || !person) {
-      await this.throttle.recordFailure(keys);
-      throw new AppError('invalid_credentials', WRONG_CREDENTIALS);
-    }
-    await this.throttle.succeeded(email);
+    // Assigned inside the check, which the compiler does not follow.
+    let person = null as Person | null;
+    const right = await this.throttle.attempt({ account: email, ip: client.ip }, async () => {
+      person = await this.accounts.findPersonByEmail(email);
+      return (await this.hasher.verifyOrPretend(password, person?.passwordHash ?? null, client.ip)) && person !== null;
+    });
+    if (!right || person === null) throw new AppError('invalid_credentials', WRONG_CREDENTIALS);
+    const signedIn = person;
     const workspaces = await this.memberships(email);
     const chosen = workspaceId === undefined ? workspaces[0] : workspaces.find((entry) => entry.workspace.id === workspaceId);
     if (!chosen) {
       throw new AppError('no_workspace', workspaceId === undefined ? 'you belong to no workspace; ask an admin for an invitation' : `you are no member of a workspace with id '${workspaceId}'`);
     }
-    const { token, session } = await this.sessions.start(person, chosen.workspace.id, client);
+    const { token, session } = await this.sessions.start(signedIn, chosen.workspace.id, client);
     await this.audit.record(chosen.workspace.id, email, 'session.signed_in', email, { ip: client.ip });
-    return { token, me: { person, workspace: chosen.workspace, role: chosen.role, workspaces, session } };
+    return { token, me: { person: signedIn, workspace: chosen.workspace, role: chosen.role, workspaces, session } };
   }
 
   /** Ends every other session of the person; a wrong current password counts as a failed sign-in. */
   async changePassword(principal: SessionPrincipal, current: string, next: string, client: ClientInfo): Promise<number> {
     const { person } = principal;
-    const keys = { account: person.email, ip: client.ip };
-    await this.throttle.assertAllowed(keys);
-    if (!(await verifyOrPretend(current, person.passwordHash))) {
-      await this.throttle.recordFailure(keys);
-      throw new AppError('invalid_credentials', 'the current password is wrong');
-    }
+    const right = await this.throttle.attempt({ account: person.email, ip: client.ip }, () => this.hasher.verifyOrPretend(current, person.passwordHash, client.ip));
+    if (!right) throw new AppError('invalid_credentials', 'the current password is wrong');
     assertAcceptablePassword(next, person.email, 'new_password');
-    await this.accounts.setPersonPassword(person.id, await hashPassword(next), this.now());
+    await this.accounts.setPersonPassword(person.id, await this.hasher.hash(next, client.ip), this.now());
     const ended = await this.sessions.endAll(person.id, principal.session.id);
     await this.audit.record(principal.workspace.id, person.email, 'person.password_changed', person.email);
     return ended;
@@ -124,7 +121,19 @@ export class PeopleService {
     return this.issuePasswordLink(email, baseUrl);
   }
 
-  /** The admin CLI's `member password`: a link for anyone who is a member somewhere. */
+  /**
+   * The admin CLI's `member add`, right after the membership: the person and the link that sets their password, so no
+   * membership waits for a password that whoever comes first could choose. Null when the person has a password
+   * already: they sign in with it.
+   */
+  async passwordLinkUnlessSet(emailGiven: string, baseUrl: string): Promise<OneTimeLink | null> {
+    const email = normaliseEmail(emailGiven);
+    await this.ensurePerson(email);
+    const person = await this.accounts.findPersonByEmail(email);
+    return person?.passwordHash != null ? null : this.issuePasswordLink(email, baseUrl);
+  }
+
+  /** The admin CLI's `member password`: a link for anyone who is a member somewhere; older unused links stop working. */
   async passwordLinkFor(emailGiven: string, baseUrl: string): Promise<OneTimeLink> {
     const email = normaliseEmail(emailGiven);
     if ((await this.accounts.listMembershipsOf(email)).length === 0) throw new AppError('not_found', `${email} is no member of any workspace`);
@@ -132,13 +141,15 @@ export class PeopleService {
     return this.issuePasswordLink(email, baseUrl);
   }
 
+  /** A link's email and expiry; unknown, used and expired tokens count against the address. */
   async lookUpPasswordLink(token: string, client: ClientInfo): Promise<{ email: string; expiresAt: Date }> {
-    await this.throttle.assertAllowed({ ip: client.ip });
-    const link = await this.accounts.findPasswordLink(hashSecret(token));
-    if (!link || link.usedAt !== null || link.expiresAt <= this.now()) {
-      await this.throttle.recordFailure({ ip: client.ip });
-      throw new AppError('invalid_link', INVALID_LINK);
-    }
+    // Assigned inside the check, which the compiler does not follow.
+    let link = null as PasswordLink | null;
+    const valid = await this.throttle.attempt({ ip: client.ip }, async () => {
+      link = await this.accounts.findPasswordLink(hashSecret(token));
+      return link !== null && link.usedAt === null && link.expiresAt > this.now();
+    });
+    if (!valid || link === null) throw new AppError('invalid_link', INVALID_LINK);
     return { email: link.email, expiresAt: link.expiresAt };
   }
 
@@ -147,7 +158,7 @@ export class PeopleService {
     const { email } = await this.lookUpPasswordLink(token, client);
     // Checked before the link is spent, so a refused password leaves it usable.
     assertAcceptablePassword(password, email, 'password');
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.hasher.hash(password, client.ip);
     const link = await this.accounts.usePasswordLink(hashSecret(token), this.now());
     if (!link) throw new AppError('invalid_link', INVALID_LINK);
     await this.ensurePerson(link.email);

@@ -148,6 +148,7 @@ export interface AccountStore {
    */
   acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null): Promise<AcceptInvitationOutcome>;
 
+  /** Stores the link and revokes (forgets) the email's older unused ones: only the newest link of an email works. */
   createPasswordLink(link: PasswordLink): Promise<void>;
   findPasswordLink(tokenHash: string): Promise<PasswordLink | null>;
   /** Marks the link used, atomically, if it is unused and unexpired at `at`; resolves to it then, or null. */
@@ -398,17 +399,35 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** An attempt counted in a fixed window, or refused because the window holds its limit already. */
+export interface AttemptReservation {
+  allowed: boolean;
+  /** Attempts in the window, this one included when allowed. */
+  count: number;
+  /** Whole seconds until the window ends. */
+  resetInSeconds: number;
+}
+
 export interface RateLimiter {
   take(key: string, perSecond: number): Promise<RateDecision>;
   /**
-   * Counts a failure (a wrong password) under `key` in a fixed window of `windowSeconds` that starts at the key's
-   * first failure; resolves to the failures in the window so far, this one included, and the seconds until it ends.
+   * Counts an attempt (a password or link guess about to be checked) under `key` in a fixed window of
+   * `windowSeconds` that starts at the key's first attempt, unless `limit` attempts are counted already: then it
+   * counts nothing and is not allowed. Check and count are one atomic step, so however many callers reserve at
+   * once, at most `limit` are allowed per window. `limit` null counts without a limit.
    */
-  recordFailure(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
-  /** The failures counted under `key` in its current window (0 and 0 when none). */
-  failures(key: string): Promise<{ count: number; resetInSeconds: number }>;
-  /** Forgets the key's failures (after a successful sign-in). */
-  clearFailures(key: string): Promise<void>;
+  reserveAttempt(key: string, windowSeconds: number, limit: number | null): Promise<AttemptReservation>;
+  /** Gives back one attempt of the key's window (the guess turned out right); the window's end stays. */
+  refundAttempt(key: string): Promise<void>;
+  /** Forgets the key's attempts. */
+  clearAttempts(key: string): Promise<void>;
+  /**
+   * Takes the lease on `key` for at most `ttlMs` unless someone holds it; resolves to the holder's token, or null
+   * when it is held. Every node sees the same leases.
+   */
+  acquireLease(key: string, ttlMs: number): Promise<string | null>;
+  /** Gives the lease back if `token` still holds it (an expired lease may belong to someone else by now). */
+  releaseLease(key: string, token: string): Promise<void>;
 }
 
 /** One component a backend depends on (a database, a server), checked for readiness on request. */

@@ -126,7 +126,7 @@ describe('dashboard (browser)', function () {
     await memberPage.getByText(/is invited to the workspace/).waitFor();
     assert.match(await memberPage.locator('form').innerText(), new RegExp(`${INVITEE}[\\s\\S]*as\\s+member`));
     await expectAccessible(memberPage, 'accept invitation');
-    await memberPage.getByLabel('New password').fill(INVITEE_PASSWORD);
+    await memberPage.getByLabel('Password', { exact: true }).fill(INVITEE_PASSWORD);
     await memberPage.getByRole('button', { name: 'Accept invitation' }).click();
 
     await memberPage.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();

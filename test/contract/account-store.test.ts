@@ -406,6 +406,28 @@ for (const factory of backendFactories) {
         assert.equal(await accounts.usePasswordLink(expiring.tokenHash, expiring.expiresAt), null, 'the expiry instant is past');
         assert.equal(await accounts.usePasswordLink(aTokenHash(), new Date()), null);
       });
+
+      it('revokes an email\'s older unused links when a new one is stored, and keeps used ones', async () => {
+        const used = aPasswordLink();
+        await accounts.createPasswordLink(used);
+        const usedAt = new Date(used.createdAt.getTime() + 1000);
+        assert.ok(await accounts.usePasswordLink(used.tokenHash, usedAt));
+        const older = { ...aPasswordLink(), email: used.email };
+        const oldest = { ...aPasswordLink(), email: used.email };
+        const someoneElse = aPasswordLink();
+        await accounts.createPasswordLink(oldest);
+        await accounts.createPasswordLink(someoneElse);
+        await accounts.createPasswordLink(older);
+        const newest = { ...aPasswordLink(), email: used.email };
+        await accounts.createPasswordLink(newest);
+        for (const revoked of [oldest, older]) {
+          assert.equal(await accounts.findPasswordLink(revoked.tokenHash), null, 'an older unused link is gone');
+          assert.equal(await accounts.usePasswordLink(revoked.tokenHash, new Date()), null);
+        }
+        assert.deepEqual(await accounts.findPasswordLink(used.tokenHash), { ...used, usedAt }, 'a used link stays on record');
+        assert.deepEqual(await accounts.findPasswordLink(someoneElse.tokenHash), someoneElse, 'other emails\' links stay');
+        assert.ok(await accounts.usePasswordLink(newest.tokenHash, new Date()));
+      });
     });
 
     describe('audit log', () => {

@@ -1,4 +1,4 @@
-// RateLimiter failure counting contract (sign-in throttling), run against every backend.
+// RateLimiter attempt windows and leases contract (sign-in throttling), run against every backend.
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import type { RateLimiter } from '../../src/storage/ports.js';
@@ -8,7 +8,7 @@ import { pollUntil } from '../support/poll.js';
 const aKey = (): string => `signin:account:${randomBytes(6).toString('hex')}@example.test`;
 
 for (const factory of backendFactories) {
-  describe(`RateLimiter failures contract (${factory.profile})`, () => {
+  describe(`RateLimiter attempts and leases contract (${factory.profile})`, () => {
     let under: BackendUnderTest;
     let limiter: RateLimiter;
     before(async () => {
@@ -17,46 +17,65 @@ for (const factory of backendFactories) {
     });
     after(() => under.dispose());
 
-    it('counts failures in a window that starts at the first one', async () => {
+    it('counts attempts in a window that starts at the first one, up to the limit', async () => {
       const key = aKey();
-      assert.deepEqual(await limiter.failures(key), { count: 0, resetInSeconds: 0 });
-      const first = await limiter.recordFailure(key, 900);
-      assert.equal(first.count, 1);
+      const first = await limiter.reserveAttempt(key, 900, 3);
+      assert.deepEqual([first.allowed, first.count], [true, 1]);
       assert.ok(first.resetInSeconds >= 899 && first.resetInSeconds <= 900, `reset in ${first.resetInSeconds}`);
-      assert.equal((await limiter.recordFailure(key, 900)).count, 2);
-      const third = await limiter.recordFailure(key, 60);
-      assert.equal(third.count, 3);
-      assert.ok(third.resetInSeconds > 60, 'a later failure does not move the window\'s end');
-      const seen = await limiter.failures(key);
-      assert.equal(seen.count, 3);
-      assert.ok(Number.isInteger(seen.resetInSeconds) && seen.resetInSeconds >= 899 && seen.resetInSeconds <= 900, `reset in ${seen.resetInSeconds}`);
+      assert.equal((await limiter.reserveAttempt(key, 900, 3)).count, 2);
+      const third = await limiter.reserveAttempt(key, 60, 3);
+      assert.deepEqual([third.allowed, third.count], [true, 3]);
+      assert.ok(third.resetInSeconds > 60, 'a later attempt does not move the window\'s end');
+      const fourth = await limiter.reserveAttempt(key, 900, 3);
+      assert.deepEqual([fourth.allowed, fourth.count], [false, 3], 'past the limit nothing is counted');
+      assert.ok(Number.isInteger(fourth.resetInSeconds) && fourth.resetInSeconds >= 899 && fourth.resetInSeconds <= 900, `reset in ${fourth.resetInSeconds}`);
+      const unlimited = await limiter.reserveAttempt(key, 900, null);
+      assert.deepEqual([unlimited.allowed, unlimited.count], [true, 4], 'no limit counts on');
     });
 
-    it('keeps keys apart and forgets a key\'s failures when cleared', async () => {
-      const [one, two] = [aKey(), aKey()];
-      await limiter.recordFailure(one, 900);
-      await limiter.recordFailure(one, 900);
-      await limiter.recordFailure(two, 900);
-      await limiter.clearFailures(one);
-      assert.deepEqual(await limiter.failures(one), { count: 0, resetInSeconds: 0 });
-      assert.equal((await limiter.failures(two)).count, 1);
-      assert.equal((await limiter.recordFailure(one, 900)).count, 1, 'a new window starts after clearing');
-      await limiter.clearFailures(aKey());
-    });
-
-    it('counts every one of concurrent failures', async () => {
+    it('allows exactly the limit of concurrent reservations, however many arrive', async () => {
       const key = aKey();
-      const counts = await Promise.all(Array.from({ length: 20 }, () => limiter.recordFailure(key, 900)));
-      assert.deepEqual(counts.map((c) => c.count).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 1));
+      const answers = await Promise.all(Array.from({ length: 50 }, () => limiter.reserveAttempt(key, 900, 5)));
+      assert.equal(answers.filter((answer) => answer.allowed).length, 5);
+      assert.deepEqual(answers.filter((answer) => answer.allowed).map((answer) => answer.count).sort((a, b) => a - b), [1, 2, 3, 4, 5]);
+      assert.ok(answers.filter((answer) => !answer.allowed).every((answer) => answer.count === 5));
+    });
+
+    it('gives one attempt back on refund, never below zero, and forgets a key when cleared', async () => {
+      const [one, two] = [aKey(), aKey()];
+      await limiter.reserveAttempt(one, 900, 2);
+      await limiter.reserveAttempt(one, 900, 2);
+      assert.equal((await limiter.reserveAttempt(one, 900, 2)).allowed, false);
+      await limiter.refundAttempt(one);
+      assert.deepEqual(((answer) => [answer.allowed, answer.count])(await limiter.reserveAttempt(one, 900, 2)), [true, 2]);
+      await limiter.reserveAttempt(two, 900, 2);
+      await limiter.clearAttempts(one);
+      assert.equal((await limiter.reserveAttempt(one, 900, 2)).count, 1, 'a new window starts after clearing');
+      assert.equal((await limiter.reserveAttempt(two, 900, 2)).count, 2, 'keys are apart');
+      const fresh = aKey();
+      await limiter.refundAttempt(fresh);
+      await limiter.refundAttempt(fresh);
+      assert.equal((await limiter.reserveAttempt(fresh, 900, 2)).count, 1, 'a refund of nothing leaves nothing');
     });
 
     it('starts afresh once the window ends', async () => {
       const key = aKey();
-      await limiter.recordFailure(key, 1);
-      await limiter.recordFailure(key, 1);
-      await pollUntil(async () => (await limiter.failures(key)).count === 0, 5000, 'the one-second window to end');
-      assert.deepEqual(await limiter.failures(key), { count: 0, resetInSeconds: 0 });
-      assert.equal((await limiter.recordFailure(key, 1)).count, 1);
+      await limiter.reserveAttempt(key, 1, 2);
+      await limiter.reserveAttempt(key, 1, 2);
+      await pollUntil(async () => (await limiter.reserveAttempt(key, 1, 2)).allowed, 5000, 'the one-second window to end');
+    });
+
+    it('hands a lease to one holder at a time until released or expired', async () => {
+      const key = aKey();
+      const tokens = await Promise.all(Array.from({ length: 10 }, () => limiter.acquireLease(key, 60_000)));
+      const holders = tokens.filter((token): token is string => token !== null);
+      assert.equal(holders.length, 1, 'one of ten concurrent takers holds it');
+      await limiter.releaseLease(key, 'not the holder');
+      assert.equal(await limiter.acquireLease(key, 60_000), null, 'a wrong token does not release it');
+      await limiter.releaseLease(key, holders[0]!);
+      const next = await limiter.acquireLease(key, 200);
+      assert.ok(next, 'free again after release');
+      await pollUntil(async () => (await limiter.acquireLease(key, 60_000)) !== null, 5000, 'the short lease to expire');
     });
   });
 }

@@ -1,5 +1,6 @@
 // Accept an invitation (`/accept-invitation#token=...`): shows the workspace and role; a new person chooses a
-// password, someone with an account gives theirs. Then signs in to the workspace joined.
+// password, someone with an account gives theirs (the page is not told which: that is not the inviter's to learn).
+// Then signs in to the workspace joined.
 import { useState } from 'preact/hooks';
 import { api, call } from '../api.js';
 import { Alert, Loading, Page, When, useLoad } from '../components/ui.js';
@@ -40,19 +41,14 @@ export function AcceptInvitation() {
             <strong>{preview.role}</strong>. The invitation expires <When at={preview.expires_at} />.
           </p>
           <input type="email" autoComplete="username" value={preview.email} readOnly hidden />
-          {preview.account_exists ? (
-            <div class="field">
-              <label for="invitation-password">Password</label>
-              <input id="invitation-password" type="password" autoComplete="current-password" required aria-describedby="invitation-password-hint" value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
-              <p class="hint" id="invitation-password-hint">You have an account: enter its password to join.</p>
-            </div>
-          ) : (
-            <div class="field">
-              <label for="invitation-password">New password</label>
-              <input id="invitation-password" type="password" autoComplete="new-password" minLength={10} required aria-describedby="invitation-password-hint" value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
-              <p class="hint" id="invitation-password-hint">Choose a password for your new account: at least 10 characters, not your email.</p>
-            </div>
-          )}
+          <div class="field">
+            <label for="invitation-password">Password</label>
+            <input id="invitation-password" type="password" autoComplete="current-password" required aria-describedby="invitation-password-hint" value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
+            <p class="hint" id="invitation-password-hint">
+              If you have an account here, enter its password to join. If not, choose one for your new account: at least
+              10 characters, not your email.
+            </p>
+          </div>
           <Alert error={error} />
           <button type="submit" disabled={busy}>Accept invitation</button>
         </form>

@@ -24,9 +24,9 @@ export function teamHandlers(members: MemberService, invitations: InvitationServ
 export function teamPublicHandlers(invitations: InvitationService) {
   return publicHandlers({
     lookUpInvitation: async ({ body, client }) => {
-      const { workspace, invitation, accountExists } = await invitations.lookUp(body.token, client);
+      const { workspace, invitation } = await invitations.lookUp(body.token, client);
       return {
-        data: { workspace_name: workspace.name, email: invitation.email, role: invitation.role, expires_at: invitation.expiresAt.toISOString(), account_exists: accountExists },
+        data: { workspace_name: workspace.name, email: invitation.email, role: invitation.role, expires_at: invitation.expiresAt.toISOString() },
       };
     },
     acceptInvitation: async ({ body, client }) => {

@@ -231,11 +231,22 @@ local _, flat = record(key)
 return { outcome, flat }
 `);
 
-/** KEYS: link. ARGV: expires ms, field/value pairs. 0 when the token hash is taken. */
+/**
+ * Stores a link and makes it the email's newest, deleting the previous newest if unused (each older one was revoked
+ * the same way when its successor came). KEYS: link, email's newest link's token hash. ARGV: expires ms, link key
+ * prefix, token hash, field/value pairs. 0 when the token hash is taken.
+ */
 const CREATE_PASSWORD_LINK = new LuaScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+local older = redis.call('GET', KEYS[2])
+if older then
+  local link = ARGV[2] .. older
+  if not redis.call('HGET', link, 'usedAt') then redis.call('DEL', link) end
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 redis.call('PEXPIREAT', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[3])
+redis.call('PEXPIREAT', KEYS[2], ARGV[1])
 return 1
 `);
 
@@ -417,7 +428,11 @@ export class RedisAccountStore implements AccountStore {
         tokenHash: link.tokenHash, email: link.email, createdAt: link.createdAt.getTime(), expiresAt: link.expiresAt.getTime(),
       };
       if (link.usedAt !== null) fields.usedAt = link.usedAt.getTime();
-      const created = await CREATE_PASSWORD_LINK.run(this.redis, [this.key('password-link', link.tokenHash)], [link.expiresAt.getTime(), ...pairs(fields)]);
+      const created = await CREATE_PASSWORD_LINK.run(
+        this.redis,
+        [this.key('password-link', link.tokenHash), this.key('password-link-of', link.email)],
+        [link.expiresAt.getTime(), this.key('password-link', ''), link.tokenHash, ...pairs(fields)],
+      );
       if (created !== 1) throw new AppError('already_exists', 'a password link with that token already exists');
     });
   }

@@ -1,6 +1,7 @@
-// RateLimiter on Redis: one token bucket and one failure window per key shared by every node, same rules as MemoryRateLimiter.
+// RateLimiter on Redis: token buckets, attempt windows and leases shared by every node, same rules as MemoryRateLimiter.
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { RateDecision, RateLimiter } from '../ports.js';
+import type { AttemptReservation, RateDecision, RateLimiter } from '../ports.js';
 import { guardedRedis, LuaScript } from './redis-connection.js';
 
 /**
@@ -31,21 +32,32 @@ return {allowed, retry}
 `);
 
 /**
- * Counts a failure: the first one of a window creates the counter and sets its expiry, which later ones keep
- * (EXPIRE NX), so the window is fixed from the first failure and ends when the counter expires.
- * KEYS: counter. ARGV: window seconds. Returns {count, ms left}.
+ * Counts an attempt unless the window holds `limit` already, in one step, so concurrent reservations on any nodes
+ * never count past it. The first attempt of a window creates the counter and sets its expiry, which later ones keep
+ * (EXPIRE NX), so the window is fixed from the first attempt and ends when the counter expires.
+ * KEYS: counter. ARGV: window seconds, limit ('' = none). Returns {allowed 0/1, count, ms left}.
  */
-const RECORD_FAILURE = new LuaScript(`
-local count = redis.call('INCR', KEYS[1])
+const RESERVE_ATTEMPT = new LuaScript(`
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if ARGV[2] ~= '' and count >= tonumber(ARGV[2]) then
+  return {0, count, redis.call('PTTL', KEYS[1])}
+end
+count = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX')
-return {count, redis.call('PTTL', KEYS[1])}
+return {1, count, redis.call('PTTL', KEYS[1])}
 `);
 
-/** KEYS: counter. Returns {count, ms left}, read together so they belong to the same window. */
-const FAILURES = new LuaScript(`
-local count = redis.call('GET', KEYS[1])
-if not count then return {0, 0} end
-return {tonumber(count), redis.call('PTTL', KEYS[1])}
+/** KEYS: counter. Takes one attempt back, never below zero, keeping the window's expiry. */
+const REFUND_ATTEMPT = new LuaScript(`
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 1
+`);
+
+/** KEYS: lease. ARGV: token. Deletes the lease only while the token holds it. */
+const RELEASE_LEASE = new LuaScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
 `);
 
 export class RedisRateLimiter implements RateLimiter {
@@ -58,28 +70,46 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
-  recordFailure(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }> {
+  reserveAttempt(key: string, windowSeconds: number, limit: number | null): Promise<AttemptReservation> {
     return guardedRedis(async () => {
-      const [count, msLeft] = (await RECORD_FAILURE.run(this.redis, [this.failuresKey(key)], [Math.max(1, Math.ceil(windowSeconds))])) as [number, number];
-      return { count, resetInSeconds: secondsLeft(msLeft) };
+      const window = Math.max(1, Math.ceil(windowSeconds));
+      const [allowed, count, msLeft] = (await RESERVE_ATTEMPT.run(this.redis, [this.attemptsKey(key)], [window, limit ?? ''])) as [number, number, number];
+      return { allowed: allowed === 1, count, resetInSeconds: secondsLeft(msLeft) };
     });
   }
 
-  failures(key: string): Promise<{ count: number; resetInSeconds: number }> {
+  refundAttempt(key: string): Promise<void> {
     return guardedRedis(async () => {
-      const [count, msLeft] = (await FAILURES.run(this.redis, [this.failuresKey(key)], [])) as [number, number];
-      return count === 0 ? { count: 0, resetInSeconds: 0 } : { count, resetInSeconds: secondsLeft(msLeft) };
+      await REFUND_ATTEMPT.run(this.redis, [this.attemptsKey(key)], []);
     });
   }
 
-  clearFailures(key: string): Promise<void> {
+  clearAttempts(key: string): Promise<void> {
     return guardedRedis(async () => {
-      await this.redis.del(this.failuresKey(key));
+      await this.redis.del(this.attemptsKey(key));
     });
   }
 
-  private failuresKey(key: string): string {
-    return `${this.prefix}failures:${key}`;
+  acquireLease(key: string, ttlMs: number): Promise<string | null> {
+    return guardedRedis(async () => {
+      const token = randomUUID();
+      const taken = await this.redis.set(this.leaseKey(key), token, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');
+      return taken === 'OK' ? token : null;
+    });
+  }
+
+  releaseLease(key: string, token: string): Promise<void> {
+    return guardedRedis(async () => {
+      await RELEASE_LEASE.run(this.redis, [this.leaseKey(key)], [token]);
+    });
+  }
+
+  private leaseKey(key: string): string {
+    return `${this.prefix}lease:${key}`;
+  }
+
+  private attemptsKey(key: string): string {
+    return `${this.prefix}attempts:${key}`;
   }
 }
 

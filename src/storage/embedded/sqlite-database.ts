@@ -259,6 +259,10 @@ const MIGRATIONS: string[] = [
   -- The inbox list's unread counts: a count over this partial index reads only the unread rows' index entries.
   CREATE INDEX messages_unread_by_inbox ON messages (workspace_id, inbox_id) WHERE read = 0;
   `,
+  `
+  -- A new set-password link revokes the email's unused ones: found by this index.
+  CREATE INDEX password_links_unused_by_email ON password_links (email) WHERE used_at IS NULL;
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */

@@ -1,0 +1,58 @@
+// FairGate: bounded concurrency, a bounded queue, a share per key, and turns between keys.
+import { strict as assert } from 'node:assert';
+import { FairGate, GateRefusal } from '../../src/domain/fair-gate.js';
+
+/** A task that runs until `release` is called, recording when it started. */
+function heldTask(started: string[], name: string) {
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { task: async () => { started.push(name); await done; return name; }, release: () => release() };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('FairGate', () => {
+  it('runs at most `concurrency` tasks and starts waiting ones in turns between keys', async () => {
+    const gate = new FairGate({ concurrency: 1, queueLimit: 10, perKeyLimit: 5 });
+    const started: string[] = [];
+    const first = heldTask(started, 'a1');
+    const tasks = [first, heldTask(started, 'a2'), heldTask(started, 'a3'), heldTask(started, 'b1'), heldTask(started, 'c1')];
+    const keys = ['a', 'a', 'a', 'b', 'c'];
+    const results = tasks.map((held, index) => gate.run(keys[index]!, held.task));
+    await settle();
+    assert.deepEqual(started, ['a1']);
+    assert.deepEqual(gate.stats(), { running: 1, waiting: 4 });
+    for (const held of tasks) {
+      held.release();
+      await settle();
+    }
+    assert.deepEqual(await Promise.all(results), ['a1', 'a2', 'a3', 'b1', 'c1']);
+    // Key a's backlog waited behind b and c, not the other way round.
+    assert.deepEqual(started, ['a1', 'a2', 'b1', 'c1', 'a3']);
+    assert.deepEqual(gate.stats(), { running: 0, waiting: 0 });
+  });
+
+  it('refuses a key past its share and anyone past a full queue, at once', async () => {
+    const gate = new FairGate({ concurrency: 1, queueLimit: 2, perKeyLimit: 2 });
+    const started: string[] = [];
+    const held = [heldTask(started, 'a1'), heldTask(started, 'a2'), heldTask(started, 'b1')];
+    const running = [gate.run('a', held[0]!.task), gate.run('a', held[1]!.task), gate.run('b', held[2]!.task)];
+    await assert.rejects(gate.run('a', async () => 'a3'), (error: GateRefusal) => error.reason === 'key_full');
+    await assert.rejects(gate.run('c', async () => 'c1'), (error: GateRefusal) => error.reason === 'queue_full');
+    for (const task of held) {
+      task.release();
+      await settle();
+    }
+    await Promise.all(running);
+    assert.equal(await gate.run('a', async () => 'later'), 'later', 'shares come back when tasks end');
+  });
+
+  it('frees the slot and the share when a task fails', async () => {
+    const gate = new FairGate({ concurrency: 1, queueLimit: 1, perKeyLimit: 1 });
+    await assert.rejects(gate.run('a', async () => { throw new Error('boom'); }), /boom/);
+    assert.equal(await gate.run('a', async () => 'ok'), 'ok');
+    assert.deepEqual(gate.stats(), { running: 0, waiting: 0 });
+  });
+});
