@@ -2410,6 +2410,11 @@ export interface components {
          *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
          *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
          *     position (1-based characters).
+         *
+         *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+         *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
+         *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
+         *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
          */
         SearchQuery: string;
         /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -2734,6 +2739,11 @@ export interface operations {
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
                  *     position (1-based characters).
+                 *
+                 *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+                 *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
+                 *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
+                 *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -2827,6 +2837,11 @@ export interface operations {
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
                  *     position (1-based characters).
+                 *
+                 *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+                 *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
+                 *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
+                 *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -3057,6 +3072,11 @@ export interface operations {
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
                  *     position (1-based characters).
+                 *
+                 *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+                 *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
+                 *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
+                 *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
                  */
                 q?: components["parameters"]["SearchQuery"];
             };
@@ -3103,6 +3123,11 @@ export interface operations {
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
                  *     position (1-based characters).
+                 *
+                 *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+                 *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
+                 *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
+                 *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
                  */
                 q?: components["parameters"]["SearchQuery"];
             };

@@ -13,6 +13,19 @@ export const MAX_QUERY_LENGTH = 2000;
 /** Deepest nesting of groups and negations; the compiled SQL (and any sane query) stays far below it. */
 export const MAX_QUERY_DEPTH = 100;
 
+/**
+ * What one query may ask of the text index: each text term is a separate lookup (or, below three characters, a scan
+ * row by row), so their number, not the query's length, sets its cost.
+ */
+export const QUERY_TEXT_LIMITS = {
+  /** Text terms (words, phrases, from:, to:, subject:), the list parameters included. */
+  terms: 16,
+  /** Characters over all their needles. */
+  needleCharacters: 512,
+  /** Terms of one or two characters, which no index serves. */
+  shortTerms: 4,
+} as const;
+
 function invalid(position: number, message: string): AppError {
   return new AppError('invalid_query', `invalid query at position ${position}: ${message}`);
 }
@@ -215,9 +228,35 @@ class Parser {
   }
 }
 
+function textNeedles(node: QueryNode): string[] {
+  switch (node.kind) {
+    case 'text':
+      return [node.needle];
+    case 'and':
+    case 'or':
+      return node.children.flatMap(textNeedles);
+    case 'not':
+      return textNeedles(node.child);
+    default:
+      return [];
+  }
+}
+
+/** Refuses a query whose text terms would cost more than QUERY_TEXT_LIMITS allows. */
+function withinTextLimits(node: QueryNode): QueryNode {
+  const needles = textNeedles(node);
+  const { terms, needleCharacters, shortTerms } = QUERY_TEXT_LIMITS;
+  if (needles.length > terms) throw new AppError('invalid_query', `invalid query: ${needles.length} text terms; at most ${terms} per query`);
+  const characters = needles.reduce((sum, needle) => sum + [...needle].length, 0);
+  if (characters > needleCharacters) throw new AppError('invalid_query', `invalid query: its text terms hold ${characters} characters; at most ${needleCharacters} per query`);
+  const short = needles.filter((needle) => [...needle.trim()].length < 3).length;
+  if (short > shortTerms) throw new AppError('invalid_query', `invalid query: ${short} text terms of one or two characters; at most ${shortTerms} per query`);
+  return node;
+}
+
 export function parseQuery(query: string): QueryNode {
   if ([...query].length > MAX_QUERY_LENGTH) throw new AppError('invalid_query', `invalid query: longer than ${MAX_QUERY_LENGTH} characters`);
-  return new Parser(tokenize(query), query.length).parse();
+  return withinTextLimits(new Parser(tokenize(query), query.length).parse());
 }
 
 /** The list parameters from, to, subject and since mean what the operators mean, ANDed with q. */
@@ -238,5 +277,5 @@ export function listFilter(params: { q?: string; from?: string; to?: string; sub
     if (!at) throw new AppError('invalid_request', `query parameter 'since' must be a date-time with offset, got '${params.since}'`);
     clauses.push({ kind: 'received', op: 'gte', at });
   }
-  return clauses.length === 0 ? matchAll() : and(...clauses);
+  return clauses.length === 0 ? matchAll() : withinTextLimits(and(...clauses));
 }

@@ -1161,6 +1161,24 @@ describe('search: q and the list filters against an independent oracle', functio
     it('an invalid q is refused even when the other filters would match nothing', async () => {
       expectError(await api.get(listPath({ q: 'is:starred', from: 'zzzznotthere' })), 400, 'invalid_query', 'q with from');
     });
+
+    it('refuses a q past the text limits with 400 invalid_query saying which: terms, characters, short terms', async () => {
+      // The shape that held the event loop: hundreds of negated two-letter terms, well under 2,000 characters.
+      const negatedPairs = Array.from({ length: 500 }, (_, i) => `-z${String.fromCharCode(97 + (i % 26))}`).join(' ').slice(0, 1999);
+      const words = (count: number) => Array.from({ length: count }, (_, i) => `word${i}`).join(' ');
+      const cases: [Record<string, string>, RegExp][] = [
+        [{ q: negatedPairs }, /text terms; at most 16 per query/],
+        [{ q: words(17) }, /17 text terms; at most 16 per query/],
+        [{ q: words(16), subject: 'one more' }, /17 text terms/],
+        [{ q: `${'x'.repeat(300)} ${'y'.repeat(300)}` }, /hold 600 characters; at most 512 per query/],
+        [{ q: 'ab cd ef gh ij' }, /5 text terms of one or two characters; at most 4 per query/],
+      ];
+      for (const [params, mention] of cases) {
+        const message = expectError(await api.get(listPath(params)), 400, 'invalid_query', JSON.stringify(params).slice(0, 80));
+        assert.match(message, mention);
+      }
+      expectOk(await api.get(listPath({ q: words(16) })));
+    });
   });
 
   describe('paging with a query', () => {

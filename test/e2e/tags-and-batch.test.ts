@@ -519,7 +519,8 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
     it('refuses an invalid query with 400 invalid_query, an unknown inbox with 404, bad tags with 400; nothing is stored', async () => {
       const ws = freshWorkspace();
       const rule = expectOk<TagRuleJson>(await ws.post('/v1/tag-rules', { query: 'subject:keep', tags: ['keep'] }), 201);
-      for (const query of ['larger:abc', 'subject:"open', '(unbalanced', 'a OR', 'is:starred', '-']) {
+      const pastTextLimits = Array.from({ length: 17 }, (_, i) => `-word${i}`).join(' ');
+      for (const query of ['larger:abc', 'subject:"open', '(unbalanced', 'a OR', 'is:starred', '-', pastTextLimits, 'ab cd ef gh ij']) {
         expectError(await ws.post('/v1/tag-rules', { query, tags: ['x'] }), 400, 'invalid_query', `POST query ${query}`);
         expectError(await put(ws, `/v1/tag-rules/${rule.id}`, { query, tags: ['x'] }), 400, 'invalid_query', `PUT query ${query}`);
       }
@@ -760,6 +761,7 @@ describe('read state, deletion, tags, tag rules and batch (e2e, shared server)',
         ['an invalid query', { action: 'delete', query: 'larger:abc' }, 400, 'invalid_query'],
         ['unbalanced quotes', { action: 'delete', query: 'subject:"alpha' }, 400, 'invalid_query'],
         ['an invalid query with ids', { action: 'delete', ids: all, query: '(alpha' }, 400, 'invalid_query'],
+        ['a query past the text limits', { action: 'delete', query: Array.from({ length: 200 }, (_, i) => `-z${i}`).join(' ') }, 400, 'invalid_query'],
         ['an unknown inbox_id', { action: 'delete', query: 'subject:alpha', inbox_id: 'inbox_doesnotexist' }, 404, 'not_found'],
         ["another workspace's inbox_id", { action: 'delete', ids: all, inbox_id: inboxB.id }, 404, 'not_found'],
       ];

@@ -33,12 +33,12 @@ describe('parseQuery', () => {
   });
 
   it('parentheses group and - or ! negate a term or a group', () => {
-    assert.deepEqual(parseQuery('(a OR b) -c !(d e)'), {
+    assert.deepEqual(parseQuery('(one OR two) -three !(four five)'), {
       kind: 'and',
       children: [
-        { kind: 'or', children: [text('a'), text('b')] },
-        { kind: 'not', child: text('c') },
-        { kind: 'not', child: { kind: 'and', children: [text('d'), text('e')] } },
+        { kind: 'or', children: [text('one'), text('two')] },
+        { kind: 'not', child: text('three') },
+        { kind: 'not', child: { kind: 'and', children: [text('four'), text('five')] } },
       ],
     });
   });
@@ -116,7 +116,30 @@ describe('parseQuery', () => {
   });
 
   it('counts the length limit in characters, not UTF-16 units', () => {
-    assert.doesNotThrow(() => parseQuery('😀'.repeat(2000)));
+    const query = `${'😀'.repeat(500)} ${'is:read '.repeat(187)}`;
+    assert.ok(query.length > 2000 && [...query].length <= 2000);
+    assert.doesNotThrow(() => parseQuery(query));
+  });
+
+  it('bounds the text terms of a query: their number, their characters and the short ones', () => {
+    const refused = (query: string, mention: RegExp) => assert.throws(() => parseQuery(query), (error: unknown) => {
+      assert.ok(error instanceof AppError && error.code === 'invalid_query', String(error));
+      assert.match(error.message, mention);
+      return true;
+    });
+    const words = (count: number) => Array.from({ length: count }, (_, i) => `word${i}`).join(' ');
+    assert.doesNotThrow(() => parseQuery(words(16)));
+    refused(words(17), /17 text terms; at most 16 per query/);
+    refused(`-${words(17).replace(/ /g, ' -')}`, /17 text terms/);
+    refused(`from:${words(9).replace(/ /g, ' OR subject:')} ${words(8)}`, /17 text terms/);
+    // The attack that held the event loop: hundreds of negated two-letter terms.
+    refused(Array.from({ length: 500 }, (_, i) => `-${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`).join(' '), /500 text terms/);
+    assert.doesNotThrow(() => parseQuery(`${'x'.repeat(512)} is:read`));
+    refused(`${'x'.repeat(300)} ${'y'.repeat(213)}`, /hold 513 characters; at most 512/);
+    assert.doesNotThrow(() => parseQuery('-zz -zy -zx "a b" subject:q'));
+    refused('-zz -zy -zx -zw -zv', /5 text terms of one or two characters; at most 4/);
+    // The list parameters count with q.
+    assert.throws(() => listFilter({ q: words(16), from: 'alice' }), /17 text terms/);
   });
 
   it('keeps years before 100 as written', () => {
