@@ -200,7 +200,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
         ...chaosHandlers(new ChaosService(inboxes, chance)),
         ...messageHandlers(messages, content, signer),
-        ...viewHandlers(messages, content, signer),
+        ...viewHandlers(messages, content),
         ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),
         ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
         ...webhookHandlers(webhooks, workspaces),

@@ -132,9 +132,9 @@ export class ContentPool {
     return this.run('attachment', raw, { index }, this.options.taskTimeoutMs).catch(unreadable);
   }
 
-  /** The message as a page, its cid: images pointing at `attachmentUrls` (by attachment index). */
-  async renderHtml(raw: Buffer, attachmentUrls: string[]): Promise<string> {
-    return this.run('renderHtml', raw, { attachmentUrls }, this.options.taskTimeoutMs).catch(unreadable);
+  /** The message as a page, its cid: images inlined. */
+  async renderHtml(raw: Buffer): Promise<string> {
+    return this.run('renderHtml', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
   /** The text part, or text made from the HTML. */

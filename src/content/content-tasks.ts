@@ -17,7 +17,7 @@ export type ContentTask =
   | (TaskBase & { kind: 'view' })
   | (TaskBase & { kind: 'html' })
   | (TaskBase & { kind: 'attachment'; index: number })
-  | (TaskBase & { kind: 'renderHtml'; attachmentUrls: string[] })
+  | (TaskBase & { kind: 'renderHtml' })
   | (TaskBase & { kind: 'renderText' })
   | (TaskBase & { kind: 'checkableLinks'; limit: number })
   /** stylesheets: null to look for linked ones first; their CSS (or why there is none) to check with them. */

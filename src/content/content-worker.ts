@@ -21,7 +21,7 @@ export default async function runContentTask(task: ContentTask): Promise<Content
     case 'attachment':
       return attachmentContent(raw, task.index);
     case 'renderHtml':
-      return renderedHtml(raw, task.attachmentUrls);
+      return renderedHtml(raw);
     case 'renderText':
       return renderedText(raw);
     case 'checkableLinks':

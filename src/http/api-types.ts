@@ -425,10 +425,9 @@ export interface paths {
         };
         /**
          * The HTML body, served under a restrictive Content-Security-Policy
-         * @description Served as text/html with `Content-Security-Policy: default-src 'none'; img-src * data: cid:;
-         *     style-src 'unsafe-inline' *; font-src * data:; object-src 'none'; base-uri 'none'; form-action 'none';
-         *     frame-ancestors 'self'; sandbox` (no scripts, no plugins, an opaque origin), plus
-         *     `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`. 404 when there is no HTML part.
+         * @description The HTML body as text/html (`cid:` images inlined as `data:` URIs) under the `HtmlContentSecurityPolicy`:
+         *     no scripts, no plugins, an opaque origin, and no remote images, stylesheets or fonts unless `remote=1`.
+         *     404 when there is no HTML part.
          */
         get: operations["getMessageHtml"];
         put?: never;
@@ -547,7 +546,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One attachment, with its original content type and file name */
+        /** One attachment as a download, with its file name and its content type (unless a browser could run it) */
         get: operations["getAttachment"];
         put?: never;
         post?: never;
@@ -2314,18 +2313,103 @@ export interface components {
             };
         };
         /**
-         * @description The message as a page: its HTML body with every `cid:` reference to one of its attachments replaced by
-         *     that attachment's signed link (the `files.attachments` links of the message, valid for
-         *     SANDBOX_FILE_URL_TTL_SECONDS), or, for a message without HTML, its text escaped inside a `<pre>`. Served
+         * @description The message as a page: its HTML body with every `cid:` reference to one of its image attachments replaced
+         *     by that image as a `data:` URI (so the page needs nothing else to show it, and nothing expires), or, for a
+         *     message without HTML, its text escaped inside a `<pre>`. Served
          *     under the same headers as `GET /v1/messages/{id}/html` (a Content-Security-Policy with `sandbox` and no
-         *     scripts, `nosniff`, `no-referrer`). Viewing never marks the message read.
+         *     scripts, remote content blocked unless `remote=1`, `nosniff`, `no-referrer`). Viewing never marks the
+         *     message read.
          */
         RenderedHtml: {
             headers: {
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Cross-Origin-Resource-Policy": components["headers"]["SameOriginResource"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                "Content-Security-Policy": components["headers"]["HtmlContentSecurityPolicy"];
+                "X-DNS-Prefetch-Control": components["headers"]["NoDnsPrefetch"];
                 [name: string]: unknown;
             };
             content: {
                 "text/html": string;
+            };
+        };
+        /** @description The HTML body, `cid:` images inlined as `data:` URIs (not an envelope) */
+        MessageHtml: {
+            headers: {
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Cross-Origin-Resource-Policy": components["headers"]["SameOriginResource"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                "Content-Security-Policy": components["headers"]["HtmlContentSecurityPolicy"];
+                "X-DNS-Prefetch-Control": components["headers"]["NoDnsPrefetch"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description The text */
+        RenderedText: {
+            headers: {
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Cross-Origin-Resource-Policy": components["headers"]["SameOriginResource"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                "Content-Security-Policy": components["headers"]["FileContentSecurityPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+            };
+        };
+        /** @description The raw message (not an envelope), as a download named `<message id>.eml` */
+        RawMessage: {
+            headers: {
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Cross-Origin-Resource-Policy": components["headers"]["SameOriginResource"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                "Content-Security-Policy": components["headers"]["FileContentSecurityPolicy"];
+                "Content-Disposition": components["headers"]["DownloadDisposition"];
+                [name: string]: unknown;
+            };
+            content: {
+                "message/rfc822": string;
+            };
+        };
+        /**
+         * @description The attachment's bytes as a download named as in the message. Its content type is the one the message
+         *     declares, or `application/octet-stream` when that is not a well-formed `type/subtype` or is a type a
+         *     browser could run or apply: any XML type (`text/xml`, `application/xml`, `*\/*+xml` such as `image/svg+xml`
+         *     and `application/xhtml+xml`), `text/html`, `text/xsl`, `multipart/x-mixed-replace`, `text/css`,
+         *     `application/wasm`, and every JavaScript type (`text/javascript`, `application/javascript`,
+         *     `application/ecmascript`, `application/x-ecmascript`, `application/x-javascript`, `text/ecmascript`,
+         *     `text/javascript1.0` to `text/javascript1.5`, `text/jscript`, `text/livescript`, `text/x-ecmascript`,
+         *     `text/x-javascript`). A PDF stays `application/pdf`. The message's detail keeps the declared type in
+         *     `content_type`.
+         */
+        AttachmentFile: {
+            headers: {
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Cross-Origin-Resource-Policy": components["headers"]["SameOriginResource"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                "Content-Security-Policy": components["headers"]["FileContentSecurityPolicy"];
+                "Content-Disposition": components["headers"]["DownloadDisposition"];
+                [name: string]: unknown;
+            };
+            content: {
+                "*/*": string;
+            };
+        };
+        /** @description The thumbnail, a PNG made by the server, shown in place */
+        Thumbnail: {
+            headers: {
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Cross-Origin-Resource-Policy": components["headers"]["SameOriginResource"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                "Content-Security-Policy": components["headers"]["FileContentSecurityPolicy"];
+                "Content-Disposition": components["headers"]["InlineDisposition"];
+                [name: string]: unknown;
+            };
+            content: {
+                "image/png": string;
             };
         };
         /**
@@ -2388,6 +2472,14 @@ export interface components {
         SignedExpires: number;
         SignedSignature: string;
         /**
+         * @description `1` lets the page load images, stylesheets and fonts from anywhere, as a mail client that shows remote
+         *     content does. `0` (the default) blocks them, so opening a message does not tell its sender: images and
+         *     fonts come only from the message itself (`data:` URIs; its `cid:` images are inlined as such) and styles
+         *     only from the page (no `@import`, no `<link rel=stylesheet>`). Scripts never run either way. On a signed
+         *     link it is not covered by the signature.
+         */
+        RemoteContent: 0 | 1;
+        /**
          * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
          *     word) between two terms makes a disjunction and binds tighter than AND:
          *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
@@ -2427,7 +2519,34 @@ export interface components {
         SinceFilter: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The browser takes the body as the declared type and never guesses another. */
+        NoSniff: "nosniff";
+        /** @description Pages of other sites cannot embed the file (as an image, script, stylesheet or media). */
+        SameOriginResource: "same-origin";
+        /** @description Links followed from the file do not tell where they were found. */
+        NoReferrer: "no-referrer";
+        /** @description A file that is not a page, opened in a browser, runs and loads nothing. */
+        FileContentSecurityPolicy: "default-src 'none'; sandbox";
+        /**
+         * @description Mail HTML runs nothing: `sandbox` without allowances (no scripts, no forms, an opaque origin),
+         *     `default-src 'none'`, `object-src 'none'`, `base-uri 'none'`, `form-action 'none'`,
+         *     `frame-ancestors 'self'`. Remote content blocked (the default, `remote=0`): `img-src data: cid:;
+         *     style-src 'unsafe-inline'; font-src data:`, so images and fonts come only from the message (its `cid:`
+         *     images are inlined as `data:` URIs) and styles only from the page. With `remote=1`: `img-src data: cid: *;
+         *     style-src 'unsafe-inline' *; font-src data: *`.
+         */
+        HtmlContentSecurityPolicy: "default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; font-src data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox" | "default-src 'none'; img-src data: cid: *; style-src 'unsafe-inline' *; font-src data: *; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox";
+        /** @description Link prefetching, which the policy does not govern, is off, so a page cannot reach out through DNS either. */
+        NoDnsPrefetch: "off";
+        /**
+         * @description `attachment` with the file name (RFC 6266; `filename*=UTF-8''...` for names beyond ASCII): a browser saves
+         *     the file rather than showing it.
+         */
+        DownloadDisposition: string;
+        /** @description `inline` with the file name: the thumbnail may show in place. */
+        InlineDisposition: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2988,15 +3107,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The raw message (not an envelope) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "message/rfc822": string;
-                };
-            };
+            200: components["responses"]["RawMessage"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3079,6 +3190,14 @@ export interface operations {
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
                  */
                 q?: components["parameters"]["SearchQuery"];
+                /**
+                 * @description `1` lets the page load images, stylesheets and fonts from anywhere, as a mail client that shows remote
+                 *     content does. `0` (the default) blocks them, so opening a message does not tell its sender: images and
+                 *     fonts come only from the message itself (`data:` URIs; its `cid:` images are inlined as such) and styles
+                 *     only from the page (no `@import`, no `<link rel=stylesheet>`). Scripts never run either way. On a signed
+                 *     link it is not covered by the signature.
+                 */
+                remote?: components["parameters"]["RemoteContent"];
             };
             header?: never;
             path: {
@@ -3139,15 +3258,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The text */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
+            200: components["responses"]["RenderedText"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3158,7 +3269,16 @@ export interface operations {
     };
     viewMessageHtml: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `1` lets the page load images, stylesheets and fonts from anywhere, as a mail client that shows remote
+                 *     content does. `0` (the default) blocks them, so opening a message does not tell its sender: images and
+                 *     fonts come only from the message itself (`data:` URIs; its `cid:` images are inlined as such) and styles
+                 *     only from the page (no `@import`, no `<link rel=stylesheet>`). Scripts never run either way. On a signed
+                 *     link it is not covered by the signature.
+                 */
+                remote?: components["parameters"]["RemoteContent"];
+            };
             header?: never;
             path: {
                 inbox_id: components["parameters"]["ViewInboxId"];
@@ -3180,7 +3300,16 @@ export interface operations {
     };
     getMessageHtml: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `1` lets the page load images, stylesheets and fonts from anywhere, as a mail client that shows remote
+                 *     content does. `0` (the default) blocks them, so opening a message does not tell its sender: images and
+                 *     fonts come only from the message itself (`data:` URIs; its `cid:` images are inlined as such) and styles
+                 *     only from the page (no `@import`, no `<link rel=stylesheet>`). Scripts never run either way. On a signed
+                 *     link it is not covered by the signature.
+                 */
+                remote?: components["parameters"]["RemoteContent"];
+            };
             header?: never;
             path: {
                 /** @description Message id */
@@ -3190,15 +3319,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The HTML body */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
+            200: components["responses"]["MessageHtml"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3355,15 +3476,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The attachment's bytes, with `Content-Disposition` carrying the file name */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "*/*": string;
-                };
-            };
+            200: components["responses"]["AttachmentFile"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3386,15 +3499,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The thumbnail */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": string;
-                };
-            };
+            200: components["responses"]["Thumbnail"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4950,15 +5055,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "message/rfc822": string;
-                };
-            };
+            200: components["responses"]["RawMessage"];
             400: components["responses"]["BadRequest"];
             403: components["responses"]["BadSignature"];
             404: components["responses"]["NotFound"];
@@ -4971,6 +5068,14 @@ export interface operations {
                 /** @description Unix seconds after which the link no longer works */
                 expires: components["parameters"]["SignedExpires"];
                 signature: components["parameters"]["SignedSignature"];
+                /**
+                 * @description `1` lets the page load images, stylesheets and fonts from anywhere, as a mail client that shows remote
+                 *     content does. `0` (the default) blocks them, so opening a message does not tell its sender: images and
+                 *     fonts come only from the message itself (`data:` URIs; its `cid:` images are inlined as such) and styles
+                 *     only from the page (no `@import`, no `<link rel=stylesheet>`). Scripts never run either way. On a signed
+                 *     link it is not covered by the signature.
+                 */
+                remote?: components["parameters"]["RemoteContent"];
             };
             header?: never;
             path: {
@@ -4981,15 +5086,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
+            200: components["responses"]["MessageHtml"];
             400: components["responses"]["BadRequest"];
             403: components["responses"]["BadSignature"];
             404: components["responses"]["NotFound"];
@@ -5015,15 +5112,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "*/*": string;
-                };
-            };
+            200: components["responses"]["AttachmentFile"];
             400: components["responses"]["BadRequest"];
             403: components["responses"]["BadSignature"];
             404: components["responses"]["NotFound"];
@@ -5049,15 +5138,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": string;
-                };
-            };
+            200: components["responses"]["Thumbnail"];
             400: components["responses"]["BadRequest"];
             403: components["responses"]["BadSignature"];
             404: components["responses"]["NotFound"];
@@ -5154,11 +5235,23 @@ export interface defaultedParameters {
     waitForMessage: {
         query: "timeout";
     };
+    viewLatestHtml: {
+        query: "remote";
+    };
+    viewMessageHtml: {
+        query: "remote";
+    };
+    getMessageHtml: {
+        query: "remote";
+    };
     checkMessageLinks: {
         query: "follow";
     };
     listAuditLog: {
         query: "limit";
+    };
+    getSignedHtml: {
+        query: "remote";
     };
 }
 /** Operations that declare `security: []`: they take no credentials (sign-in, one-time links, signed file links). */

@@ -57,6 +57,7 @@ type ApiContext = RouterContext<State>;
 
 function sendError(ctx: Context, error: AppError): void {
   ctx.status = error.httpStatus;
+  ctx.set('X-Content-Type-Options', 'nosniff');
   for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
   ctx.body = { success: false, error: { code: error.code, message: error.expose ? error.message : 'internal error' } };
 }
@@ -237,6 +238,8 @@ function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: un
 const ENCODE_ONCE_FROM_CHARS = 1024 * 1024;
 
 function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply>, deps: HttpAppDeps): void {
+  // Whatever a reply holds, a browser is to take it as the type we say; file replies add their own policies.
+  ctx.set('X-Content-Type-Options', 'nosniff');
   if ('file' in reply) {
     ctx.status = 200;
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);

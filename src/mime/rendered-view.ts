@@ -1,10 +1,10 @@
-// The rendered views of a message (view.html, view.txt): its HTML with cid: images pointing at attachment links, or
-// its text as an HTML page; its text, or text made from its HTML. Runs only inside the content worker pool.
+// The rendered views of a message (view.html, view.txt): its HTML with its cid: images inlined, or its text as an
+// HTML page; its text, or text made from its HTML. Runs only inside the content worker pool.
 import { convert as htmlToText } from 'html-to-text';
 import { parseMime } from './parse-email.js';
 
 /** What a view is made from when the message cannot be parsed at all: nothing. */
-const unparsed = { html: null, text: null, subject: '', attachments: [] as { cid?: string }[] };
+const unparsed = { html: null, text: null, subject: '', attachments: [] as { cid?: string; contentType: string; content: Buffer }[] };
 
 async function parts(raw: Buffer) {
   const parsed = await parseMime(raw, { keepCidLinks: true }).catch(() => null);
@@ -35,18 +35,20 @@ function contentIdKey(value: string): string {
 }
 
 /**
- * The message as a page: its HTML with every cid: reference to one of its attachments replaced by that attachment's
- * link (`attachmentUrls[index]`), or, without HTML, its text escaped in a <pre>. References to no attachment stay
- * as written, so the page shows a missing image rather than something else.
+ * The message as a page: its HTML with every cid: reference to one of its image attachments replaced by that image as
+ * a data: URI, or, without HTML, its text escaped in a <pre>. Inlined, the page needs nothing from anywhere to show
+ * its images: it is served with an opaque origin (CSP sandbox), and our own attachment links refuse to be embedded
+ * by any origin but ours. References to no image stay as written, so the page shows a missing image.
  */
-export async function renderedHtml(raw: Buffer, attachmentUrls: readonly string[]): Promise<string> {
+export async function renderedHtml(raw: Buffer): Promise<string> {
   const { html, text, subject, attachments } = await parts(raw);
   if (html !== null) {
     const urlByContentId = new Map<string, string>();
-    attachments.forEach((attachment, index) => {
-      const url = attachmentUrls[index];
-      if (attachment.cid && url) urlByContentId.set(contentIdKey(attachment.cid), url);
-    });
+    for (const attachment of attachments) {
+      if (attachment.cid && /^image\/[\w.+-]+$/i.test(attachment.contentType)) {
+        urlByContentId.set(contentIdKey(attachment.cid), `data:${attachment.contentType};base64,${attachment.content.toString('base64')}`);
+      }
+    }
     return urlByContentId.size === 0 ? html : html.replace(CID_URL, (reference, id: string) => urlByContentId.get(contentIdKey(id)) ?? reference);
   }
   return [

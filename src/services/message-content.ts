@@ -58,12 +58,12 @@ export class MessageContentService {
   }
 
   /**
-   * The message as a page (view.html): its HTML, its cid: images pointing at `attachmentUrls` (by attachment
-   * index), or its text as escaped HTML. Reading never marks a message read.
+   * The message as a page (view.html): its HTML with its cid: images inlined as data: URIs, or its text as escaped
+   * HTML. Reading never marks a message read.
    */
-  async renderHtml(record: MessageRecord, attachmentUrls: string[]): Promise<string> {
+  async renderHtml(record: MessageRecord): Promise<string> {
     this.assertRenderable(record);
-    return this.pool.renderHtml(await this.messages.rawOf(record), attachmentUrls);
+    return this.pool.renderHtml(await this.messages.rawOf(record));
   }
 
   /** The message as text (view.txt): its text part, or text made from its HTML. */

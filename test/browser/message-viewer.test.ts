@@ -1,8 +1,10 @@
 // The message viewer in a real browser: a message sent over SMTP opened by its URL shows every tab with the right
 // content; the mail's <script> and inline event handler never run (neither inside the frame nor on the parent page);
-// opening marks it read; tags, read state and delete work; tabs are in the URL; axe finds nothing serious in light
-// or dark. The spam tab needs SANDBOX_SPAMD_URL (npm test passes it to both profiles), as test/e2e/spam-check does.
+// opening marks it read; tags, read state and delete work; tabs are in the URL; remote content stays blocked until
+// "Load remote content" is checked; axe finds nothing serious in light or dark. The spam tab needs SANDBOX_SPAMD_URL (npm test passes it to both profiles), as test/e2e/spam-check does.
 import { strict as assert } from 'node:assert';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { ApiClient } from '../support/api-client.js';
 import { ConsoleWatch, expectAccessible, launchChromium, signInThroughPage } from '../support/browser.js';
@@ -26,7 +28,8 @@ const HTML = [
   '<p id="script-marker">script did not run</p>',
   '<p id="handler-marker">handler did not run</p>',
   `<script>document.getElementById('script-marker').textContent = 'script ran'; window.parent.document.title = 'script ran';</script>`,
-  `<img src="missing.png" alt="" onerror="document.getElementById('handler-marker').textContent = 'handler ran'; window.parent.document.title = 'handler ran';">`,
+  // Not a decodable image, so the error handler is due; a data: URI, so no content policy is involved.
+  `<img src="data:image/png;base64,AAAA" alt="" onerror="document.getElementById('handler-marker').textContent = 'handler ran'; window.parent.document.title = 'handler ran';">`,
   '<a href="http://127.0.0.1:9/broken">a broken link</a>',
 ].join('\n');
 
@@ -217,6 +220,60 @@ describe('message viewer (browser)', function () {
       }
     }
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('blocks the mail\'s remote image and stylesheet until "Load remote content" is checked', async function () {
+    // The sender's server: it learns that the mail was opened from any request it gets.
+    const requested: string[] = [];
+    const sender = http.createServer((request, response) => {
+      requested.push(request.url ?? '');
+      if (request.url?.startsWith('/open.png')) response.writeHead(200, { 'Content-Type': 'image/png' }).end(PIXEL_PNG);
+      else response.writeHead(200, { 'Content-Type': 'text/css' }).end('#remote-styled { color: rgb(1, 2, 3) }');
+    });
+    await new Promise<void>((resolve) => sender.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(sender.address() as AddressInfo).port}`;
+    // A context of its own: the browser's reports of the blocked loads are expected here, not on the dashboard.
+    const context = await browser.newContext({ baseURL: `${server.httpUrl}/` });
+    const reports = new ConsoleWatch();
+    reports.watch(context);
+    try {
+      const id = await send('Remote content', {
+        html: `<p id="remote-styled">Newsletter</p><link rel="stylesheet" href="${origin}/style.css"><img id="remote-image" alt="remote pixel" src="${origin}/open.png">`,
+      });
+      const viewer = await context.newPage();
+      await signInThroughPage(viewer, OWNER_EMAIL, OWNER_PASSWORD);
+      await viewer.goto(viewerPath(id, 'html'));
+      const toggle = viewer.getByRole('checkbox', { name: 'Load remote content' });
+      await toggle.waitFor();
+      assert.equal(await toggle.isChecked(), false, 'off by default');
+      const frame = viewer.locator('iframe.mail-frame');
+      const content = viewer.frameLocator('iframe.mail-frame');
+      await content.locator('#remote-styled').waitFor();
+      assert.doesNotMatch(await frame.getAttribute('src') ?? '', /[?&]remote=/);
+      // Positive evidence that both loads were refused by the policy, then: the sender heard nothing.
+      const refused = (what: string) => reports.cspViolations().some((text) => text.includes(`${origin}/${what}`));
+      await pollUntil(async () => refused('open.png') && refused('style.css'), 10_000, () => `the browser to report blocking the remote image and stylesheet: ${JSON.stringify(reports.messages)}`);
+      assert.equal(requested.length, 0, `no request reached the sender, got ${JSON.stringify(requested)}`);
+      assert.equal(await content.locator('#remote-image').evaluate((image: { naturalWidth: number }) => image.naturalWidth), 0);
+      await expectAccessible(viewer, 'message viewer, HTML tab with remote content blocked');
+
+      await toggle.check();
+      await pollUntil(async () => /[?&]remote=1(&|$)/.test(await frame.getAttribute('src') ?? ''), 5000, 'the frame to reload with remote=1');
+      const image = viewer.frameLocator('iframe.mail-frame').locator('#remote-image');
+      await pollUntil(async () => (await image.evaluate((element: { naturalWidth: number }) => element.naturalWidth).catch(() => 0)) > 0, 10_000, 'the remote image to load');
+      // This file is compiled without the DOM's types: the frame's window is reached through the element.
+      const styled = viewer.frameLocator('iframe.mail-frame').locator('#remote-styled');
+      const color = () => styled.evaluate((element: { ownerDocument: { defaultView: { getComputedStyle(of: unknown): { color: string } } } }) => element.ownerDocument.defaultView.getComputedStyle(element).color);
+      await pollUntil(async () => (await color()) === 'rgb(1, 2, 3)', 10_000, 'the remote stylesheet to apply');
+      assert.ok(requested.some((url) => url.startsWith('/open.png')) && requested.includes('/style.css'), `the sender got both requests: ${JSON.stringify(requested)}`);
+      await expectAccessible(viewer, 'message viewer, HTML tab with remote content loaded');
+
+      await toggle.uncheck();
+      await pollUntil(async () => !/[?&]remote=/.test(await frame.getAttribute('src') ?? ''), 5000, 'the frame to reload without remote');
+    } finally {
+      await context.close();
+      await new Promise((resolve) => sender.close(resolve));
+    }
   });
 
   it('deletes the message after a confirmation and goes back to the inbox', async function () {

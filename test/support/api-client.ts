@@ -6,6 +6,26 @@ import { compileSchema, createAjv, describeAjvError, loadOpenApi, type Operation
 const openapi = loadOpenApi();
 const ajv = createAjv(openapi);
 const validators = new Map<string, ValidateFunction>();
+/** Header values are strings; the schemas say what they hold (Retry-After: an integer). */
+const headerAjv = createAjv(openapi, { coerceTypes: true });
+const headerValidators = new Map<string, ValidateFunction>();
+
+interface HeaderSpec {
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+/** A response's declared headers, each resolved from its `#/components/headers/...` reference. */
+function declaredHeaders(response: object): [string, HeaderSpec][] {
+  const headers = (response as { headers?: Record<string, HeaderSpec | { $ref: string }> }).headers ?? {};
+  const components = (openapi.raw.components as { headers?: Record<string, HeaderSpec> }).headers ?? {};
+  return Object.entries(headers).map(([name, spec]) => {
+    if (!('$ref' in spec)) return [name, spec];
+    const resolved = components[spec.$ref.replace('#/components/headers/', '')];
+    assert.ok(resolved, `openapi.yaml: unresolved header reference ${spec.$ref}`);
+    return [name, resolved];
+  });
+}
 
 function matchOperation(method: string, pathname: string): OperationSpec | null {
   for (const operation of openapi.operations) {
@@ -24,8 +44,8 @@ export interface ApiResponse<T = unknown> {
   bytes: Buffer;
 }
 
-/** Validates a response against the operation's declared response for its status. */
-export function assertMatchesContract(method: string, pathname: string, status: number, contentType: string, body: Buffer): void {
+/** Validates a response (and its declared headers, when they are given) against the operation's declared response for its status. */
+export function assertMatchesContract(method: string, pathname: string, status: number, contentType: string, body: Buffer, headers?: Headers): void {
   const operation = matchOperation(method, pathname);
   if (!operation) {
     // Unknown routes still answer in the error envelope.
@@ -40,6 +60,22 @@ export function assertMatchesContract(method: string, pathname: string, status: 
   // A declared range such as */* or image/* covers every concrete type in it.
   const declared = [mediaType, `${mediaType.split('/')[0]}/*`, '*/*'].find((candidate) => content[candidate]);
   assert.ok(declared, `${method} ${pathname} ${status}: content type ${mediaType} not declared (declared: ${Object.keys(content).join(', ')})`);
+  if (headers) {
+    for (const [name, spec] of declaredHeaders(response)) {
+      const value = headers.get(name);
+      if (value === null) {
+        assert.ok(!spec.required, `${method} ${pathname} ${status}: the required header ${name} is missing`);
+        continue;
+      }
+      const key = `${operation.operationId} ${status} ${name}`;
+      let validate = headerValidators.get(key);
+      if (!validate) {
+        validate = compileSchema(headerAjv, { type: 'object', properties: { value: spec.schema } });
+        headerValidators.set(key, validate);
+      }
+      assert.ok(validate({ value }), `${method} ${pathname} ${status}: header ${name}: ${value} breaks the contract: ${describeAjvError(name, validate.errors?.[0])}`);
+    }
+  }
   const schema = content[declared]!.schema;
   if (mediaType !== 'application/json' || !schema) return;
   const key = `${operation.operationId} ${status}`;
@@ -75,7 +111,7 @@ export class ApiClient {
     const bytes = Buffer.from(await response.arrayBuffer());
     const contentType = response.headers.get('content-type') ?? '';
     const pathname = basePath !== '' && url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
-    assertMatchesContract(method, pathname, response.status, contentType, bytes);
+    assertMatchesContract(method, pathname, response.status, contentType, bytes, response.headers);
     const json = contentType.startsWith('application/json') ? (JSON.parse(bytes.toString()) as T) : (undefined as T);
     return { status: response.status, headers: response.headers, json, bytes };
   }

@@ -13,13 +13,22 @@ const WIDTHS = [
 ] as const;
 type Width = (typeof WIDTHS)[number]['key'];
 
+/** The signed HTML link with remote content allowed; `remote` is outside the signature, so the link stays valid. */
+function withRemoteContent(url: string): string {
+  const allowed = new URL(url);
+  allowed.searchParams.set('remote', '1');
+  return allowed.toString();
+}
+
 /**
  * The HTML body in an iframe from its signed link. The server sends it under a CSP whose `sandbox` directive gives it
  * an opaque origin and no scripts; the empty sandbox attribute says the same from this side, so mail never runs script
- * even if one of the two were lost.
+ * even if one of the two were lost. Remote images, styles and fonts stay blocked until asked for, for this message
+ * only: loading them tells the sender that, and when, the message was opened.
  */
 export function HtmlPanel(props: { message: Message }) {
   const [width, setWidth] = useState<Width>('desktop');
+  const [remote, setRemote] = useState(false);
   const url = props.message.files.html;
   if (url === undefined) return <p>This message has no HTML part.</p>;
   return (
@@ -33,8 +42,19 @@ export function HtmlPanel(props: { message: Message }) {
           </label>
         ))}
       </fieldset>
+      <div class="remote-content">
+        <label class="check">
+          <input type="checkbox" checked={remote} aria-describedby="remote-content-note" onChange={(event) => setRemote(event.currentTarget.checked)} />
+          Load remote content
+        </label>
+        <p id="remote-content-note" class="muted">
+          {remote
+            ? 'Images, styles and fonts from the web are shown; the sender can tell that this message was opened.'
+            : 'Images, styles and fonts from the web are blocked, so opening this message does not tell its sender.'}
+        </p>
+      </div>
       <div class="frame-wrap">
-        <iframe class={`mail-frame width-${width}`} src={url} sandbox="" title={`HTML body of ${props.message.subject || 'the message'}`} referrerpolicy="no-referrer" />
+        <iframe class={`mail-frame width-${width}`} src={remote ? withRemoteContent(url) : url} sandbox="" title={`HTML body of ${props.message.subject || 'the message'}`} referrerpolicy="no-referrer" />
       </div>
     </div>
   );

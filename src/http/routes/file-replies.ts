@@ -1,31 +1,57 @@
-// How message files go out: HTML under a locked-down policy, attachments with their name and type.
+// How message files go out. Every one is hostile content: never sniffed, never embedded by another origin, under a
+// policy that runs nothing; raw messages and attachments download; HTML loads nothing remote unless asked to.
 import type { FileContent } from '../../services/message-content.js';
 import type { FileReply } from '../handler.js';
+import { servedContentType } from '../served-content-type.js';
+
+/**
+ * Headers of every file reply. nosniff keeps a browser to the type we send; same-origin keeps other sites from
+ * embedding our files (<img>, <script>, <link>) to read or probe them; no-referrer keeps links in mail from telling
+ * where they were clicked.
+ */
+const FILE_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Referrer-Policy': 'no-referrer',
+} as const;
+
+/** A file that is not a page (raw message, attachment, thumbnail, text), opened in a browser, runs and loads nothing. */
+const FILE_POLICY = "default-src 'none'; sandbox";
 
 /**
  * Captured HTML is untrusted. The sandbox directive without allow-scripts or allow-same-origin gives the page an
- * opaque origin and no scripts; nothing may be embedded, framed, submitted or rebased.
+ * opaque origin and no scripts; nothing may be embedded, framed, submitted or rebased. Remote content is blocked
+ * unless `remote` is 1, because a remote image is how a sender learns that and when a message was opened: images and
+ * fonts then come only from the message itself (its cid: images are inlined as data: URIs) and styles only from the
+ * page. style-src also governs @import and <link rel=stylesheet>; img-src and font-src every CSS url().
  */
-const HTML_POLICY = [
-  "default-src 'none'",
-  'img-src * data: cid:',
-  "style-src 'unsafe-inline' *",
-  'font-src * data:',
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'self'",
-  'sandbox',
-].join('; ');
+function htmlPolicy(remote: 0 | 1): string {
+  const anywhere = remote === 1 ? ' *' : '';
+  return [
+    "default-src 'none'",
+    `img-src data: cid:${anywhere}`,
+    `style-src 'unsafe-inline'${anywhere}`,
+    `font-src data:${anywhere}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'self'",
+    'sandbox',
+  ].join('; ');
+}
 
-export const htmlReply = (html: string): FileReply => ({
+/** A page of mail; `remote` is the request's query parameter (0 or 1). */
+export const htmlReply = (html: string, remote: 0 | 1): FileReply => ({
   file: html,
   contentType: 'text/html; charset=utf-8',
-  headers: {
-    'Content-Security-Policy': HTML_POLICY,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-  },
+  // Link prefetching is not governed by the policy; without this a <link rel=dns-prefetch> would still reach out.
+  headers: { ...FILE_HEADERS, 'Content-Security-Policy': htmlPolicy(remote), 'X-DNS-Prefetch-Control': 'off' },
+});
+
+export const textReply = (text: string): FileReply => ({
+  file: text,
+  contentType: 'text/plain; charset=utf-8',
+  headers: { ...FILE_HEADERS, 'Content-Security-Policy': FILE_POLICY },
 });
 
 /** RFC 6266 filename with an RFC 5987 UTF-8 form for names beyond ASCII. */
@@ -35,8 +61,23 @@ function contentDisposition(kind: 'attachment' | 'inline', filename: string): st
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-export const attachmentReply = (file: FileContent, kind: 'attachment' | 'inline' = 'attachment'): FileReply => ({
+/** The message exactly as received, as a download: an .eml opened in place would be rendered by whatever claims it. */
+export const rawReply = (raw: Buffer, messageId: string): FileReply => ({
+  file: raw,
+  contentType: 'message/rfc822',
+  headers: { ...FILE_HEADERS, 'Content-Security-Policy': FILE_POLICY, 'Content-Disposition': contentDisposition('attachment', `${messageId}.eml`) },
+});
+
+/** An attachment as a download, under its own type unless a browser could run or apply that type. */
+export const attachmentReply = (file: FileContent): FileReply => ({
+  file: file.content,
+  contentType: servedContentType(file.contentType),
+  headers: { ...FILE_HEADERS, 'Content-Security-Policy': FILE_POLICY, 'Content-Disposition': contentDisposition('attachment', file.filename) },
+});
+
+/** A thumbnail is a PNG we made, so it may show in place. */
+export const thumbnailReply = (file: FileContent): FileReply => ({
   file: file.content,
   contentType: file.contentType,
-  headers: { 'Content-Disposition': contentDisposition(kind, file.filename), 'X-Content-Type-Options': 'nosniff' },
+  headers: { ...FILE_HEADERS, 'Content-Security-Policy': FILE_POLICY, 'Content-Disposition': contentDisposition('inline', file.filename) },
 });

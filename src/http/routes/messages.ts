@@ -5,7 +5,7 @@ import type { FileUrlSigner } from '../../services/signed-urls.js';
 import { listFilter } from '../../query/parse-query.js';
 import { handlers } from '../handler.js';
 import { messageDetailJson, messageSummaryJson } from '../presenters.js';
-import { attachmentReply, htmlReply } from './file-replies.js';
+import { attachmentReply, htmlReply, rawReply, thumbnailReply } from './file-replies.js';
 
 export function messageHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner) {
   return handlers({
@@ -21,15 +21,11 @@ export function messageHandlers(messages: MessageService, content: MessageConten
     getMessage: async ({ principal, params, baseUrl }) => ({
       data: messageDetailJson(await content.detail(principal.workspace.id, params.id), signer, baseUrl),
     }),
-    getMessageRaw: async ({ principal, params }) => ({
-      file: await messages.raw(principal.workspace.id, params.id),
-      contentType: 'message/rfc822',
-      headers: { 'Content-Disposition': `inline; filename="${params.id}.eml"` },
-    }),
-    getMessageHtml: async ({ principal, params }) => htmlReply(await content.html(principal.workspace.id, params.id)),
+    getMessageRaw: async ({ principal, params }) => rawReply(await messages.raw(principal.workspace.id, params.id), params.id),
+    getMessageHtml: async ({ principal, params, query }) => htmlReply(await content.html(principal.workspace.id, params.id), query.remote),
     getMessageLinks: async ({ principal, params }) => ({ data: await content.links(principal.workspace.id, params.id) }),
     getAttachment: async ({ principal, params }) => attachmentReply(await content.attachment(principal.workspace.id, params.id, params.index)),
-    getAttachmentThumb: async ({ principal, params }) => attachmentReply(await content.thumbnail(principal.workspace.id, params.id, params.index), 'inline'),
+    getAttachmentThumb: async ({ principal, params }) => thumbnailReply(await content.thumbnail(principal.workspace.id, params.id, params.index)),
     markRead: async ({ principal, params }) => ({ data: await messages.setRead(principal.workspace.id, params.id, true) }),
     markUnread: async ({ principal, params }) => ({ data: await messages.setRead(principal.workspace.id, params.id, false) }),
     deleteMessage: async ({ principal, params }) => ({ data: { deleted_messages: await messages.delete(principal.workspace.id, params.id) } }),
