@@ -230,6 +230,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       publicOrigin: config.publicUrl === null ? null : new URL(config.publicUrl).origin,
       basePath: config.basePath,
       trustProxy: config.trustProxy,
+      trustProxyHops: config.trustProxyHops,
       // The web application (static files under a strict CSP) mounts here: a Koa middleware for the GETs outside /v1
       // and the operators' paths, run after the API's routes and before the 404 envelope.
       dashboard: dashboardSite({ root: DASHBOARD_ROOT, basePath: config.basePath }),

@@ -27,8 +27,12 @@ export interface HttpAppDeps {
   publicBaseUrl: string | null;
   /** SANDBOX_PUBLIC_URL's origin, which Origin headers must name; null: the origin each request was made to. */
   publicOrigin: string | null;
-  /** SANDBOX_TRUST_PROXY: take the client's address, scheme and host from X-Forwarded-For, -Proto and -Host. */
+  /**
+   * SANDBOX_TRUST_PROXY: take the client's address from X-Forwarded-For, the one the nearest of `trustProxyHops`
+   * proxies appended; scheme and host still come from publicOrigin, never from X-Forwarded-Proto or -Host.
+   */
   trustProxy: boolean;
+  trustProxyHops: number;
   /** SANDBOX_BASE_PATH: everything is served under it ('' for the root). */
   basePath: string;
   /** The web application's middleware: it answers the GETs the API's routes leave alone; null serves none. */
@@ -143,9 +147,14 @@ function authorize(ctx: Context, spec: OperationSpec, principal: Principal, expe
   }
 }
 
+/** TLS on the request's own connection; ctx.secure would believe X-Forwarded-Proto, which the client may have written. */
+function socketEncrypted(ctx: Context): boolean {
+  return 'encrypted' in ctx.req.socket && ctx.req.socket.encrypted === true;
+}
+
 function writeSessionCookie(ctx: Context, change: SessionCookie, deps: HttpAppDeps): void {
   // Behind a TLS-terminating proxy the request itself is plain http, but the browser's is not.
-  const secure = ctx.secure || (deps.publicOrigin?.startsWith('https:') ?? false);
+  const secure = socketEncrypted(ctx) || (deps.publicOrigin?.startsWith('https:') ?? false);
   if (secure) ctx.cookies.secure = true;
   const attributes = { httpOnly: true, sameSite: 'lax', path: deps.basePath || '/', secure, overwrite: true } as const;
   if ('clear' in change) ctx.cookies.set(SESSION_COOKIE, null, attributes);
@@ -271,10 +280,14 @@ function clientGone(ctx: Context): AbortSignal {
 // A host name or an IP literal, with an optional port: what may become part of the absolute links we hand out.
 const HOST_HEADER = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** The origin the client reached, from its Host header, which must be a well-formed host (RFC 9110). */
+/**
+ * The origin the client reached, from its Host header, which must be a well-formed host (RFC 9110). Only without
+ * SANDBOX_PUBLIC_URL, so never behind a trusted proxy: ctx.host and ctx.protocol would read X-Forwarded-Host and -Proto.
+ */
 function requestOrigin(ctx: Context): string {
-  if (!HOST_HEADER.test(ctx.host)) throw new AppError('invalid_request', `the Host header '${ctx.host.slice(0, 100)}' is not a valid host`);
-  return `${ctx.protocol}://${ctx.host}`;
+  const host = ctx.get('host');
+  if (!HOST_HEADER.test(host)) throw new AppError('invalid_request', `the Host header '${host.slice(0, 100)}' is not a valid host`);
+  return `${socketEncrypted(ctx) ? 'https' : 'http'}://${host}`;
 }
 
 /** An operation's handler as the router calls it. */
@@ -351,6 +364,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   const app = new Koa<State>();
   app.silent = true;
   app.proxy = deps.trustProxy;
+  // Each proxy appends the address it was reached from; entries left of the nearest proxies' are the client's to write.
+  app.maxIpsCount = deps.trustProxyHops;
   app.use(requestContext(deps.log, deps.metrics));
   app.use(errorEnvelope(deps.metrics));
   app.use(underBasePath(deps.basePath));
