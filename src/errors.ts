@@ -55,6 +55,10 @@ export const ERROR_TABLE = {
   csrf_failed: { http: 403 },
   no_workspace: { http: 403 },
   last_owner: { http: 409 },
+  // The edge: a Host that names none of this server's addresses (DNS rebinding), metrics of a server reachable from
+  // other machines without their token.
+  host_not_allowed: { http: 421 },
+  metrics_token_required: { http: 403 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -16,6 +16,7 @@ import { CSRF_HEADER, changesState, foreignOriginRefusal, sessionCsrfRefusal } f
 import { writeEventStream, type EventStreamReply } from './event-stream.js';
 import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
 import { requestContext, type RequestState } from './request-context.js';
+import { wellFormedHost, type HostCheck } from './host-allow-list.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
 
@@ -33,6 +34,8 @@ export interface HttpAppDeps {
    */
   trustProxy: boolean;
   trustProxyHops: number;
+  /** Which Host headers are answered (host-allow-list.ts); null: any. */
+  hostCheck: HostCheck | null;
   /** SANDBOX_BASE_PATH: everything is served under it ('' for the root). */
   basePath: string;
   /** The web application's middleware: it answers the GETs the API's routes leave alone; null serves none. */
@@ -277,17 +280,23 @@ function clientGone(ctx: Context): AbortSignal {
   return controller.signal;
 }
 
-// A host name or an IP literal, with an optional port: what may become part of the absolute links we hand out.
-const HOST_HEADER = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
 /**
  * The origin the client reached, from its Host header, which must be a well-formed host (RFC 9110). Only without
  * SANDBOX_PUBLIC_URL, so never behind a trusted proxy: ctx.host and ctx.protocol would read X-Forwarded-Host and -Proto.
  */
 function requestOrigin(ctx: Context): string {
   const host = ctx.get('host');
-  if (!HOST_HEADER.test(host)) throw new AppError('invalid_request', `the Host header '${host.slice(0, 100)}' is not a valid host`);
+  if (!wellFormedHost(host)) throw new AppError('invalid_request', `the Host header '${host.slice(0, 100)}' is not a valid host`);
   return `${socketEncrypted(ctx) ? 'https' : 'http'}://${host}`;
+}
+
+/** Answers only the Host names the server is known by, before anything else looks at the request. */
+function answeredHosts(check: HostCheck) {
+  return async (ctx: Context, next: Next) => {
+    const refusal = check(ctx.get('host'));
+    if (refusal) throw refusal;
+    await next();
+  };
 }
 
 /** An operation's handler as the router calls it. */
@@ -368,6 +377,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   app.maxIpsCount = deps.trustProxyHops;
   app.use(requestContext(deps.log, deps.metrics));
   app.use(errorEnvelope(deps.metrics));
+  if (deps.hostCheck) app.use(answeredHosts(deps.hostCheck));
   app.use(underBasePath(deps.basePath));
   app.use(router.routes());
   // What the API's routes leave (GETs outside /v1 and the operators' paths) goes to the web application.
