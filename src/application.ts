@@ -197,6 +197,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       hostname: config.smtpHostname,
       maxMessageBytes: config.maxMessageBytes,
       shutdownGraceMs: config.shutdownGraceMs,
+      requireTlsForAuth: config.smtpRequireTls,
       tls,
     }, [
       authPolicy,

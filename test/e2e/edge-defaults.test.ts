@@ -1,14 +1,17 @@
 // End to end, both profiles: the safe defaults at the service's edge. /metrics needs SANDBOX_METRICS_TOKEN once the
 // server is bound beyond loopback; a loopback-bound server answers only Host names of its own (a DNS-rebinding page
-// gets 421).
+// gets 421); SANDBOX_SMTP_REQUIRE_TLS=1 refuses AUTH in the clear with 538 5.7.11.
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import os from 'node:os';
-import { assertMatchesContract } from '../support/api-client.js';
+import { ApiClient, assertMatchesContract } from '../support/api-client.js';
 import type { ErrorEnvelopeJson } from '../support/api-json.js';
 import { firstRunLink, linkToken, OWNER_EMAIL, OWNER_PASSWORD } from '../support/dashboard.js';
+import { createInbox } from '../support/inboxes.js';
 import { testProfile } from '../support/profile.js';
+import { authPlain, buildMessage, RawSmtp } from '../support/raw-smtp.js';
 import { startServer, type StartedServer } from '../support/server.js';
+import { credentialsOf, rejection, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 const PUBLIC_HOST = 'sandbox.example.test';
@@ -164,6 +167,57 @@ describe(`safe defaults at the edge (${testProfile()} profile)`, function () {
 
     it('answers a malformed Host 400 invalid_request, before the allow-list', async () => {
       expectRefusal(await requestWithHost(`${server.httpUrl}/v1/workspace`, 'x y'), 400, 'invalid_request', 'GET', '/v1/workspace');
+    });
+
+    it('still takes SMTP AUTH without TLS by default (SANDBOX_SMTP_REQUIRE_TLS=0)', async () => {
+      const credentials = credentialsOf(await createInbox(new ApiClient(server.httpUrl, server.defaultKey)));
+      const client = await RawSmtp.greet(credentials.port);
+      try {
+        await client.expect(authPlain(credentials), 235);
+      } finally {
+        await client.quit();
+      }
+    });
+  });
+
+  describe('SANDBOX_SMTP_REQUIRE_TLS=1', function () {
+    let credentials: SmtpCredentials;
+    let smtpsPort: number;
+    const envelope = { from: 'tls@client.example', to: ['box@sandbox.example'] };
+    const message = (subject: string) => buildMessage(['From: tls@client.example', 'To: box@sandbox.example', `Subject: ${subject}`], 'x');
+
+    before(async () => {
+      const server = await start({ SANDBOX_SMTP_REQUIRE_TLS: '1' });
+      credentials = credentialsOf(await createInbox(new ApiClient(server.httpUrl, server.defaultKey)));
+      smtpsPort = server.smtpsPort;
+    });
+
+    it('refuses AUTH before STARTTLS with 538 5.7.11 at the command, before any credentials are exchanged', async () => {
+      const client = await RawSmtp.greet(credentials.port);
+      try {
+        const plain = await client.command(authPlain(credentials));
+        assert.deepEqual([plain.code, plain.text], [538, '5.7.11 Encryption required for requested authentication mechanism']);
+        // AUTH LOGIN gets the same answer instead of a 334 prompt for the username.
+        const login = await client.command('AUTH LOGIN');
+        assert.deepEqual([login.code, login.enhanced], [538, '5.7.11']);
+        assert.equal((await client.command('MAIL FROM:<tls@client.example>')).code, 530, 'the session is not logged in');
+      } finally {
+        await client.quit();
+      }
+    });
+
+    it('a client that does not upgrade sees the refusal', async () => {
+      const refused = await rejection(sendRaw(credentials, message('plain'), envelope, { ignoreTLS: true }));
+      assert.equal(refused.code, 538);
+      assert.match(refused.response, /^538 5\.7\.11 /);
+    });
+
+    it('takes AUTH after STARTTLS on the same port', async () => {
+      storedId(String((await sendRaw(credentials, message('starttls'), envelope, { requireTLS: true })).response));
+    });
+
+    it('takes AUTH on the implicit-TLS port', async () => {
+      storedId(String((await sendRaw({ ...credentials, port: smtpsPort }, message('implicit'), envelope, { secure: true })).response));
     });
   });
 });
