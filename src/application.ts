@@ -5,7 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { linkBaseUrl, publicBaseUrl, type Config } from './config.js';
+import { isLoopbackBind, linkBaseUrl, publicBaseUrl, type Config } from './config.js';
+import type { AppError } from './errors.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
 import { MessageService } from './services/messages.js';
 import { MessageContentService } from './services/message-content.js';
@@ -36,7 +37,8 @@ import { tagHandlers } from './http/routes/tags.js';
 import { sendHandlers } from './http/routes/send.js';
 import { fileHandlers } from './http/routes/files.js';
 import { realtimeHandlers } from './http/routes/realtime.js';
-import { metricsReply, operationsHandlers } from './http/routes/operations.js';
+import { metricsRefusal, metricsReply, operationsHandlers, type MetricsAccess } from './http/routes/operations.js';
+import { hostCheck, type HostCheck } from './http/host-allow-list.js';
 import { viewHandlers } from './http/routes/views.js';
 import { InboxFeeds } from './services/inbox-feeds.js';
 import { MessageWaiter } from './services/wait-for-message.js';
@@ -107,12 +109,26 @@ async function listenOn(server: http.Server, port: number, bind: string): Promis
   return (server.address() as AddressInfo).port;
 }
 
-/** SANDBOX_METRICS_PORT: /metrics alone, on a port that can stay private while the API's is exposed. */
-function metricsServer(metrics: ServiceMetrics, log: Logger): http.Server {
+/** A refusal in the API's JSON envelope, for the servers that are not the Koa app. */
+function writeRefusal(response: http.ServerResponse, error: AppError): void {
+  response.writeHead(error.httpStatus, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...error.headers })
+    .end(JSON.stringify({ success: false, error: { code: error.code, message: error.message } }));
+}
+
+/**
+ * SANDBOX_METRICS_PORT: /metrics alone, on a port that can stay private while the API's is exposed. The same Host
+ * names and the same token rule as /metrics on the API's port.
+ */
+function metricsServer(metrics: ServiceMetrics, access: MetricsAccess, answeredHost: HostCheck | null, log: Logger): http.Server {
   return http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (request.method !== 'GET' || path !== '/metrics') {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('only GET /metrics is served here\n');
+      return;
+    }
+    const refusal = answeredHost?.(request.headers.host ?? '') ?? metricsRefusal(access, request.headers.authorization);
+    if (refusal) {
+      writeRefusal(response, refusal);
       return;
     }
     metricsReply(metrics).then(
@@ -181,6 +197,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       hostname: config.smtpHostname,
       maxMessageBytes: config.maxMessageBytes,
       shutdownGraceMs: config.shutdownGraceMs,
+      requireTlsForAuth: config.smtpRequireTls,
       tls,
     }, [
       authPolicy,
@@ -193,6 +210,14 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const closeSmtp = once(() => smtp.close());
     stops.push(closeSmtp);
 
+    const answeredHost = hostCheck(config);
+    if (answeredHost === null) {
+      log.warn({ bind: config.bind }, 'HTTP answers any Host header: bound beyond loopback without SANDBOX_PUBLIC_URL or SANDBOX_ALLOWED_HOSTS, a DNS-rebinding page can reach it');
+    }
+    const metricsAccess: MetricsAccess = { token: config.metricsToken, boundBeyondLoopback: !isLoopbackBind(config.bind), bind: config.bind };
+    if (metricsAccess.boundBeyondLoopback && metricsAccess.token === null) {
+      log.warn({ bind: config.bind }, 'GET /metrics answers 403 metrics_token_required: the server is bound beyond loopback and SANDBOX_METRICS_TOKEN is not set');
+    }
     const app = createHttpApp({
       openapi: loadOpenApi(),
       handlers: {
@@ -220,7 +245,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...operationsHandlers({
           readiness: () => checkReadiness(backend.probes),
           metrics,
-          metricsToken: config.metricsToken,
+          access: metricsAccess,
           metricsElsewhere: config.metricsPort !== null,
         }),
         ...sessionPublicHandlers(accounts.people),
@@ -230,6 +255,8 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       publicOrigin: config.publicUrl === null ? null : new URL(config.publicUrl).origin,
       basePath: config.basePath,
       trustProxy: config.trustProxy,
+      trustProxyHops: config.trustProxyHops,
+      hostCheck: answeredHost,
       // The web application (static files under a strict CSP) mounts here: a Koa middleware for the GETs outside /v1
       // and the operators' paths, run after the API's routes and before the 404 envelope.
       dashboard: dashboardSite({ root: DASHBOARD_ROOT, basePath: config.basePath }),
@@ -260,7 +287,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     stops.push(closeHttp);
     let metricsPort: number | null = null;
     if (config.metricsPort !== null) {
-      const ownServer = metricsServer(metrics, log);
+      const ownServer = metricsServer(metrics, metricsAccess, answeredHost, log);
       metricsPort = await listenOn(ownServer, config.metricsPort, config.bind);
       stops.push(() => new Promise((resolve) => ownServer.close(() => resolve())));
     }

@@ -1,6 +1,7 @@
 // Configuration from SANDBOX_* environment variables: parsed, validated and frozen once at start.
 import os from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import type { Plan } from './domain/types.js';
 
 export type Profile = 'embedded' | 'cluster';
@@ -57,8 +58,17 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Lets the link check request private and loopback addresses, for local development and tests. */
   linkCheckAllowPrivate: boolean;
-  /** Behind a reverse proxy: the client's address, scheme and host come from its X-Forwarded-* headers. */
+  /**
+   * Behind a reverse proxy: the client's address is the one the nearest trusted proxy appended to X-Forwarded-For.
+   * Scheme and host then come from publicUrl, which is required, never from X-Forwarded-Proto or -Host.
+   */
   trustProxy: boolean;
+  /** Proxies in front of the service, each appending to X-Forwarded-For: the client is this many entries from the right. */
+  trustProxyHops: number;
+  /** Host names (or `*.suffix`) the HTTP port answers to besides loopback names and publicUrl's host. */
+  allowedHosts: readonly string[];
+  /** Refuse SMTP AUTH on the plain port until STARTTLS (538 5.7.11); the implicit-TLS port is always encrypted. */
+  smtpRequireTls: boolean;
   logLevel: string;
   /** Bearer token GET /metrics asks for; null: metrics are open to whoever reaches the HTTP port. */
   metricsToken: string | null;
@@ -113,6 +123,34 @@ function readMetricsToken(env: Env): string | null {
   // A token is sent in a header: it must be printable, and long enough not to be guessed.
   if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError('SANDBOX_METRICS_TOKEN', 'expected 16-256 printable characters without spaces');
   return raw;
+}
+
+/** SANDBOX_TRUST_PROXY_HOPS: how many proxies append to X-Forwarded-For; it means nothing without SANDBOX_TRUST_PROXY=1. */
+function readTrustProxyHops(env: Env, trustProxy: boolean): number {
+  const raw = env.SANDBOX_TRUST_PROXY_HOPS;
+  if (raw === undefined || raw === '') return 1;
+  if (!trustProxy) throw new ConfigError('SANDBOX_TRUST_PROXY_HOPS', 'only means something with SANDBOX_TRUST_PROXY=1');
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PROXY_HOPS) throw new ConfigError('SANDBOX_TRUST_PROXY_HOPS', `expected a whole number 1-${MAX_PROXY_HOPS}, got '${raw}'`);
+  return Number(raw);
+}
+
+/** More proxies than this in a row is a mistake, not a deployment. */
+const MAX_PROXY_HOPS = 10;
+
+/** A DNS name of letters, digits and hyphens between dots, or an IP literal (IPv6 in brackets or bare). */
+const ALLOWED_HOST = /^(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+
+/** SANDBOX_ALLOWED_HOSTS: comma-separated host names without ports; `*.example.com` names every subdomain of it. */
+function readAllowedHosts(env: Env): string[] {
+  const raw = env.SANDBOX_ALLOWED_HOSTS;
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const host = entry.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    if (!ALLOWED_HOST.test(host) && !ipaddr.isValid(host)) {
+      throw new ConfigError('SANDBOX_ALLOWED_HOSTS', `expected comma-separated host names without ports, such as sandbox.internal,*.example.com; '${entry.trim()}' is not one`);
+    }
+    return host;
+  });
 }
 
 function readPositiveInt(env: Env, name: string, fallback: number): number {
@@ -253,6 +291,13 @@ function readEmail(env: Env, name: string, fallback: string): string {
   return raw.toLowerCase();
 }
 
+/** Whether an address to listen on reaches only this machine: `localhost`, 127.0.0.0/8, ::1 (or ::ffff:127.x). */
+export function isLoopbackBind(bind: string): boolean {
+  if (bind.toLowerCase() === 'localhost') return true;
+  if (!ipaddr.isValid(bind)) return false;
+  return ipaddr.process(bind).range() === 'loopback';
+}
+
 /**
  * Where absolute links point when no request says: SANDBOX_PUBLIC_URL (with the base path added unless its own path
  * names one already), else the address the HTTP port is bound to.
@@ -281,6 +326,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     throw new ConfigError(tlsCertPath ? 'SANDBOX_TLS_KEY' : 'SANDBOX_TLS_CERT', 'SANDBOX_TLS_CERT and SANDBOX_TLS_KEY must be given together');
   }
   const dataDir = path.resolve(env.SANDBOX_DATA_DIR || './data');
+  const trustProxy = readEnum(env, 'SANDBOX_TRUST_PROXY', ['0', '1'] as const, '0') === '1';
+  const publicUrl = readPublicUrl(env);
+  // Behind a proxy the request's own scheme and host are the proxy's hop, and the forwarded ones are whatever the
+  // client wrote: links, the session cookie's Secure and the CSRF origin need the public address said outright.
+  if (trustProxy && publicUrl === null) {
+    throw new ConfigError('SANDBOX_PUBLIC_URL', 'is required with SANDBOX_TRUST_PROXY=1: the scheme and host clients reach the service at, such as https://sandbox.example.com');
+  }
   const config: Config = {
     profile: readEnum(env, 'SANDBOX_PROFILE', ['embedded', 'cluster'] as const, 'embedded'),
     dataDir,
@@ -298,7 +350,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     tlsCertPath,
     tlsKeyPath,
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),
-    publicUrl: readPublicUrl(env),
+    publicUrl,
     basePath: readBasePath(env),
     sessionIdleMinutes: readPositiveInt(env, 'SANDBOX_SESSION_IDLE_MINUTES', 720),
     sessionMaxHours: readPositiveInt(env, 'SANDBOX_SESSION_MAX_HOURS', 168),
@@ -313,7 +365,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webhookTimeScale: readPositiveNumber(env, 'SANDBOX_WEBHOOK_TIME_SCALE', 1, 1000),
     webhookAllowPrivate: readEnum(env, 'SANDBOX_WEBHOOK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
     linkCheckAllowPrivate: readEnum(env, 'SANDBOX_LINK_CHECK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
-    trustProxy: readEnum(env, 'SANDBOX_TRUST_PROXY', ['0', '1'] as const, '0') === '1',
+    trustProxy,
+    trustProxyHops: readTrustProxyHops(env, trustProxy),
+    allowedHosts: Object.freeze(readAllowedHosts(env)),
+    smtpRequireTls: readEnum(env, 'SANDBOX_SMTP_REQUIRE_TLS', ['0', '1'] as const, '0') === '1',
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     metricsToken: readMetricsToken(env),
     metricsPort: env.SANDBOX_METRICS_PORT ? readPort(env, 'SANDBOX_METRICS_PORT', 0) : null,

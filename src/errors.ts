@@ -4,7 +4,10 @@
 export interface SmtpReply {
   /** Basic reply code; smtp-server adds the matching RFC 3463 enhanced code itself. */
   code: number;
-  /** The enhanced code smtp-server emits with that basic code, documented in openapi.yaml and checked by the SMTP e2e tests. */
+  /**
+   * The enhanced code smtp-server emits with that basic code, documented in openapi.yaml and checked by the SMTP e2e
+   * tests; for encryption_required smtp-server has none that fits (it says 5.7.0 for 538), so the server writes it.
+   */
   enhanced: string;
 }
 
@@ -56,6 +59,11 @@ export const ERROR_TABLE = {
   no_workspace: { http: 403 },
   last_owner: { http: 409 },
   account_unclaimed: { http: 409 },
+  // The edge: a Host that names none of this server's addresses (DNS rebinding), metrics of a server reachable from
+  // other machines without their token, SMTP AUTH in the clear when SANDBOX_SMTP_REQUIRE_TLS=1 (RFC 4954).
+  host_not_allowed: { http: 421 },
+  metrics_token_required: { http: 403 },
+  encryption_required: { smtp: { code: 538, enhanced: '5.7.11' } },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -16,6 +16,7 @@ import { CSRF_HEADER, changesState, foreignOriginRefusal, sessionCsrfRefusal } f
 import { writeEventStream, type EventStreamReply } from './event-stream.js';
 import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
 import { requestContext, type RequestState } from './request-context.js';
+import { wellFormedHost, type HostCheck } from './host-allow-list.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
 
@@ -27,8 +28,14 @@ export interface HttpAppDeps {
   publicBaseUrl: string | null;
   /** SANDBOX_PUBLIC_URL's origin, which Origin headers must name; null: the origin each request was made to. */
   publicOrigin: string | null;
-  /** SANDBOX_TRUST_PROXY: take the client's address, scheme and host from X-Forwarded-For, -Proto and -Host. */
+  /**
+   * SANDBOX_TRUST_PROXY: take the client's address from X-Forwarded-For, the one the nearest of `trustProxyHops`
+   * proxies appended; scheme and host still come from publicOrigin, never from X-Forwarded-Proto or -Host.
+   */
   trustProxy: boolean;
+  trustProxyHops: number;
+  /** Which Host headers are answered (host-allow-list.ts); null: any. */
+  hostCheck: HostCheck | null;
   /** SANDBOX_BASE_PATH: everything is served under it ('' for the root). */
   basePath: string;
   /** The web application's middleware: it answers the GETs the API's routes leave alone; null serves none. */
@@ -144,9 +151,14 @@ function authorize(ctx: Context, spec: OperationSpec, principal: Principal, expe
   }
 }
 
+/** TLS on the request's own connection; ctx.secure would believe X-Forwarded-Proto, which the client may have written. */
+function socketEncrypted(ctx: Context): boolean {
+  return 'encrypted' in ctx.req.socket && ctx.req.socket.encrypted === true;
+}
+
 function writeSessionCookie(ctx: Context, change: SessionCookie, deps: HttpAppDeps): void {
   // Behind a TLS-terminating proxy the request itself is plain http, but the browser's is not.
-  const secure = ctx.secure || (deps.publicOrigin?.startsWith('https:') ?? false);
+  const secure = socketEncrypted(ctx) || (deps.publicOrigin?.startsWith('https:') ?? false);
   if (secure) ctx.cookies.secure = true;
   const attributes = { httpOnly: true, sameSite: 'lax', path: deps.basePath || '/', secure, overwrite: true } as const;
   if ('clear' in change) ctx.cookies.set(SESSION_COOKIE, null, attributes);
@@ -271,13 +283,23 @@ function clientGone(ctx: Context): AbortSignal {
   return controller.signal;
 }
 
-// A host name or an IP literal, with an optional port: what may become part of the absolute links we hand out.
-const HOST_HEADER = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/** The origin the client reached, from its Host header, which must be a well-formed host (RFC 9110). */
+/**
+ * The origin the client reached, from its Host header, which must be a well-formed host (RFC 9110). Only without
+ * SANDBOX_PUBLIC_URL, so never behind a trusted proxy: ctx.host and ctx.protocol would read X-Forwarded-Host and -Proto.
+ */
 function requestOrigin(ctx: Context): string {
-  if (!HOST_HEADER.test(ctx.host)) throw new AppError('invalid_request', `the Host header '${ctx.host.slice(0, 100)}' is not a valid host`);
-  return `${ctx.protocol}://${ctx.host}`;
+  const host = ctx.get('host');
+  if (!wellFormedHost(host)) throw new AppError('invalid_request', `the Host header '${host.slice(0, 100)}' is not a valid host`);
+  return `${socketEncrypted(ctx) ? 'https' : 'http'}://${host}`;
+}
+
+/** Answers only the Host names the server is known by, before anything else looks at the request. */
+function answeredHosts(check: HostCheck) {
+  return async (ctx: Context, next: Next) => {
+    const refusal = check(ctx.get('host'));
+    if (refusal) throw refusal;
+    await next();
+  };
 }
 
 /** An operation's handler as the router calls it. */
@@ -354,8 +376,11 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   const app = new Koa<State>();
   app.silent = true;
   app.proxy = deps.trustProxy;
+  // Each proxy appends the address it was reached from; entries left of the nearest proxies' are the client's to write.
+  app.maxIpsCount = deps.trustProxyHops;
   app.use(requestContext(deps.log, deps.metrics));
   app.use(errorEnvelope(deps.metrics));
+  if (deps.hostCheck) app.use(answeredHosts(deps.hostCheck));
   app.use(underBasePath(deps.basePath));
   app.use(router.routes());
   // What the API's routes leave (GETs outside /v1 and the operators' paths) goes to the web application.

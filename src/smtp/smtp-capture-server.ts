@@ -18,6 +18,8 @@ export interface SmtpCaptureOptions {
   hostname: string;
   maxMessageBytes: number;
   shutdownGraceMs: number;
+  /** SANDBOX_SMTP_REQUIRE_TLS: AUTH on the plain port is refused until STARTTLS. */
+  requireTlsForAuth: boolean;
   tls: TlsMaterial;
 }
 
@@ -138,6 +140,7 @@ export class SmtpCaptureServer {
         this.observer.smtpConnections.inc();
         this.observer.smtpSessionsOpen.inc();
         this.openSessions.add(session.id);
+        if (!secure && this.options.requireTlsForAuth) this.refuseAuthInTheClear(server, session.id);
         callback(this.draining ? this.shuttingDown() : undefined);
       },
       // A session that leaves mid-transaction (RSET-less disconnect) must not hold up shutdown.
@@ -204,9 +207,29 @@ export class SmtpCaptureServer {
         });
       },
     };
-    const server = new SMTPServer(options);
+    // onConnect names this server; it first runs when a connection arrives, long after this line.
+    const server: SMTPServer = new SMTPServer(options);
     server.on('error', (error) => this.log.warn({ err: error }, 'smtp connection error'));
     return server;
+  }
+
+  /**
+   * SANDBOX_SMTP_REQUIRE_TLS: AUTH before STARTTLS is answered 538 5.7.11 (RFC 4954) at the command, before a
+   * password crosses the wire. smtp-server's own check (allowInsecureAuth: false) answers 538 with 5.7.0 and no hook
+   * chooses the enhanced code, so this connection's AUTH handler writes the whole reply, enhanced code included.
+   */
+  private refuseAuthInTheClear(server: SMTPServer, sessionId: string): void {
+    const connection = [...server.connections].find((candidate) => candidate.id === sessionId);
+    if (!connection) return;
+    const handleAuth = connection.handler_AUTH.bind(connection);
+    connection.handler_AUTH = (command, callback) => {
+      // STARTTLS upgrades this same connection; from then on AUTH goes its usual way.
+      if (connection.secure) return handleAuth(command, callback);
+      const { smtpReply, message } = new AppError('encryption_required', 'Encryption required for requested authentication mechanism');
+      this.observer.smtpReplied('auth', smtpReply.code);
+      connection.send(smtpReply.code, `${smtpReply.enhanced} ${message}`, false);
+      callback();
+    };
   }
 
   /** The refusal for an application error, counted; a storage failure is counted against its component too. */

@@ -1,7 +1,7 @@
 // Configuration parsing: defaults, sizes, ports, plans, and one clear error naming the variable.
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
-import { ConfigError, DEFAULT_PLANS, linkBaseUrl, loadConfig } from '../../src/config.js';
+import { ConfigError, DEFAULT_PLANS, isLoopbackBind, linkBaseUrl, loadConfig } from '../../src/config.js';
 
 describe('loadConfig', () => {
   it('has documented defaults', () => {
@@ -75,6 +75,13 @@ describe('loadConfig', () => {
     ['SANDBOX_SPAMD_URL', `/${'long-directory-name/'.repeat(6)}spamd.sock`],
     ['SANDBOX_SPAMD_TIMEOUT_MS', '0'],
     ['SANDBOX_SPAMD_MAX_BYTES', 'all'],
+    ['SANDBOX_TRUST_PROXY', 'yes'],
+    ['SANDBOX_TRUST_PROXY_HOPS', '2'],
+    ['SANDBOX_SMTP_REQUIRE_TLS', 'true'],
+    ['SANDBOX_ALLOWED_HOSTS', 'sandbox.internal:8025'],
+    ['SANDBOX_ALLOWED_HOSTS', 'http://sandbox.internal'],
+    ['SANDBOX_ALLOWED_HOSTS', 'a b'],
+    ['SANDBOX_ALLOWED_HOSTS', '*'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {
@@ -135,5 +142,36 @@ describe('loadConfig', () => {
     assert.equal(at({ SANDBOX_BIND: '::1' }), 'http://[::1]:8025');
     assert.equal(at({ SANDBOX_PUBLIC_URL: 'https://sandbox.example.com', SANDBOX_BASE_PATH: '/mail' }), 'https://sandbox.example.com/mail');
     assert.equal(at({ SANDBOX_PUBLIC_URL: 'https://example.com/mail/', SANDBOX_BASE_PATH: '/mail' }), 'https://example.com/mail');
+  });
+
+  it('reads the proxy, Host and SMTP TLS settings with safe defaults', () => {
+    const config = loadConfig({});
+    assert.deepEqual(
+      [config.trustProxy, config.trustProxyHops, config.allowedHosts, config.smtpRequireTls],
+      [false, 1, [], false],
+    );
+    assert.equal(loadConfig({ SANDBOX_SMTP_REQUIRE_TLS: '1' }).smtpRequireTls, true);
+    assert.deepEqual(loadConfig({ SANDBOX_ALLOWED_HOSTS: ' Sandbox.Internal, *.example.com ,[::1],10.0.0.5' }).allowedHosts, ['sandbox.internal', '*.example.com', '::1', '10.0.0.5']);
+    assert.deepEqual(loadConfig({ SANDBOX_ALLOWED_HOSTS: '' }).allowedHosts, []);
+  });
+
+  it('takes a trusted proxy\'s hops and needs SANDBOX_PUBLIC_URL with it', () => {
+    const proxied = { SANDBOX_TRUST_PROXY: '1', SANDBOX_PUBLIC_URL: 'https://sandbox.example.com' };
+    assert.deepEqual((({ trustProxy, trustProxyHops }) => [trustProxy, trustProxyHops])(loadConfig(proxied)), [true, 1]);
+    assert.equal(loadConfig({ ...proxied, SANDBOX_TRUST_PROXY_HOPS: '2' }).trustProxyHops, 2);
+    for (const hops of ['0', '-1', '1.5', '11', 'two']) {
+      assert.throws(() => loadConfig({ ...proxied, SANDBOX_TRUST_PROXY_HOPS: hops }), /^ConfigError: SANDBOX_TRUST_PROXY_HOPS: expected a whole number 1-10/);
+    }
+    assert.throws(() => loadConfig({ SANDBOX_TRUST_PROXY_HOPS: '2' }), /SANDBOX_TRUST_PROXY_HOPS: only means something with SANDBOX_TRUST_PROXY=1/);
+    assert.throws(() => loadConfig({ SANDBOX_TRUST_PROXY: '1' }), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /^SANDBOX_PUBLIC_URL: is required with SANDBOX_TRUST_PROXY=1/);
+      return true;
+    });
+  });
+
+  it('tells loopback binds from binds that other machines reach', () => {
+    for (const bind of ['127.0.0.1', '127.0.0.2', '::1', 'localhost', '::ffff:127.0.0.1']) assert.equal(isLoopbackBind(bind), true, bind);
+    for (const bind of ['0.0.0.0', '::', '192.168.1.10', 'fe80::1', 'sandbox.lan']) assert.equal(isLoopbackBind(bind), false, bind);
   });
 });
