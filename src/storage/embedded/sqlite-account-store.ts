@@ -252,7 +252,7 @@ export class SqliteAccountStore implements AccountStore {
     return guarded(() => this.db.transaction(() => {
       // Expired links can never be used; they go when a new one comes, so the table holds only recent ones. The
       // email's unused links go too: only the newest one sets the password.
-      this.sql('DELETE FROM password_links WHERE expires_at <= ? OR (email = ? AND used_at IS NULL)').run(this.now(), link.email);
+      this.sql('DELETE FROM password_links WHERE expires_at <= ? OR (email = ? AND used_at IS NULL AND token_hash <> ?)').run(this.now(), link.email, link.tokenHash);
       this.sql('INSERT INTO password_links (token_hash, email, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?)')
         .run(link.tokenHash, link.email, link.createdAt.getTime(), link.expiresAt.getTime(), link.usedAt?.getTime() ?? null);
     }).immediate());
