@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { isLoopbackBind, linkBaseUrl, publicBaseUrl, type Config } from './config.js';
-import type { AppError } from './errors.js';
+import { isLoopbackBind, linkBaseUrl, publicBaseUrl, type Config, type ConnectionLimits } from './config.js';
+import { AppError } from './errors.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
 import { MessageService } from './services/messages.js';
 import { MessageContentService } from './services/message-content.js';
@@ -92,15 +92,21 @@ export interface Application {
   close(): Promise<void>;
 }
 
-/** Requests Node cannot parse never reach Koa; they still get the JSON envelope rather than a bare status line. */
-function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+/**
+ * Requests Node cannot parse, or that do not arrive whole in time, never reach Koa; they still get the JSON envelope
+ * rather than a bare status line.
+ */
+function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex, limits: Pick<ConnectionLimits, 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs'>): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  const problem = error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers exceed 64 KiB' : `the request is not valid HTTP (${error.code ?? 'parse error'})`;
-  const body = JSON.stringify({ success: false, error: { code: 'invalid_request', message: problem } });
-  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const refusal = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? new AppError('request_timeout', `the request did not arrive in time: headers are awaited ${limits.httpHeadersTimeoutMs / 1000} s, a whole request ${limits.httpRequestTimeoutMs / 1000} s`)
+    : new AppError('invalid_request', error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers exceed 64 KiB' : `the request is not valid HTTP (${error.code ?? 'parse error'})`);
+  const body = JSON.stringify({ success: false, error: { code: refusal.code, message: refusal.message } });
+  const reason = http.STATUS_CODES[refusal.httpStatus] ?? 'Error';
+  socket.end(`HTTP/1.1 ${refusal.httpStatus} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 async function listenOn(server: NetServer, port: number, bind: string): Promise<number> {
@@ -289,7 +295,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     // Long q values percent-encode to far more than Node's default 16 KiB of request line and headers.
     // The request timeouts below are checked at this interval (Node's default is 30 s).
     const server = http.createServer({ maxHeaderSize: 64 * 1024, connectionsCheckingInterval: 1000 }, app.callback());
-    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket));
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket, connections));
     // Idle keep-alive connections outlive a load balancer's idle timeout (60 s is common), so the server never
     // closes one just as a client or proxy sends its next request on it (Node's default is 5 s).
     server.keepAliveTimeout = 65_000;

@@ -64,6 +64,7 @@ export const ERROR_TABLE = {
   // Admission: connections past the overall or per-address caps, SMTP sessions that never authenticate, and
   // captures past the caps on transactions open and bytes held for them (RFC 3463 4.3.2: not accepting messages now).
   too_many_connections: { http: 503, smtp: { code: 421, enhanced: '4.7.0' } },
+  request_timeout: { http: 408 },
   auth_timeout: { smtp: { code: 421, enhanced: '4.4.2' } },
   too_many_transactions: { http: 503, smtp: { code: 451, enhanced: '4.3.2' } },
 } as const satisfies Record<string, ErrorSpec>;
