@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { isLoopbackBind, linkBaseUrl, publicBaseUrl, type Config, type ConnectionLimits } from './config.js';
+import { isLoopbackBind, linkBaseUrl, publicBaseUrl, sendBodyLimit, type Config, type ConnectionLimits } from './config.js';
 import { AppError } from './errors.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
 import { MessageService } from './services/messages.js';
@@ -248,7 +248,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...messageHandlers(messages, content, signer),
         ...viewHandlers(messages, content),
         ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),
-        ...sendHandlers(new SendService(inboxes, pipeline, captureAdmission, config.maxMessageBytes)),
+        ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
         ...webhookHandlers(webhooks, workspaces),
         ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),
         // Links are checked as written, and many are plain http.
@@ -282,7 +282,8 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       // and the operators' paths, run after the API's routes and before the 404 envelope.
       dashboard: dashboardSite({ root: DASHBOARD_ROOT, basePath: config.basePath }),
       // Base64 grows attachments by a third; leave room for the JSON around them.
-      maxMessageBodyBytes: Math.ceil(config.maxMessageBytes * 4 / 3) + 1024 * 1024,
+      maxMessageBodyBytes: sendBodyLimit(config.maxMessageBytes),
+      captureAdmission,
       metadata: backend.metadata,
       rateLimiter: backend.rateLimiter,
       workspaces,

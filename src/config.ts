@@ -225,6 +225,9 @@ function readConnectionLimits(env: Env): ConnectionLimits {
   return limits;
 }
 
+/** The largest /send body: the message's bytes base64-encoded in its attachments, and up to 1 MiB of the rest. */
+export const sendBodyLimit = (maxMessageBytes: number): number => Math.ceil((maxMessageBytes * 4) / 3) + 1024 * 1024;
+
 function readCaptureLimits(env: Env, maxMessageBytes: number): CaptureLimits {
   const limits: CaptureLimits = {
     transactions: readPositiveInt(env, 'SANDBOX_MAX_TRANSACTIONS', 256),
@@ -239,9 +242,9 @@ function readCaptureLimits(env: Env, maxMessageBytes: number): CaptureLimits {
   if (limits.bufferedBytesPerWorkspace > limits.bufferedBytes) {
     throw new ConfigError('SANDBOX_BUFFERED_PER_WORKSPACE', 'must not be more than SANDBOX_MAX_BUFFERED');
   }
-  // Otherwise a workspace could never be sent one message of the largest allowed size.
-  if (limits.bufferedBytesPerWorkspace < maxMessageBytes) {
-    throw new ConfigError('SANDBOX_BUFFERED_PER_WORKSPACE', `must be at least SANDBOX_MAX_MESSAGE_BYTES (${maxMessageBytes} bytes)`);
+  // Otherwise a workspace could never be sent one message of the largest allowed size, over SMTP or /send.
+  if (limits.bufferedBytesPerWorkspace < sendBodyLimit(maxMessageBytes)) {
+    throw new ConfigError('SANDBOX_BUFFERED_PER_WORKSPACE', `must be at least the largest /send body that SANDBOX_MAX_MESSAGE_BYTES allows (${sendBodyLimit(maxMessageBytes)} bytes)`);
   }
   return limits;
 }

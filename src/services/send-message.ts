@@ -6,7 +6,6 @@ import { normalizeTags } from '../domain/tags.js';
 import type { Workspace } from '../domain/types.js';
 import type { IngestPipeline } from '../ingest/ingest-message.js';
 import type { InboxService } from './inboxes.js';
-import type { CaptureAdmission } from './capture-admission.js';
 
 interface Address { name?: string; email: string }
 
@@ -51,26 +50,11 @@ export class SendService {
   constructor(
     private readonly inboxes: InboxService,
     private readonly pipeline: IngestPipeline,
-    private readonly admission: CaptureAdmission,
     private readonly maxMessageBytes: number,
   ) {}
 
-  /**
-   * Stores the composed message as if it arrived over SMTP; nothing is delivered. A send is a transaction like an
-   * SMTP one: it counts against the same caps on transactions open and bytes held, per workspace and overall.
-   */
+  /** Stores the composed message as if it arrived over SMTP; nothing is delivered. */
   async send(workspace: Workspace, inboxId: string, request: SendRequest): Promise<string> {
-    const ticket = this.admission.open(workspace.id);
-    try {
-      return await this.compose(workspace, inboxId, request, (bytes) => {
-        if (!ticket.hold(bytes)) throw ticket.overBuffered();
-      });
-    } finally {
-      ticket.release();
-    }
-  }
-
-  private async compose(workspace: Workspace, inboxId: string, request: SendRequest, hold: (bytes: number) => void): Promise<string> {
     const inbox = await this.inboxes.require(workspace.id, inboxId);
     const tags = normalizeTags(request.tags ?? []);
     const composer = new MailComposer({
@@ -95,7 +79,6 @@ export class SendService {
     if (raw.length > this.maxMessageBytes) {
       throw new AppError('message_too_large', `the composed message is ${raw.length} bytes, over the maximum of ${this.maxMessageBytes}`);
     }
-    hold(raw.length);
     const recipients = [...new Set([...request.to, ...(request.cc ?? []), ...(request.bcc ?? [])].map((address) => address.email))];
     const record = await this.pipeline.ingest({ inbox, envelopeFrom: request.from.email, recipients, raw, tls: false, tags, channel: 'http' });
     return record.id;

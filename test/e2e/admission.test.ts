@@ -32,9 +32,10 @@ const LIMITS = {
   SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS: '3',
   SANDBOX_MAX_TRANSACTIONS: '3',
   SANDBOX_TRANSACTIONS_PER_WORKSPACE: '2',
-  SANDBOX_MAX_MESSAGE_BYTES: '1m',
-  SANDBOX_BUFFERED_PER_WORKSPACE: '1m',
-  SANDBOX_MAX_BUFFERED: '2m',
+  SANDBOX_MAX_MESSAGE_BYTES: '2m',
+  // The least it may be: the largest /send body 2 MiB allows (4/3 of it and 1 MiB), so two 1.9 MB messages do not fit.
+  SANDBOX_BUFFERED_PER_WORKSPACE: '3755k',
+  SANDBOX_MAX_BUFFERED: '8m',
   SANDBOX_SPOOL_THRESHOLD: '64k',
 };
 
@@ -241,17 +242,17 @@ describe(`admission before work (${testProfile()} profile)`, function () {
     it('counts a transaction held by a chaos delay: its bytes stay held, and a message that would pass the workspace\'s bytes is refused at the end of DATA', async () => {
       expectOk(await attacker.api.request('PUT', `/v1/inboxes/${attacker.inbox.id}/chaos`, { body: { enabled: true, delay: { stage: 'data', probability: 100, ms: 8000 } } }));
       try {
-        // 600 KB: past the 64 KiB spool threshold, so it is spooled to disk while it waits, and comes back exact.
-        const large = message('held by a delay', 'x'.repeat(76).concat('\r\n').repeat(7800));
+        // 1.9 MB: past the 64 KiB spool threshold, so it is spooled to disk while it waits, and comes back exact.
+        const large = message('held by a delay', 'x'.repeat(76).concat('\r\n').repeat(25_500));
         const delayed = await openTransaction(attacker.smtp);
         await delayed.expect('RCPT TO:<user@customer.example>', 250);
         await delayed.expect('DATA', 354);
         const delayedReply = delayed.sendData(large);
-        // The delayed message's bytes count until it is answered: a second one of the same size does not fit 1 MiB.
+        // The delayed message's bytes count until it is answered: a second one of the same size does not fit.
         const second = await openTransaction(attacker.smtp);
         await second.expect('RCPT TO:<user@customer.example>', 250);
         await second.expect('DATA', 354);
-        assertRefusal(await second.sendData(large), 451, '4.3.2', /hold too many bytes already \(at most 1 MiB for a workspace/);
+        assertRefusal(await second.sendData(large), 451, '4.3.2', /hold too many bytes already \(at most 4 MiB for a workspace/);
         const stored = await delayedReply;
         assert.equal(stored.code, 250, stored.text);
         const raw = await attacker.api.get(`/v1/messages/${storedId(`${stored.code} ${stored.text}`)}/raw`);

@@ -175,7 +175,7 @@ describe('loadConfig', () => {
     refusal({ SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: '200' }, /^SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: must not be longer/);
     refusal({ SANDBOX_MAX_TRANSACTIONS: '10' }, /^SANDBOX_TRANSACTIONS_PER_WORKSPACE: 64 is more than/);
     refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '1g' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must not be more than SANDBOX_MAX_BUFFERED/);
-    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '10m' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must be at least SANDBOX_MAX_MESSAGE_BYTES/);
+    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '30m' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must be at least the largest \/send body/);
   });
 
   it('takes a trusted proxy\'s hops and needs SANDBOX_PUBLIC_URL with it', () => {
