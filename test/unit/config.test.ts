@@ -82,6 +82,10 @@ describe('loadConfig', () => {
     ['SANDBOX_ALLOWED_HOSTS', 'http://sandbox.internal'],
     ['SANDBOX_ALLOWED_HOSTS', 'a b'],
     ['SANDBOX_ALLOWED_HOSTS', '*'],
+    ['SANDBOX_SMTP_MAX_CONNECTIONS', '0'],
+    ['SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 'many'],
+    ['SANDBOX_MAX_TRANSACTIONS', '-1'],
+    ['SANDBOX_SPOOL_THRESHOLD', '1x'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {
@@ -153,6 +157,25 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ SANDBOX_SMTP_REQUIRE_TLS: '1' }).smtpRequireTls, true);
     assert.deepEqual(loadConfig({ SANDBOX_ALLOWED_HOSTS: ' Sandbox.Internal, *.example.com ,[::1],10.0.0.5' }).allowedHosts, ['sandbox.internal', '*.example.com', '::1', '10.0.0.5']);
     assert.deepEqual(loadConfig({ SANDBOX_ALLOWED_HOSTS: '' }).allowedHosts, []);
+  });
+
+  it('reads the connection and transfer caps, with defaults that keep a per-address cap within its overall one', () => {
+    const { connections, captures } = loadConfig({});
+    assert.deepEqual(connections, {
+      smtpMax: 1000, smtpPerAddress: 100, smtpAuthTimeoutMs: 15_000,
+      httpMax: 2000, httpPerAddress: 256, httpHeadersTimeoutMs: 20_000, httpRequestTimeoutMs: 120_000,
+    });
+    assert.deepEqual(captures, {
+      transactions: 256, transactionsPerWorkspace: 64,
+      bufferedBytes: 512 * 1024 * 1024, bufferedBytesPerWorkspace: 128 * 1024 * 1024, spoolThresholdBytes: 1024 * 1024,
+    });
+    const refusal = (env: Record<string, string>, named: RegExp) => assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && named.test(error.message));
+    refusal({ SANDBOX_SMTP_MAX_CONNECTIONS: '10', SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: '11' }, /^SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: 11 is more than/);
+    refusal({ SANDBOX_HTTP_MAX_CONNECTIONS: '10' }, /^SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS: 256 is more than/);
+    refusal({ SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: '200' }, /^SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: must not be longer/);
+    refusal({ SANDBOX_MAX_TRANSACTIONS: '10' }, /^SANDBOX_TRANSACTIONS_PER_WORKSPACE: 64 is more than/);
+    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '1g' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must not be more than SANDBOX_MAX_BUFFERED/);
+    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '30m' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must be at least the largest \/send body/);
   });
 
   it('takes a trusted proxy\'s hops and needs SANDBOX_PUBLIC_URL with it', () => {
