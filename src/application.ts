@@ -162,7 +162,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     stops.push(() => backend.close());
     const contentPool = contentPoolFor(config);
     stops.push(() => contentPool.close());
-    const metrics = new ServiceMetrics({ webhookQueue: () => backend.webhooks.queueStats(), contentTasks: () => contentPool.stats() });
+    const metrics = new ServiceMetrics({ webhookQueue: () => backend.webhooks.queueStats(), contentTasks: () => contentPool.stats(), contentTasksStarted: () => contentPool.tasksStarted() });
 
     const deliveryWorker = new WebhookDeliveryWorker(
       backend.webhooks,
