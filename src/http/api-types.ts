@@ -570,7 +570,7 @@ export interface paths {
         };
         /**
          * A PNG thumbnail (at most 240 px on either side) of an image attachment
-         * @description Made once and kept. An attachment that is not an image, or not a decodable one, answers 400 `not_an_image`.
+         * @description Made once, in the content worker pool, and kept. At most SANDBOX_THUMBNAIL_CONCURRENCY (default 1) are made at once over the server, each within the time limit per task. An attachment that is not an image, not a decodable one, or one of more than SANDBOX_THUMBNAIL_MAX_PIXELS pixels (width × height, default 40,000,000) has no thumbnail: 400 `not_an_image`, with a message saying which.
          */
         get: operations["getAttachmentThumb"];
         put?: never;
@@ -5141,6 +5141,7 @@ export interface operations {
             403: components["responses"]["BadSignature"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5174,6 +5175,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5201,6 +5203,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5228,6 +5231,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
