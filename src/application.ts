@@ -14,7 +14,7 @@ import { MessageContentService } from './services/message-content.js';
 import { HtmlCheckService } from './services/html-check.js';
 import { TagService } from './services/tags.js';
 import { SendService } from './services/send-message.js';
-import { FileUrlSigner } from './services/signed-urls.js';
+import { FileUrlSigner, SignedLinkThrottle } from './services/signed-urls.js';
 import { checkReadiness } from './services/readiness.js';
 import { contentPoolFor } from './content/content-pool.js';
 import { buildCaptureServices } from './capture-services.js';
@@ -173,7 +173,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     stops.push(() => backend.close());
     const contentPool = contentPoolFor(config);
     stops.push(() => contentPool.close());
-    const metrics = new ServiceMetrics({ webhookQueue: () => backend.webhooks.queueStats(), contentTasks: () => contentPool.stats() });
+    const metrics = new ServiceMetrics({ webhookQueue: () => backend.webhooks.queueStats(), contentTasks: () => contentPool.stats(), contentTasksStarted: () => contentPool.tasksStarted() });
 
     const deliveryWorker = new WebhookDeliveryWorker(
       backend.webhooks,
@@ -262,7 +262,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...planHandlers(workspaces, accounts.audit),
       },
       publicHandlers: {
-        ...fileHandlers(messages, content, signer),
+        ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate)),
         ...operationsHandlers({
           readiness: () => checkReadiness(backend.probes),
           metrics,

@@ -26,6 +26,14 @@ export interface Config {
   parseTimeoutMs: number;
   /** Heap limit of each content worker, in MB. */
   parseMemoryMb: number;
+  /** Content reads (anything but a capture's analysis) one workspace may have running and waiting in the pool. */
+  contentReadsPerWorkspace: number;
+  /** Largest image, in pixels (width × height), a thumbnail is made of. */
+  thumbnailMaxPixels: number;
+  /** Thumbnails made at once over the whole server. */
+  thumbnailConcurrency: number;
+  /** Requests by signed file link per workspace per minute. */
+  signedLinkRate: number;
   tlsCertPath: string | null;
   tlsKeyPath: string | null;
   shutdownGraceMs: number;
@@ -426,6 +434,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', os.availableParallelism()),
     parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
     parseMemoryMb: readPositiveInt(env, 'SANDBOX_PARSE_MEMORY_MB', 512),
+    contentReadsPerWorkspace: readPositiveInt(env, 'SANDBOX_CONTENT_READS_PER_WORKSPACE', 16),
+    thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
+    thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),
+    signedLinkRate: readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600),
     tlsCertPath,
     tlsKeyPath,
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),

@@ -574,7 +574,7 @@ export interface paths {
         };
         /**
          * A PNG thumbnail (at most 240 px on either side) of an image attachment
-         * @description Made once and kept. An attachment that is not an image, or not a decodable one, answers 400 `not_an_image`.
+         * @description Made once, in the content worker pool, and kept. At most SANDBOX_THUMBNAIL_CONCURRENCY (default 1) are made at once over the server, each within the time limit per task. An attachment that is not an image, not a decodable one, or one of more than SANDBOX_THUMBNAIL_MAX_PIXELS pixels (width × height, default 40,000,000) has no thumbnail: 400 `not_an_image`, with a message saying which.
          */
         get: operations["getAttachmentThumb"];
         put?: never;
@@ -5146,6 +5146,7 @@ export interface operations {
             403: components["responses"]["BadSignature"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5179,6 +5180,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5206,6 +5208,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5233,6 +5236,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };

@@ -30,6 +30,8 @@ export interface OpenCount {
 export interface ScrapeSources {
   webhookQueue(): Promise<{ pending: number; oldestDueAt: Date | null }>;
   contentTasks(): { running: number; waiting: number };
+  /** Content tasks handed to a worker since the start, by kind (analyze, parts, thumbnail…). */
+  contentTasksStarted(): ReadonlyMap<string, number>;
 }
 
 /** A scrape must answer promptly even while storage is down: the queue figures are given up on after this long. */
@@ -159,6 +161,17 @@ export class ServiceMetrics {
         const { running, waiting } = sources.contentTasks();
         this.set({ state: 'running' }, running);
         this.set({ state: 'waiting' }, waiting);
+      },
+    });
+    // The pool counts; each scrape copies its counts, which only ever grow, as a counter's.
+    new Counter({
+      name: `${PREFIX}content_tasks_started_total`,
+      help: 'Tasks handed to a content worker, by kind: analyze (a capture), parts (a message\'s attachments and HTML taken out once), thumbnail, view, ….',
+      labelNames: ['kind'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [kind, count] of sources.contentTasksStarted()) this.inc({ kind }, count);
       },
     });
   }

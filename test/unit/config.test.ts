@@ -197,4 +197,19 @@ describe('loadConfig', () => {
     for (const bind of ['127.0.0.1', '127.0.0.2', '::1', 'localhost', '::ffff:127.0.0.1']) assert.equal(isLoopbackBind(bind), true, bind);
     for (const bind of ['0.0.0.0', '::', '192.168.1.10', 'fe80::1', 'sandbox.lan']) assert.equal(isLoopbackBind(bind), false, bind);
   });
+
+  it('reads the content pool\'s and signed links\' fairness limits, refusing anything but a positive whole number', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(
+      [defaults.contentReadsPerWorkspace, defaults.thumbnailMaxPixels, defaults.thumbnailConcurrency, defaults.signedLinkRate],
+      [16, 40_000_000, 1, 600],
+    );
+    const set = loadConfig({ SANDBOX_CONTENT_READS_PER_WORKSPACE: '4', SANDBOX_THUMBNAIL_MAX_PIXELS: '1000000', SANDBOX_THUMBNAIL_CONCURRENCY: '2', SANDBOX_SIGNED_LINK_RATE: '30' });
+    assert.deepEqual([set.contentReadsPerWorkspace, set.thumbnailMaxPixels, set.thumbnailConcurrency, set.signedLinkRate], [4, 1_000_000, 2, 30]);
+    for (const variable of ['SANDBOX_CONTENT_READS_PER_WORKSPACE', 'SANDBOX_THUMBNAIL_MAX_PIXELS', 'SANDBOX_THUMBNAIL_CONCURRENCY', 'SANDBOX_SIGNED_LINK_RATE']) {
+      for (const value of ['0', '-1', 'many', '1.5']) {
+        assert.throws(() => loadConfig({ [variable]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${variable}: `), `${variable}=${value}`);
+      }
+    }
+  });
 });
