@@ -284,6 +284,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       // Base64 grows attachments by a third; leave room for the JSON around them.
       maxMessageBodyBytes: sendBodyLimit(config.maxMessageBytes),
       captureAdmission,
+      messageComposer: contentPool,
       metadata: backend.metadata,
       rateLimiter: backend.rateLimiter,
       workspaces,

@@ -12,6 +12,7 @@ import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
+import type { ComposedBody } from '../mime/compose-message.js';
 import type { ContentResults, ContentTask, ThumbnailOutcome } from './content-tasks.js';
 
 export interface ContentPoolOptions {
@@ -159,6 +160,17 @@ export class ContentPool {
         parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Subject and Message-ID were read)`,
       };
     }
+  }
+
+  /**
+   * A send request's message, composed from its JSON body (see compose-message.ts). It is a capture: it goes through
+   * the capture lane, and a body that overruns the limits is refused as unreadable.
+   */
+  async composeMessage(workspaceId: string, body: Buffer): Promise<ComposedBody> {
+    return this.run('capture', workspaceId, 'composeMessage', body, {}, this.options.taskTimeoutMs).catch((error: unknown) => {
+      if (error instanceof ContentTaskFailure) throw new AppError('analysis_limit', `the send body could not be read: ${error.message}`, { cause: error });
+      throw error;
+    });
   }
 
   /** Bodies, headers, links and attachments as a reader sees them; a message whose analysis overruns shows none. */

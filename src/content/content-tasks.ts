@@ -4,6 +4,7 @@ import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
+import type { ComposedBody } from '../mime/compose-message.js';
 
 interface TaskBase {
   raw: Uint8Array;
@@ -24,7 +25,9 @@ export type ContentTask =
   | (TaskBase & { kind: 'htmlCheck'; stylesheets: LinkedStylesheet[] | null; stylesheetLimit: number })
   | (TaskBase & { kind: 'parts' })
   /** raw: the image attachment's bytes, not the message's. */
-  | (TaskBase & { kind: 'thumbnail'; edge: number; maxPixels: number; timeoutSeconds: number });
+  | (TaskBase & { kind: 'thumbnail'; edge: number; maxPixels: number; timeoutSeconds: number })
+  /** raw: a send request's JSON body, not a message. */
+  | (TaskBase & { kind: 'composeMessage' });
 
 /** A PNG, or why the image gets none (too many pixels, or not decodable): an answer, not a failure of the task. */
 export type ThumbnailOutcome = { thumbnail: Uint8Array } | { refused: string };
@@ -41,4 +44,5 @@ export interface ContentResults {
   'htmlCheck': HtmlCheckOutcome;
   parts: MessageParts;
   thumbnail: ThumbnailOutcome;
+  composeMessage: ComposedBody;
 }

@@ -336,7 +336,8 @@ export interface paths {
          * @description The message is built as MIME by nodemailer's composer: Bcc recipients reach the envelope (`recipients`)
          *     but not the headers. `tags` are applied at capture, before tag rules add theirs. It counts toward the
          *     monthly quota (402 `quota_reached`) and passes the same pipeline as SMTP mail; nothing is delivered.
-         *     The body may be as large as the maximum message size allows (attachments are base64).
+         *     The body may be as large as the maximum message size allows (attachments are base64); it is parsed and
+         *     composed on a content worker, and one that overruns the content limits answers 422 `analysis_limit`.
          *     A send is a transaction like an SMTP one: while the workspace has SANDBOX_TRANSACTIONS_PER_WORKSPACE
          *     (default 64) sends and SMTP transactions open, or the server SANDBOX_MAX_TRANSACTIONS (default 256), or the
          *     message would take the bytes held for them past SANDBOX_BUFFERED_PER_WORKSPACE (default 128 MiB) or
@@ -3188,6 +3189,7 @@ export interface operations {
             413: components["responses"]["MessageTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["AnalysisLimit"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
