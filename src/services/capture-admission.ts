@@ -43,8 +43,8 @@ export class CaptureAdmission {
         held += bytes;
         return true;
       },
-      overBuffered: () => busy(`messages in transfer hold too many bytes already (at most ${mib(this.limits.bufferedBytesPerWorkspace)} for a workspace, `
-        + `${mib(this.limits.bufferedBytes)} in all); nothing was stored, try again shortly`),
+      overBuffered: () => busy(`messages in transfer hold too many bytes already (at most ${size(this.limits.bufferedBytesPerWorkspace)} for a workspace, `
+        + `${size(this.limits.bufferedBytes)} in all); nothing was stored, try again shortly`),
       release: () => {
         if (released) return;
         released = true;
@@ -58,4 +58,5 @@ export class CaptureAdmission {
   }
 }
 
-const mib = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MiB`;
+/** A byte count as people read it: whole MiB, or KiB below one MiB. */
+const size = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`);
