@@ -2,7 +2,7 @@
 // Types only, so the event loop's side never loads a MIME parser.
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
-import type { AttachmentContent, MessageView } from '../domain/message-view.js';
+import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
 
 interface TaskBase {
@@ -21,7 +21,13 @@ export type ContentTask =
   | (TaskBase & { kind: 'renderText' })
   | (TaskBase & { kind: 'checkableLinks'; limit: number })
   /** stylesheets: null to look for linked ones first; their CSS (or why there is none) to check with them. */
-  | (TaskBase & { kind: 'htmlCheck'; stylesheets: LinkedStylesheet[] | null; stylesheetLimit: number });
+  | (TaskBase & { kind: 'htmlCheck'; stylesheets: LinkedStylesheet[] | null; stylesheetLimit: number })
+  | (TaskBase & { kind: 'parts' })
+  /** raw: the image attachment's bytes, not the message's. */
+  | (TaskBase & { kind: 'thumbnail'; edge: number; maxPixels: number; timeoutSeconds: number });
+
+/** A PNG, or why the image gets none (too many pixels, or not decodable): an answer, not a failure of the task. */
+export type ThumbnailOutcome = { thumbnail: Uint8Array } | { refused: string };
 
 export interface ContentResults {
   analyze: ParsedEmail;
@@ -33,4 +39,6 @@ export interface ContentResults {
   renderText: string;
   checkableLinks: { links: string[]; found: number };
   'htmlCheck': HtmlCheckOutcome;
+  parts: MessageParts;
+  thumbnail: ThumbnailOutcome;
 }

@@ -1,8 +1,9 @@
 // Entry of a content worker thread: runs one parsing or analysis task on a message's bytes (see content-pool.ts).
 import { parseEmail } from '../mime/parse-email.js';
 import { headerSummary } from '../mime/header-summary.js';
-import { attachmentContent, checkableLinks, htmlBody, messageView } from '../mime/message-view.js';
+import { attachmentContent, checkableLinks, htmlBody, messageParts, messageView } from '../mime/message-view.js';
 import { renderedHtml, renderedText } from '../mime/rendered-view.js';
+import { imageThumbnail } from './thumbnail.js';
 import type { ContentResults, ContentTask } from './content-tasks.js';
 
 export default async function runContentTask(task: ContentTask): Promise<ContentResults[ContentTask['kind']]> {
@@ -31,5 +32,9 @@ export default async function runContentTask(task: ContentTask): Promise<Content
       const { messageHtmlCheck } = await import('../mime/html-check.js');
       return messageHtmlCheck(raw, task.stylesheets, task.stylesheetLimit);
     }
+    case 'parts':
+      return messageParts(raw);
+    case 'thumbnail':
+      return imageThumbnail(raw, task);
   }
 }

@@ -337,6 +337,10 @@ export interface paths {
          *     but not the headers. `tags` are applied at capture, before tag rules add theirs. It counts toward the
          *     monthly quota (402 `quota_reached`) and passes the same pipeline as SMTP mail; nothing is delivered.
          *     The body may be as large as the maximum message size allows (attachments are base64).
+         *     A send is a transaction like an SMTP one: while the workspace has SANDBOX_TRANSACTIONS_PER_WORKSPACE
+         *     (default 64) sends and SMTP transactions open, or the server SANDBOX_MAX_TRANSACTIONS (default 256), or the
+         *     message would take the bytes held for them past SANDBOX_BUFFERED_PER_WORKSPACE (default 128 MiB) or
+         *     SANDBOX_MAX_BUFFERED (default 512 MiB), it answers 503 `too_many_transactions` with `Retry-After: 1`.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -583,7 +587,7 @@ export interface paths {
         };
         /**
          * A PNG thumbnail (at most 240 px on either side) of an image attachment
-         * @description Made once and kept. An attachment that is not an image, or not a decodable one, answers 400 `not_an_image`.
+         * @description Made once, in the content worker pool, and kept. At most SANDBOX_THUMBNAIL_CONCURRENCY (default 1) are made at once over the server, each within the time limit per task. An attachment that is not an image, not a decodable one, or one of more than SANDBOX_THUMBNAIL_MAX_PIXELS pixels (width × height, default 40,000,000) has no thumbnail: 400 `not_an_image`, with a message saying which.
          */
         get: operations["getAttachmentThumb"];
         put?: never;
@@ -1477,10 +1481,11 @@ export interface components {
          *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503;
          *     not_configured 400; spam_engine_unavailable 503;
          *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unclaimed 409;
-         *     host_not_allowed 421; metrics_token_required 403.
+         *     host_not_allowed 421; metrics_token_required 403;
+         *     request_timeout 408; too_many_connections, too_many_transactions 503.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "request_timeout" | "too_many_connections" | "too_many_transactions";
         Readiness: {
             /** @enum {unknown} */
             status: "ready" | "not_ready";
@@ -5157,6 +5162,7 @@ export interface operations {
             403: components["responses"]["BadSignature"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5190,6 +5196,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5217,6 +5224,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5244,6 +5252,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };

@@ -15,6 +15,7 @@ import type { AnyReply, HandlerTable, KeyedOperationId, PublicHandlerTable, Publ
 import { CSRF_HEADER, changesState, foreignOriginRefusal, sessionCsrfRefusal } from './csrf.js';
 import { writeEventStream, type EventStreamReply } from './event-stream.js';
 import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
+import type { CaptureAdmission } from '../services/capture-admission.js';
 import { requestContext, type RequestState } from './request-context.js';
 import { wellFormedHost, type HostCheck } from './host-allow-list.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
@@ -42,6 +43,8 @@ export interface HttpAppDeps {
   dashboard: Middleware | null;
   /** Body limit of operations that declare `x-body-limit: message` (send). */
   maxMessageBodyBytes: number;
+  /** Admits the captures in transfer that message-sized bodies are (captures-admission.ts). */
+  captureAdmission: CaptureAdmission;
   metadata: MetadataStore;
   rateLimiter: RateLimiter;
   workspaces: WorkspaceService;
@@ -353,18 +356,26 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
         const refusal = foreignOriginRefusal(ctx.get('origin'), expectedOrigin);
         if (refusal) throw new AppError('csrf_failed', refusal);
       }
-      const body = operation.body ? await readJsonBody(ctx, bodyLimit) : undefined;
-      const { params, query, headers } = validateRequest(operation, ctx, body);
-      const request = {
-        params,
-        query,
-        headers,
-        body,
-        baseUrl: deps.publicBaseUrl ?? `${requestOrigin(ctx)}${deps.basePath}`,
-        client: { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null },
-        signal: clientGone(ctx),
-      };
-      const reply = await handler(principal ? { ...request, principal } : request);
+      // A message-sized body (send) is a capture in transfer: admitted before a byte of it is read, and its bytes held
+      // until the capture is answered, under the same caps as SMTP's.
+      const transfer = spec.messageSizedBody && principal ? deps.captureAdmission.open(principal.workspace.id) : null;
+      let reply: Awaited<ReturnType<CheckedHandler>>;
+      try {
+        const body = operation.body ? await readJsonBody(ctx, bodyLimit, transfer) : undefined;
+        const { params, query, headers } = validateRequest(operation, ctx, body);
+        const request = {
+          params,
+          query,
+          headers,
+          body,
+          baseUrl: deps.publicBaseUrl ?? `${requestOrigin(ctx)}${deps.basePath}`,
+          client: { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null },
+          signal: clientGone(ctx),
+        };
+        reply = await handler(principal ? { ...request, principal } : request);
+      } finally {
+        transfer?.release();
+      }
       if ('events' in reply) {
         writeEventStream(ctx, reply, { ...deps.eventStreams, onError: (error) => ctx.state.log.warn({ err: error, path: ctx.path }, 'event stream ended by a failure') });
       } else {

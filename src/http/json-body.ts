@@ -1,11 +1,15 @@
 // Reads a JSON request body with a size limit, answering 413, 415 or 400 with a clear code when it is not usable.
 import type { Context } from 'koa';
 import { AppError } from '../errors.js';
+import type { CaptureTicket } from '../services/capture-admission.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-/** Returns undefined when the request has no body at all. */
-export async function readJsonBody(ctx: Context, limit: number = JSON_BODY_LIMIT): Promise<unknown> {
+/**
+ * Returns undefined when the request has no body at all. `ticket`, for a body that is a message in transfer (send),
+ * holds each chunk's bytes as it arrives; past its caps the body is refused with too_many_transactions.
+ */
+export async function readJsonBody(ctx: Context, limit: number = JSON_BODY_LIMIT, ticket: CaptureTicket | null = null): Promise<unknown> {
   const declaredLength = ctx.request.length;
   const hasBody = ctx.request.get('transfer-encoding') !== '' || (declaredLength !== undefined && declaredLength > 0);
   if (!hasBody) return undefined;
@@ -25,6 +29,10 @@ export async function readJsonBody(ctx: Context, limit: number = JSON_BODY_LIMIT
       // Abandoning the stream mid-body leaves the connection unusable; say so instead of advertising keep-alive.
       ctx.set('Connection', 'close');
       throw tooLarge(limit);
+    }
+    if (ticket && !ticket.hold(chunk.length)) {
+      ctx.set('Connection', 'close');
+      throw ticket.overBuffered();
     }
     chunks.push(chunk);
   }

@@ -145,7 +145,7 @@ export class IngestPipeline {
     const rawKey = rawBlobKey(workspace.id, id);
     let blobsMayExist = false;
     try {
-      const parsed = await this.content.analyze(incoming.raw);
+      const parsed = await this.content.analyze(workspace.id, incoming.raw);
       const record = messageRecord({
         id,
         workspaceId: workspace.id,

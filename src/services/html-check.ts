@@ -29,11 +29,11 @@ export class HtmlCheckService {
     if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the HTML of message ${id} could not be checked: ${record.parseError}`);
     if (!record.hasHtml) throw noHtml(id);
     const raw = await this.messages.rawOf(record);
-    let outcome = await this.pool.htmlCheck(raw, null, STYLESHEET_LIMIT);
+    let outcome = await this.pool.htmlCheck(record.workspaceId, raw, null, STYLESHEET_LIMIT);
     let stylesheets: LinkedStylesheet[] = [];
     if (outcome.kind === 'stylesheets-linked') {
       stylesheets = await this.fetchAll(workspaceId, outcome.links);
-      outcome = await this.pool.htmlCheck(raw, stylesheets, STYLESHEET_LIMIT);
+      outcome = await this.pool.htmlCheck(record.workspaceId, raw, stylesheets, STYLESHEET_LIMIT);
     }
     if (outcome.kind === 'no-html') throw noHtml(id);
     if (outcome.kind !== 'checked') throw new Error('the HTML check asked for stylesheets it had been given');

@@ -45,7 +45,7 @@ export class LinkCheckService {
   async check(workspaceId: string, id: string, follow: boolean, signal?: AbortSignal): Promise<LinkCheckReport> {
     const record = await this.messages.require(workspaceId, id);
     if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);
-    const { links, found } = await this.pool.checkableLinks(await this.messages.rawOf(record), LINKS_CHECKED);
+    const { links, found } = await this.pool.checkableLinks(record.workspaceId, await this.messages.rawOf(record), LINKS_CHECKED);
 
     const keyOf = (url: string) => JSON.stringify([workspaceId, follow, url]);
     const cached = new Map(links.flatMap((url) => {

@@ -53,7 +53,7 @@ export async function reindexMessages(
           recipients: envelope.recipients, tls: envelope.tls, rawKey: rawBlobKey(workspaceId, id), size: raw.length, read: false, tags: envelope.sender_tags,
         };
       }
-      const record = messageRecord(source, await content.analyze(raw));
+      const record = messageRecord(source, await content.analyze(workspaceId, raw));
       if (!existing) record.tags = [...new Set([...record.tags, ...(await tagRules.tagsFor(record))])];
       await messages.restore(record);
       report.rebuilt++;

@@ -82,6 +82,10 @@ describe('loadConfig', () => {
     ['SANDBOX_ALLOWED_HOSTS', 'http://sandbox.internal'],
     ['SANDBOX_ALLOWED_HOSTS', 'a b'],
     ['SANDBOX_ALLOWED_HOSTS', '*'],
+    ['SANDBOX_SMTP_MAX_CONNECTIONS', '0'],
+    ['SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 'many'],
+    ['SANDBOX_MAX_TRANSACTIONS', '-1'],
+    ['SANDBOX_SPOOL_THRESHOLD', '1x'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {
@@ -176,6 +180,25 @@ describe('loadConfig', () => {
     assert.deepEqual(loadConfig({ SANDBOX_ALLOWED_HOSTS: '' }).allowedHosts, []);
   });
 
+  it('reads the connection and transfer caps, with defaults that keep a per-address cap within its overall one', () => {
+    const { connections, captures } = loadConfig({});
+    assert.deepEqual(connections, {
+      smtpMax: 1000, smtpPerAddress: 100, smtpAuthTimeoutMs: 15_000,
+      httpMax: 2000, httpPerAddress: 256, httpHeadersTimeoutMs: 20_000, httpRequestTimeoutMs: 120_000,
+    });
+    assert.deepEqual(captures, {
+      transactions: 256, transactionsPerWorkspace: 64,
+      bufferedBytes: 512 * 1024 * 1024, bufferedBytesPerWorkspace: 128 * 1024 * 1024, spoolThresholdBytes: 1024 * 1024,
+    });
+    const refusal = (env: Record<string, string>, named: RegExp) => assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && named.test(error.message));
+    refusal({ SANDBOX_SMTP_MAX_CONNECTIONS: '10', SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: '11' }, /^SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: 11 is more than/);
+    refusal({ SANDBOX_HTTP_MAX_CONNECTIONS: '10' }, /^SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS: 256 is more than/);
+    refusal({ SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: '200' }, /^SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: must not be longer/);
+    refusal({ SANDBOX_MAX_TRANSACTIONS: '10' }, /^SANDBOX_TRANSACTIONS_PER_WORKSPACE: 64 is more than/);
+    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '1g' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must not be more than SANDBOX_MAX_BUFFERED/);
+    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '30m' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must be at least the largest \/send body/);
+  });
+
   it('takes a trusted proxy\'s hops and needs SANDBOX_PUBLIC_URL with it', () => {
     const proxied = { SANDBOX_TRUST_PROXY: '1', SANDBOX_PUBLIC_URL: 'https://sandbox.example.com' };
     assert.deepEqual((({ trustProxy, trustProxyHops }) => [trustProxy, trustProxyHops])(loadConfig(proxied)), [true, 1]);
@@ -194,5 +217,20 @@ describe('loadConfig', () => {
   it('tells loopback binds from binds that other machines reach', () => {
     for (const bind of ['127.0.0.1', '127.0.0.2', '::1', 'localhost', '::ffff:127.0.0.1']) assert.equal(isLoopbackBind(bind), true, bind);
     for (const bind of ['0.0.0.0', '::', '192.168.1.10', 'fe80::1', 'sandbox.lan']) assert.equal(isLoopbackBind(bind), false, bind);
+  });
+
+  it('reads the content pool\'s and signed links\' fairness limits, refusing anything but a positive whole number', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(
+      [defaults.contentReadsPerWorkspace, defaults.thumbnailMaxPixels, defaults.thumbnailConcurrency, defaults.signedLinkRate],
+      [16, 40_000_000, 1, 600],
+    );
+    const set = loadConfig({ SANDBOX_CONTENT_READS_PER_WORKSPACE: '4', SANDBOX_THUMBNAIL_MAX_PIXELS: '1000000', SANDBOX_THUMBNAIL_CONCURRENCY: '2', SANDBOX_SIGNED_LINK_RATE: '30' });
+    assert.deepEqual([set.contentReadsPerWorkspace, set.thumbnailMaxPixels, set.thumbnailConcurrency, set.signedLinkRate], [4, 1_000_000, 2, 30]);
+    for (const variable of ['SANDBOX_CONTENT_READS_PER_WORKSPACE', 'SANDBOX_THUMBNAIL_MAX_PIXELS', 'SANDBOX_THUMBNAIL_CONCURRENCY', 'SANDBOX_SIGNED_LINK_RATE']) {
+      for (const value of ['0', '-1', 'many', '1.5']) {
+        assert.throws(() => loadConfig({ [variable]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${variable}: `), `${variable}=${value}`);
+      }
+    }
   });
 });
