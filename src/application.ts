@@ -49,6 +49,7 @@ import { InboxFeeds } from './services/inbox-feeds.js';
 import { MessageWaiter } from './services/wait-for-message.js';
 import { InboxEventStreams } from './services/inbox-event-stream.js';
 import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
+import { NameResolver, nameResolverSettings } from './outbound/name-resolver.js';
 import { webhookHandlers } from './http/routes/webhooks.js';
 import { htmlCheckHandlers } from './http/routes/html-check.js';
 import { ServiceMetrics } from './observability/metrics.js';
@@ -175,9 +176,11 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     stops.push(() => contentPool.close());
     const metrics = new ServiceMetrics({ webhookQueue: () => backend.webhooks.queueStats(), contentTasks: () => contentPool.stats(), contentTasksStarted: () => contentPool.tasksStarted() });
 
+    // One gate for the name lookups of every outbound request, taken in turns by workspace.
+    const outboundNames = new NameResolver(nameResolverSettings(config));
     const deliveryWorker = new WebhookDeliveryWorker(
       backend.webhooks,
-      { allowPrivate: config.webhookAllowPrivate },
+      { allowPrivate: config.webhookAllowPrivate, names: outboundNames },
       { timeScale: config.webhookTimeScale, attempted: (outcome) => metrics.deliveryAttempted(outcome) },
       log,
       now,
@@ -252,10 +255,10 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...webhookHandlers(webhooks, workspaces),
         ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),
         // Links are checked as written, and many are plain http.
-        ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
+        ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
         ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),
         // Linked stylesheets are fetched under the link check's policy: public addresses only unless lifted for development.
-        ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
+        ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
         ...sessionHandlers(accounts.people, accounts.sessions),
         ...teamHandlers(accounts.members, accounts.invitations),
         ...apiKeyHandlers(accounts.apiKeys),

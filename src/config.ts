@@ -1,4 +1,5 @@
 // Configuration from SANDBOX_* environment variables: parsed, validated and frozen once at start.
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
@@ -104,6 +105,20 @@ export interface Config {
   spamdTimeoutMs: number;
   /** Largest message the spam check sends to spamd; spamd's time grows with the size of what it parses. */
   spamdMaxBytes: number;
+  /** Name servers outbound requests (links, stylesheets, webhooks) ask, as `ip` or `ip:port`; empty: the system's. */
+  dnsServers: readonly string[];
+  /** How long a name server has to answer one try of an outbound lookup. */
+  dnsTimeoutMs: number;
+  /** Tries per outbound lookup before its name counts as unanswered. */
+  dnsTries: number;
+  /** Outbound name lookups in flight at once, over every workspace. */
+  dnsLookups: number;
+  /** Outbound name lookups waiting for a slot at once, over every workspace. */
+  dnsLookupQueue: number;
+  /** Outbound name lookups one workspace may have in flight and waiting together; past them its lookups are refused. */
+  dnsLookupsPerWorkspace: number;
+  /** Ports the link check and the HTML check's stylesheet fetches request, as inclusive ranges. */
+  linkCheckPorts: readonly (readonly [number, number])[];
 }
 
 export interface ConnectionLimits {
@@ -328,6 +343,33 @@ function readServiceUrl(env: Env, name: string, fallback: string, protocols: str
   return raw;
 }
 
+/** SANDBOX_DNS_SERVERS: comma-separated `ip`, `ip:port` or `[ipv6]:port`; empty for the system's name servers. */
+function readDnsServers(env: Env): string[] {
+  const raw = env.SANDBOX_DNS_SERVERS;
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const server = entry.trim();
+    const [, bracketed, bare, port] = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(server) ?? [];
+    const address = bracketed ?? bare ?? server;
+    const valid = net.isIP(address) !== 0 && (port === undefined || (Number(port) >= 1 && Number(port) <= 65_535));
+    if (!valid) throw new ConfigError('SANDBOX_DNS_SERVERS', `expected comma-separated name server addresses such as 127.0.0.1:5353,[::1]:53,9.9.9.9; '${server}' is not one`);
+    return server;
+  });
+}
+
+/** SANDBOX_LINK_CHECK_PORTS: comma-separated ports and inclusive ranges, such as 80,443,8000-8999. */
+function readPortRanges(env: Env, name: string, fallback: string): [number, number][] {
+  const raw = env[name] || fallback;
+  return raw.split(',').map((entry) => {
+    const [, from, to] = /^\s*(\d{1,5})(?:\s*-\s*(\d{1,5}))?\s*$/.exec(entry) ?? [];
+    const range: [number, number] = [Number(from), Number(to ?? from)];
+    if (from === undefined || range[0] < 1 || range[1] > 65_535 || range[0] > range[1]) {
+      throw new ConfigError(name, `expected comma-separated ports and ranges such as 80,443,8000-8999; '${entry.trim()}' is not one`);
+    }
+    return range;
+  });
+}
+
 /** Longest unix socket path the kernel takes (sun_path holds 108 bytes with the terminating NUL). */
 const MAX_SOCKET_PATH_BYTES = 107;
 
@@ -478,6 +520,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     spamd: readSpamdAddress(env),
     spamdTimeoutMs: readPositiveInt(env, 'SANDBOX_SPAMD_TIMEOUT_MS', 10_000),
     spamdMaxBytes: readSize(env, 'SANDBOX_SPAMD_MAX_BYTES', 10 * 1024 * 1024),
+    dnsServers: Object.freeze(readDnsServers(env)),
+    dnsTimeoutMs: readPositiveInt(env, 'SANDBOX_DNS_TIMEOUT_MS', 2000),
+    dnsTries: readPositiveInt(env, 'SANDBOX_DNS_TRIES', 2),
+    dnsLookups: readPositiveInt(env, 'SANDBOX_DNS_LOOKUPS', 64),
+    dnsLookupQueue: readPositiveInt(env, 'SANDBOX_DNS_LOOKUP_QUEUE', 256),
+    dnsLookupsPerWorkspace: readPositiveInt(env, 'SANDBOX_DNS_LOOKUPS_PER_WORKSPACE', 16),
+    linkCheckPorts: Object.freeze(readPortRanges(env, 'SANDBOX_LINK_CHECK_PORTS', '80,443,8000-8999').map((range) => Object.freeze(range))),
   };
   if (!Object.hasOwn(config.plans, config.defaultPlan)) {
     throw new ConfigError('SANDBOX_DEFAULT_PLAN', `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);

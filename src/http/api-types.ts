@@ -493,10 +493,22 @@ export interface paths {
          *     Only public addresses are requested, with the policy webhooks use: a URL whose host is, or resolves to, a
          *     loopback, private, link-local, metadata or otherwise reserved address (in any spelling, e.g. `127.1`,
          *     `2130706433`, `[::ffff:127.0.0.1]`) is refused before any connection, at every hop and at connect time.
+         *     A name is refused as `refused: the name <name> resolves to a non-public address`, never saying which address.
          *     A server started with `SANDBOX_LINK_CHECK_ALLOW_PRIVATE=1` (local development) requests those too.
          *
+         *     Only ports 80, 443 and 8000-8999 are requested (the server's `SANDBOX_LINK_CHECK_PORTS`; a URL without a port
+         *     uses its scheme's); another is reported as `refused: port <port> is not checked (only ports 80, 443 and
+         *     8000-8999 are)`, with no lookup and no connection.
+         *
+         *     Names are looked up with the server's name servers (`SANDBOX_DNS_SERVERS`), each lookup within
+         *     `SANDBOX_DNS_TIMEOUT_MS` × `SANDBOX_DNS_TRIES` (4 s by default; past it `unreachable: the name <name> got no
+         *     answer from the name server in time`), taking turns between workspaces. A workspace has at most
+         *     `SANDBOX_DNS_LOOKUPS_PER_WORKSPACE` (16) lookups running and waiting, of its link checks, HTML checks and
+         *     webhooks together; a link whose lookup would exceed that, or the server's queue (`SANDBOX_DNS_LOOKUP_QUEUE`),
+         *     is not requested and is reported as `not checked: the lookup of <name> was refused: <why>; try again shortly`.
+         *
          *     Outcomes are kept for 30 seconds per workspace, URL and `follow`, so checking again at once repeats no
-         *     request, and a followed check never reuses a plain one's outcome.
+         *     request, and a followed check never reuses a plain one's outcome. `not checked` outcomes are not kept.
          */
         get: operations["checkMessageLinks"];
         put?: never;
@@ -525,7 +537,8 @@ export interface paths {
          *     -elements, units, functions and image formats. Constructs no email client runs (`<script>`, `on…` event
          *     handler attributes, `javascript:` URLs) are reported by this service's own rules (`Source: mail-sandbox`).
          *
-         *     Linked stylesheets are fetched from public addresses only (as checked links are), each within 5 s and 512 KiB,
+         *     Linked stylesheets are fetched from public addresses and link-check ports only, their names looked up in the
+         *     workspace's turn (as checked links are), each within 5 s and 512 KiB,
          *     following at most three redirects; a relative href is resolved against `<base href>`. `Stylesheets` says which
          *     were checked and why others were not. Reading the message does not mark it read. The analysis runs in the
          *     content worker pool within the per-message limits (422 `analysis_limit` when it overruns).
@@ -764,8 +777,9 @@ export interface paths {
          *     resolves to must be public unicast. Loopback, private, link-local (169.254.169.254 included), carrier-grade NAT,
          *     unspecified, multicast, reserved and documentation ranges, IPv4-mapped, IPv4-compatible, NAT64, 6to4 and
          *     Teredo IPv6 forms are refused with 400 `webhook_target_forbidden`, also when spelled oddly (`127.1`,
-         *     `2130706433`, `0x7f000001`, `017700000001`). Every delivery attempt resolves and checks the name again and
-         *     connects only to the checked address. A server started with `SANDBOX_WEBHOOK_ALLOW_PRIVATE=1` (local
+         *     `2130706433`, `0x7f000001`, `017700000001`); a name with a non-public address is refused as `url: the name
+         *     <name> resolves to a non-public address`, without saying which. Every delivery attempt resolves and checks the
+         *     name again (with the server's name servers, in the workspace's turn) and connects only to the checked address. A server started with `SANDBOX_WEBHOOK_ALLOW_PRIVATE=1` (local
          *     development) allows private targets and plain `http`.
          *
          *     `inbox_id` null or absent: events of every inbox of the workspace. A webhook scoped to an inbox is deleted
@@ -3432,16 +3446,18 @@ export interface operations {
                             Found: number;
                             /** @description More than 100 were found; `Links` holds the first 100 */
                             Capped: boolean;
-                            /** @description Links answered with 400 or more, refused, unreachable, unanswered in time, or redirecting without end */
+                            /** @description Links answered with 400 or more, refused, not checked, unreachable, unanswered in time, or redirecting without end */
                             Errors: number;
                             Links: {
                                 /** @description As written in the message */
                                 URL: string;
-                                /** @description The HTTP status of the last answer; 0 when none came (refused, unreachable, no answer within 10 s) */
+                                /** @description The HTTP status of the last answer; 0 when none came (refused, not checked, unreachable, no answer within 10 s) */
                                 StatusCode: number;
                                 /**
                                  * @description The status's reason phrase (`OK`, `Not Found`, `Moved Permanently`); without an answer, why:
-                                 *     `refused: <why>`, `unreachable: <error>`, `no answer within 10 s`; after too many
+                                 *     `refused: <why>` (an address, a name resolving to a non-public address, a port not checked),
+                                 *     `not checked: <why>` (the workspace's name lookups were refused for now), `unreachable:
+                                 *     <error>` (a name that does not resolve included), `no answer within 10 s`; after too many
                                  *     redirects or a loop, the reason phrase and `; more than 5 redirects` or
                                  *     `; redirect loop: <url> was visited before`
                                  */

@@ -119,6 +119,27 @@ describe('loadConfig', () => {
     assert.deepEqual([bounded.spamdTimeoutMs, bounded.spamdMaxBytes], [2500, 512 * 1024]);
   });
 
+  it('reads the outbound name lookup settings and the ports links are checked on', () => {
+    const config = loadConfig({});
+    assert.deepEqual(
+      [config.dnsServers, config.dnsTimeoutMs, config.dnsTries, config.dnsLookups, config.dnsLookupQueue, config.dnsLookupsPerWorkspace],
+      [[], 2000, 2, 64, 256, 16],
+    );
+    assert.deepEqual(config.linkCheckPorts, [[80, 80], [443, 443], [8000, 8999]]);
+    assert.deepEqual(loadConfig({ SANDBOX_DNS_SERVERS: '127.0.0.1:5353, 9.9.9.9,[::1]:53,2620:fe::fe' }).dnsServers, ['127.0.0.1:5353', '9.9.9.9', '[::1]:53', '2620:fe::fe']);
+    assert.deepEqual(loadConfig({ SANDBOX_LINK_CHECK_PORTS: '443, 8080-8090' }).linkCheckPorts, [[443, 443], [8080, 8090]]);
+    const sized = loadConfig({ SANDBOX_DNS_TIMEOUT_MS: '500', SANDBOX_DNS_TRIES: '3', SANDBOX_DNS_LOOKUPS: '8', SANDBOX_DNS_LOOKUP_QUEUE: '20', SANDBOX_DNS_LOOKUPS_PER_WORKSPACE: '4' });
+    assert.deepEqual([sized.dnsTimeoutMs, sized.dnsTries, sized.dnsLookups, sized.dnsLookupQueue, sized.dnsLookupsPerWorkspace], [500, 3, 8, 20, 4]);
+    for (const [variable, value] of [
+      ['SANDBOX_DNS_SERVERS', 'dns.example.com'], ['SANDBOX_DNS_SERVERS', '127.0.0.1:0'], ['SANDBOX_DNS_SERVERS', '127.1'], ['SANDBOX_DNS_SERVERS', '[::1]'],
+      ['SANDBOX_DNS_TIMEOUT_MS', '0'], ['SANDBOX_DNS_TRIES', 'many'], ['SANDBOX_DNS_LOOKUPS', '-1'], ['SANDBOX_DNS_LOOKUP_QUEUE', '1.5'],
+      ['SANDBOX_DNS_LOOKUPS_PER_WORKSPACE', '0'], ['SANDBOX_LINK_CHECK_PORTS', '0'], ['SANDBOX_LINK_CHECK_PORTS', '8999-8000'], ['SANDBOX_LINK_CHECK_PORTS', '80,https'],
+      ['SANDBOX_LINK_CHECK_PORTS', '70000'],
+    ]) {
+      assert.throws(() => loadConfig({ [variable!]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${variable}: `), `${variable}=${value}`);
+    }
+  });
+
   it('puts the SMTP host name on the bind address unless told otherwise', () => {
     assert.equal(loadConfig({ SANDBOX_BIND: '0.0.0.0' }).smtpHostname, 'localhost');
     assert.equal(loadConfig({ SANDBOX_BIND: '127.0.0.2' }).smtpHostname, '127.0.0.2');
