@@ -6,7 +6,11 @@ import type { CaptureLimits } from '../config.js';
 
 /** One open transaction's claim: released exactly once, whatever became of it. */
 export interface CaptureTicket {
-  /** Holds `bytes` more for this transaction; false (holding nothing more) when that would pass a cap. */
+  /**
+   * Holds `bytes` more for this transaction; false when that would pass a cap. The transaction is then refused, so
+   * what it held is given back at once, for the transactions under way beside it to finish (first come, first
+   * served: otherwise many large transactions arriving together would each hold a share and all be refused).
+   */
   hold(bytes: number): boolean;
   /** The refusal for a transaction whose bytes did not fit. */
   overBuffered(): AppError;
@@ -35,9 +39,20 @@ export class CaptureAdmission {
     this.byWorkspace.set(workspaceId, own);
     let held = 0;
     let released = false;
+    let refused = false;
+    const giveBack = () => {
+      own.bytes -= held;
+      this.bytes -= held;
+      held = 0;
+    };
     return {
       hold: (bytes) => {
-        if (own.bytes + bytes > this.limits.bufferedBytesPerWorkspace || this.bytes + bytes > this.limits.bufferedBytes) return false;
+        if (refused) return false;
+        if (own.bytes + bytes > this.limits.bufferedBytesPerWorkspace || this.bytes + bytes > this.limits.bufferedBytes) {
+          refused = true;
+          giveBack();
+          return false;
+        }
         own.bytes += bytes;
         this.bytes += bytes;
         held += bytes;
@@ -48,10 +63,9 @@ export class CaptureAdmission {
       release: () => {
         if (released) return;
         released = true;
+        giveBack();
         own.transactions--;
-        own.bytes -= held;
         this.transactions--;
-        this.bytes -= held;
         if (own.transactions === 0) this.byWorkspace.delete(workspaceId);
       },
     };

@@ -26,8 +26,10 @@ export class MessageSpool extends Writable {
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.overCap || this.sizeExceeded()) return callback();
     if (!this.ticket.hold(chunk.length)) {
+      // Refused at the end of DATA whatever follows: what arrived so far is let go now, not when the client is done.
       this.overCap = true;
-      return callback();
+      this.discard().then(() => callback(), callback);
+      return;
     }
     this.size += chunk.length;
     if (this.file === null && this.size <= this.thresholdBytes) {

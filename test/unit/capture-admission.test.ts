@@ -28,20 +28,24 @@ describe('capture admission', () => {
     assert.throws(() => admission.open('ws_d'), refusedWith(/the server has 3/));
   });
 
-  it('holds bytes up to the workspace\'s and the overall cap, and gives them back on release', () => {
-    const admission = new CaptureAdmission(limits);
+  it('holds bytes up to the workspace\'s and the overall cap; a refused transaction gives its bytes back at once', () => {
+    const admission = new CaptureAdmission({ ...limits, transactions: 5 });
     const a1 = admission.open('ws_a');
     const a2 = admission.open('ws_a');
     assert.equal(a1.hold(400), true);
-    assert.equal(a2.hold(300), false, 'past the workspace\'s 600');
+    assert.equal(a2.hold(150), true);
+    assert.equal(a2.hold(100), false, 'past the workspace\'s 600');
     assert.match(a2.overBuffered().message, /at most 1 KiB for a workspace, 1 KiB in all/);
-    assert.equal(a2.hold(200), true);
+    // Refused: it holds nothing more, and its 150 are free for the transactions beside it.
+    assert.equal(a2.hold(1), false);
+    assert.equal(a1.hold(200), true, 'a2\'s bytes were given back');
     const b = admission.open('ws_b');
-    assert.equal(b.hold(500), false, 'past the overall 1000 with 600 held');
     assert.equal(b.hold(400), true);
-    a1.release();
-    assert.equal(b.hold(400), false, 'past the workspace\'s own 600');
     const c = admission.open('ws_c');
-    assert.equal(c.hold(400), true, 'the released 400 are free again');
+    assert.equal(c.hold(1), false, 'past the overall 1000 with 1000 held');
+    a1.release();
+    a2.release();
+    const d = admission.open('ws_a');
+    assert.equal(d.hold(600), true, 'a1\'s bytes are free again once it is released');
   });
 });
