@@ -15,9 +15,11 @@ export function httpAnswer(status: number, body: string): string {
 
 /** A request that got no answer: the network error's code (ECONNRESET, ...), else the error's name (TimeoutError) or message. */
 export function noAnswer(error: unknown): string {
-  const failure = error as { code?: string; name?: string; cause?: { code?: string }; responseCode?: number; response?: string };
+  const failure = error as { code?: unknown; name?: string; cause?: { code?: unknown }; responseCode?: number; response?: string };
   if (failure.responseCode) return smtpAnswer(failure.response ?? String(failure.responseCode));
-  const named = failure.cause?.code ?? failure.code ?? (failure.name && failure.name !== 'Error' ? failure.name : undefined);
+  // A DOMException's code is a legacy number (23 for a timeout); only a string code names a network error.
+  const code = [failure.cause?.code, failure.code].find((candidate) => typeof candidate === 'string');
+  const named = code ?? (failure.name && failure.name !== 'Error' ? failure.name : undefined);
   return `no answer: ${named ?? (error as Error).message?.slice(0, 60) ?? String(error)}`;
 }
 

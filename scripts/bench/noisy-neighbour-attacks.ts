@@ -35,7 +35,7 @@ export interface AttackOptions {
 
 export interface Attack {
   /** What A needs in place before B's baseline (messages stored, images made); not measured. */
-  prepare(attacker: Attacker): Promise<void>;
+  prepare?(attacker: Attacker): Promise<void>;
   /** The attack itself; answers what A did, besides the answers it counts. */
   run(attacker: Attacker, answers: AnswerCounts): Promise<Record<string, unknown>>;
   /** Releases what the attack kept for itself (a receiver), at the end of the bench. */
@@ -303,7 +303,6 @@ async function openIdle(port: number, count: number, deadline: number, sockets: 
 /** Idle SMTP and HTTP connections from another loopback address, as many as it can up to the bound, held for the window. */
 function connectionFlood(options: AttackOptions, server: { smtpPort: number; httpPort: number }): Attack {
   return {
-    async prepare() {},
     async run(_attacker, answers) {
       const started = performance.now();
       const deadline = started + options.windowMs;

@@ -109,7 +109,7 @@ async function runOnServer(names: AttackName[], options: AttackOptions, baseline
       progress(`preparing ${name}`);
       const attack = makeAttack(name, options, ports);
       attacks.push([name, attack]);
-      await attack.prepare(attacker);
+      await attack.prepare?.(attacker);
     }
     const bInbox = await createInbox(bystanderTenant.api, 'bystander');
     const bCredentials = credentialsOf(bInbox);
