@@ -1,7 +1,7 @@
 // WebhookStore on SQLite: webhooks, their delivery records, and the schedule of due attempts (one process).
 import type Database from 'better-sqlite3';
 import type { Delivery, DeliveryStatus, Webhook, WebhookEvent } from '../../domain/types.js';
-import type { AttemptRecord, CreateWebhookOutcome, NewDelivery, WebhookStore } from '../ports.js';
+import type { AttemptRecord, ClaimShares, CreateWebhookOutcome, NewDelivery, WebhookStore } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 
 interface WebhookRow { id: string; workspace_id: string; inbox_id: string | null; url: string; secret: string; created_at: number }
@@ -105,13 +105,34 @@ export class SqliteWebhookStore implements WebhookStore {
       .all(workspaceId, webhookId, limit) as DeliveryRow[]).map(toDelivery));
   }
 
-  claimDue(now: Date, leaseMs: number, limit: number): Promise<Delivery[]> {
+  claimDue(now: Date, leaseMs: number, limit: number, shares?: ClaimShares): Promise<Delivery[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    // Each due delivery's turn is its place in its workspace's line; taking by turn, then by due time, alternates
+    // between workspaces. The scan covers the due deliveries only (the due_at index), never finished ones.
+    const room = JSON.stringify(Object.fromEntries(shares?.workspaceRoom ?? []));
+    const skipped = JSON.stringify([...(shares?.skipWebhooks ?? [])]);
     return guarded(() => this.db.transaction(() => {
-      const rows = this.sql(`UPDATE webhook_deliveries SET due_at = ?, claimed = 1
-          WHERE id IN (SELECT id FROM webhook_deliveries WHERE due_at <= ? ORDER BY due_at, id LIMIT ?) RETURNING *`)
-        .all(now.getTime() + leaseMs, now.getTime(), limit) as DeliveryRow[];
-      return rows.map(toDelivery).sort((a, b) => a.id - b.id);
+      const chosen = this.sql(`WITH due AS (
+            SELECT id, workspace_id, due_at, row_number() OVER (PARTITION BY workspace_id ORDER BY due_at, id) AS turn
+            FROM webhook_deliveries
+            WHERE due_at <= ? AND webhook_id NOT IN (SELECT value FROM json_each(?)))
+          SELECT due.id FROM due LEFT JOIN json_each(?) AS room ON room.key = due.workspace_id
+          WHERE due.turn <= coalesce(room.value, ?)
+          ORDER BY due.turn, due.due_at, due.id LIMIT ?`)
+        .pluck().all(now.getTime(), skipped, room, shares?.perWorkspace ?? limit, limit) as number[];
+      if (chosen.length === 0) return [];
+      const rows = this.sql(`UPDATE webhook_deliveries SET due_at = ?, claimed = 1 WHERE id IN (SELECT value FROM json_each(?)) RETURNING *`)
+        .all(now.getTime() + leaseMs, JSON.stringify(chosen)) as DeliveryRow[];
+      const place = new Map(chosen.map((id, index) => [id, index]));
+      return rows.map(toDelivery).sort((a, b) => place.get(a.id)! - place.get(b.id)!);
     }).immediate());
+  }
+
+  defer(id: number, until: Date): Promise<void> {
+    return guarded(() => {
+      this.sql(`UPDATE webhook_deliveries SET due_at = ?, next_attempt_at = ?, claimed = 0 WHERE id = ? AND status = 'pending'`)
+        .run(until.getTime(), until.getTime(), id);
+    });
   }
 
   recordAttempt(id: number, attempt: AttemptRecord): Promise<void> {
