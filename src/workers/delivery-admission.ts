@@ -1,0 +1,129 @@
+// Which webhook attempts this node may start: in-flight caps per workspace and per receiver, and a breaker per
+// receiver that keeps not answering, so one tenant's slow or dead receiver cannot hold everyone's deliveries.
+import type { ClaimShares } from '../storage/ports.js';
+
+export interface AdmissionLimits {
+  /** Deliveries of one workspace claimed or in flight at once. */
+  perWorkspace: number;
+  /** Attempts to one receiver (host and port) in flight at once. */
+  perHost: number;
+  /** Attempts in a row that got no answer (timed out, or could not connect) after which the receiver cools off. */
+  breakerFailures: number;
+  /** How long a cooling-off receiver's deliveries are put off without an attempt. */
+  coolOffMs: number;
+}
+
+/** May an attempt to the receiver start: yes (a slot is taken), not now (its slots are taken), or not until `until`. */
+export type ReceiverAdmission = { kind: 'go' } | { kind: 'busy' } | { kind: 'cooling_off'; until: Date };
+
+/** How an attempt to the receiver ended, as far as the breaker is concerned. */
+export type ReceiverReach = 'answered' | 'no_answer' | 'abandoned';
+
+interface ReceiverHealth {
+  failuresInARow: number;
+  /** While set and in the future, the receiver cools off; once past, the next attempt is the probe. */
+  openUntil: number | null;
+  probing: boolean;
+}
+
+/** Receivers with a failure on record and webhooks whose receiver is known, each kept to this many (oldest forgotten). */
+const TRACKED_LIMIT = 10_000;
+
+/** The receiver a webhook URL names: host and port, as one server (another port is another receiver). */
+export function receiverOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return url;
+  }
+}
+
+export class DeliveryAdmission {
+  private readonly byWorkspace = new Map<string, number>();
+  private readonly byReceiver = new Map<string, number>();
+  private readonly health = new Map<string, ReceiverHealth>();
+  /** Webhook id to its receiver, learnt from attempts: a claim leaves out the webhooks of receivers that are blocked. */
+  private readonly receiverOfWebhook = new Map<string, string>();
+
+  constructor(private readonly limits: AdmissionLimits, private readonly now: () => number = Date.now) {}
+
+  /** A claimed delivery holds one of its workspace's slots until `released`. */
+  claimed(workspaceId: string): void {
+    this.byWorkspace.set(workspaceId, (this.byWorkspace.get(workspaceId) ?? 0) + 1);
+  }
+
+  released(workspaceId: string): void {
+    decrement(this.byWorkspace, workspaceId);
+  }
+
+  /** What the next claim may take: the room each busy workspace has left, and the webhooks of blocked receivers. */
+  shares(): ClaimShares {
+    const workspaceRoom = new Map<string, number>();
+    for (const [workspaceId, held] of this.byWorkspace) workspaceRoom.set(workspaceId, Math.max(0, this.limits.perWorkspace - held));
+    const blocked = new Set<string>();
+    for (const receiver of this.byReceiver.keys()) if (this.blocked(receiver)) blocked.add(receiver);
+    for (const receiver of this.health.keys()) if (this.blocked(receiver)) blocked.add(receiver);
+    const skipWebhooks = new Set<string>();
+    if (blocked.size > 0) {
+      for (const [webhookId, receiver] of this.receiverOfWebhook) if (blocked.has(receiver)) skipWebhooks.add(webhookId);
+    }
+    return { perWorkspace: this.limits.perWorkspace, workspaceRoom, skipWebhooks };
+  }
+
+  /** Asks to start an attempt for the webhook to its receiver; on 'go' the caller must `settle` it. */
+  admit(webhookId: string, receiver: string): ReceiverAdmission {
+    remember(this.receiverOfWebhook, webhookId, receiver);
+    const health = this.health.get(receiver);
+    if (health?.openUntil != null) {
+      if (this.now() < health.openUntil) return { kind: 'cooling_off', until: new Date(health.openUntil) };
+      // Cooled off: one attempt probes the receiver; the others wait for what it finds.
+      if (health.probing) return { kind: 'busy' };
+      health.probing = true;
+    } else if ((this.byReceiver.get(receiver) ?? 0) >= this.limits.perHost) {
+      return { kind: 'busy' };
+    }
+    this.byReceiver.set(receiver, (this.byReceiver.get(receiver) ?? 0) + 1);
+    return { kind: 'go' };
+  }
+
+  /** Gives back the receiver's slot and tells the breaker how the attempt went; true when this opened it. */
+  settle(receiver: string, reach: ReceiverReach): boolean {
+    decrement(this.byReceiver, receiver);
+    const health = this.health.get(receiver);
+    if (reach === 'answered') {
+      this.health.delete(receiver);
+      return false;
+    }
+    if (reach === 'abandoned') {
+      if (health) health.probing = false;
+      return false;
+    }
+    const updated = health ?? { failuresInARow: 0, openUntil: null, probing: false };
+    updated.failuresInARow++;
+    const opens = updated.probing || updated.failuresInARow >= this.limits.breakerFailures;
+    if (opens) updated.openUntil = this.now() + this.limits.coolOffMs;
+    updated.probing = false;
+    remember(this.health, receiver, updated);
+    return opens;
+  }
+
+  /** No attempt to the receiver may start now: its slots are taken, it cools off, or its probe is out. */
+  private blocked(receiver: string): boolean {
+    const health = this.health.get(receiver);
+    if (health?.openUntil != null) return this.now() < health.openUntil || health.probing;
+    return (this.byReceiver.get(receiver) ?? 0) >= this.limits.perHost;
+  }
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left <= 0) counts.delete(key);
+  else counts.set(key, left);
+}
+
+/** Sets the entry as the newest, forgetting the oldest past TRACKED_LIMIT. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > TRACKED_LIMIT) map.delete(map.keys().next().value!);
+}
