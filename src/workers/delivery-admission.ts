@@ -56,7 +56,7 @@ export class DeliveryAdmission {
     decrement(this.byWorkspace, workspaceId);
   }
 
-  /** What the next claim may take: the room each busy workspace has left, and the webhooks of blocked receivers. */
+  /** What the next claim may take: the room each busy workspace has left, and the webhooks to leave alone. */
   shares(): ClaimShares {
     const workspaceRoom = new Map<string, number>();
     for (const [workspaceId, held] of this.byWorkspace) workspaceRoom.set(workspaceId, Math.max(0, this.limits.perWorkspace - held));
@@ -107,10 +107,13 @@ export class DeliveryAdmission {
     return opens;
   }
 
-  /** No attempt to the receiver may start now: its slots are taken, it cools off, or its probe is out. */
+  /**
+   * Claims leave the receiver's webhooks alone: its slots are taken, or its probe is out. A cooling-off receiver's
+   * deliveries are still claimed, to be deferred to the end of the cool-off, once each: their records then say when.
+   */
   private blocked(receiver: string): boolean {
     const health = this.health.get(receiver);
-    if (health?.openUntil != null) return this.now() < health.openUntil || health.probing;
+    if (health?.openUntil != null) return health.probing;
     return (this.byReceiver.get(receiver) ?? 0) >= this.limits.perHost;
   }
 }
