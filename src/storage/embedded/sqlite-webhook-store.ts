@@ -107,19 +107,25 @@ export class SqliteWebhookStore implements WebhookStore {
 
   claimDue(now: Date, leaseMs: number, limit: number, shares?: ClaimShares): Promise<Delivery[]> {
     if (limit <= 0) return Promise.resolve([]);
-    // Each due delivery's turn is its place in its workspace's line; taking by turn, then by due time, alternates
-    // between workspaces. The scan covers the due deliveries only (the due_at index), never finished ones.
-    const room = JSON.stringify(Object.fromEntries(shares?.workspaceRoom ?? []));
     const skipped = JSON.stringify([...(shares?.skipWebhooks ?? [])]);
     return guarded(() => this.db.transaction(() => {
-      const chosen = this.sql(`WITH due AS (
-            SELECT id, workspace_id, due_at, row_number() OVER (PARTITION BY workspace_id ORDER BY due_at, id) AS turn
-            FROM webhook_deliveries
-            WHERE due_at <= ? AND webhook_id NOT IN (SELECT value FROM json_each(?)))
-          SELECT due.id FROM due LEFT JOIN json_each(?) AS room ON room.key = due.workspace_id
-          WHERE due.turn <= coalesce(room.value, ?)
-          ORDER BY due.turn, due.due_at, due.id LIMIT ?`)
-        .pluck().all(now.getTime(), skipped, room, shares?.perWorkspace ?? limit, limit) as number[];
+      // Each workspace offers its oldest due, as many as its room; an offer's turn is its place in that line, and
+      // taking by turn, then by due time, alternates between workspaces. Every read is an index seek.
+      const offers: { id: number; dueAt: number; turn: number }[] = [];
+      for (const workspaceId of this.sql(`WITH RECURSIVE pending(workspace_id) AS (
+            SELECT min(workspace_id) FROM webhook_deliveries WHERE due_at IS NOT NULL
+            UNION ALL
+            SELECT (SELECT min(workspace_id) FROM webhook_deliveries WHERE due_at IS NOT NULL AND workspace_id > pending.workspace_id)
+            FROM pending WHERE pending.workspace_id IS NOT NULL)
+          SELECT workspace_id FROM pending WHERE workspace_id IS NOT NULL`).pluck().all() as string[]) {
+        const room = Math.min(shares?.workspaceRoom.get(workspaceId) ?? shares?.perWorkspace ?? limit, limit);
+        if (room <= 0) continue;
+        const due = this.sql(`SELECT id, due_at FROM webhook_deliveries
+            WHERE workspace_id = ? AND due_at <= ? AND webhook_id NOT IN (SELECT value FROM json_each(?)) ORDER BY due_at, id LIMIT ?`)
+          .all(workspaceId, now.getTime(), skipped, room) as { id: number; due_at: number }[];
+        due.forEach((row, turn) => offers.push({ id: row.id, dueAt: row.due_at, turn }));
+      }
+      const chosen = offers.sort((a, b) => a.turn - b.turn || a.dueAt - b.dueAt || a.id - b.id).slice(0, limit).map((offer) => offer.id);
       if (chosen.length === 0) return [];
       const rows = this.sql(`UPDATE webhook_deliveries SET due_at = ?, claimed = 1 WHERE id IN (SELECT value FROM json_each(?)) RETURNING *`)
         .all(now.getTime() + leaseMs, JSON.stringify(chosen)) as DeliveryRow[];
