@@ -71,7 +71,7 @@ export interface Config {
   webhookConcurrencyPerWorkspace: number;
   /** Webhook attempts to one receiver (host and port) in flight at once on this node. */
   webhookConcurrencyPerHost: number;
-  /** Webhook attempts in a row to one receiver without an answer after which it cools off. */
+  /** A workspace's webhook attempts in a row to one receiver without an answer after which it cools off for that workspace. */
   webhookBreakerFailures: number;
   /** How long a receiver cools off (its deliveries put off without an attempt), scaled by webhookTimeScale. */
   webhookBreakerCoolOffSeconds: number;

@@ -1,5 +1,5 @@
 // Which webhook attempts this node may start: in-flight caps per workspace and per receiver, and a breaker per
-// receiver that keeps not answering, so one tenant's slow or dead receiver cannot hold everyone's deliveries.
+// workspace and receiver that keeps not answering, so one tenant's slow or dead receiver cannot hold everyone's deliveries.
 import type { ClaimShares } from '../storage/ports.js';
 
 export interface AdmissionLimits {
@@ -7,9 +7,9 @@ export interface AdmissionLimits {
   perWorkspace: number;
   /** Attempts to one receiver (host and port) in flight at once. */
   perHost: number;
-  /** Attempts in a row that got no answer (timed out, or could not connect) after which the receiver cools off. */
+  /** A workspace's attempts in a row to a receiver without an answer (timed out, no connection) after which it cools off for the workspace. */
   breakerFailures: number;
-  /** How long a cooling-off receiver's deliveries are put off without an attempt. */
+  /** How long a cooling-off receiver's deliveries (of that workspace) are put off without an attempt. */
   coolOffMs: number;
 }
 
@@ -38,12 +38,22 @@ export function receiverOf(url: string): string {
   }
 }
 
+/** A webhook's receiver, and the breaker its attempts go through: the workspace's own for that receiver. */
+interface Route {
+  receiver: string;
+  breaker: string;
+}
+
 export class DeliveryAdmission {
   private readonly byWorkspace = new Map<string, number>();
   private readonly byReceiver = new Map<string, number>();
+  /**
+   * Breakers per workspace and receiver: one workspace's attempts that get no answer (a path of a shared host that
+   * hangs, its own name lookups refused) cool the receiver off for that workspace only, never for the others.
+   */
   private readonly health = new Map<string, ReceiverHealth>();
-  /** Webhook id to its receiver, learnt from attempts: a claim leaves out the webhooks of receivers that are blocked. */
-  private readonly receiverOfWebhook = new Map<string, string>();
+  /** Webhook id to its route, learnt from attempts: a claim leaves out the webhooks whose route is blocked. */
+  private readonly routeOfWebhook = new Map<string, Route>();
 
   constructor(private readonly limits: AdmissionLimits, private readonly now: () => number = Date.now) {}
 
@@ -60,38 +70,38 @@ export class DeliveryAdmission {
   shares(): ClaimShares {
     const workspaceRoom = new Map<string, number>();
     for (const [workspaceId, held] of this.byWorkspace) workspaceRoom.set(workspaceId, Math.max(0, this.limits.perWorkspace - held));
-    const blocked = new Set<string>();
-    for (const receiver of this.byReceiver.keys()) if (this.blocked(receiver)) blocked.add(receiver);
-    for (const receiver of this.health.keys()) if (this.blocked(receiver)) blocked.add(receiver);
     const skipWebhooks = new Set<string>();
-    if (blocked.size > 0) {
-      for (const [webhookId, receiver] of this.receiverOfWebhook) if (blocked.has(receiver)) skipWebhooks.add(webhookId);
+    const anyProbeOut = [...this.health.values()].some((health) => health.probing);
+    const anyReceiverFull = [...this.byReceiver.values()].some((held) => held >= this.limits.perHost);
+    if (anyProbeOut || anyReceiverFull) {
+      for (const [webhookId, route] of this.routeOfWebhook) if (this.blocked(route)) skipWebhooks.add(webhookId);
     }
     return { perWorkspace: this.limits.perWorkspace, workspaceRoom, skipWebhooks };
   }
 
-  /** Asks to start an attempt for the webhook to its receiver; on 'go' the caller must `settle` it. */
-  admit(webhookId: string, receiver: string): ReceiverAdmission {
-    remember(this.receiverOfWebhook, webhookId, receiver);
-    const health = this.health.get(receiver);
+  /** Asks to start an attempt for the workspace's webhook to its receiver; on 'go' the caller must `settle` it. */
+  admit(webhookId: string, workspaceId: string, receiver: string): ReceiverAdmission {
+    const route = { receiver, breaker: breakerKey(workspaceId, receiver) };
+    remember(this.routeOfWebhook, webhookId, route);
+    const health = this.health.get(route.breaker);
+    if (health?.openUntil != null && this.now() < health.openUntil) return { kind: 'cooling_off', until: new Date(health.openUntil) };
+    if ((this.byReceiver.get(receiver) ?? 0) >= this.limits.perHost) return { kind: 'busy' };
     if (health?.openUntil != null) {
-      if (this.now() < health.openUntil) return { kind: 'cooling_off', until: new Date(health.openUntil) };
-      // Cooled off: one attempt probes the receiver; the others wait for what it finds.
+      // Cooled off: one attempt probes the receiver; the workspace's others wait for what it finds.
       if (health.probing) return { kind: 'busy' };
       health.probing = true;
-    } else if ((this.byReceiver.get(receiver) ?? 0) >= this.limits.perHost) {
-      return { kind: 'busy' };
     }
     this.byReceiver.set(receiver, (this.byReceiver.get(receiver) ?? 0) + 1);
     return { kind: 'go' };
   }
 
-  /** Gives back the receiver's slot and tells the breaker how the attempt went; true when this opened it. */
-  settle(receiver: string, reach: ReceiverReach): boolean {
+  /** Gives back the receiver's slot and tells the workspace's breaker how the attempt went; true when this opened it. */
+  settle(workspaceId: string, receiver: string, reach: ReceiverReach): boolean {
     decrement(this.byReceiver, receiver);
-    const health = this.health.get(receiver);
+    const key = breakerKey(workspaceId, receiver);
+    const health = this.health.get(key);
     if (reach === 'answered') {
-      this.health.delete(receiver);
+      this.health.delete(key);
       return false;
     }
     if (reach === 'abandoned') {
@@ -103,20 +113,21 @@ export class DeliveryAdmission {
     const opens = updated.probing || updated.failuresInARow >= this.limits.breakerFailures;
     if (opens) updated.openUntil = this.now() + this.limits.coolOffMs;
     updated.probing = false;
-    remember(this.health, receiver, updated);
+    remember(this.health, key, updated);
     return opens;
   }
 
   /**
-   * Claims leave the receiver's webhooks alone: its slots are taken, or its probe is out. A cooling-off receiver's
-   * deliveries are still claimed, to be deferred to the end of the cool-off, once each: their records then say when.
+   * Claims leave the webhook alone: its receiver's slots are taken, or its breaker's probe is out. A cooling-off
+   * breaker's deliveries are still claimed, to be deferred to the end of the cool-off, once each: their records then
+   * say when.
    */
-  private blocked(receiver: string): boolean {
-    const health = this.health.get(receiver);
-    if (health?.openUntil != null) return health.probing;
-    return (this.byReceiver.get(receiver) ?? 0) >= this.limits.perHost;
+  private blocked(route: Route): boolean {
+    return (this.byReceiver.get(route.receiver) ?? 0) >= this.limits.perHost || this.health.get(route.breaker)?.probing === true;
   }
 }
+
+const breakerKey = (workspaceId: string, receiver: string) => `${workspaceId} ${receiver}`;
 
 function decrement(counts: Map<string, number>, key: string): void {
   const left = (counts.get(key) ?? 1) - 1;

@@ -28,7 +28,7 @@ export interface DeliveryWorkerOptions {
   perWorkspace?: number;
   /** Attempts to one receiver (host and port) in flight at once, so one slow receiver does not hold up the others. */
   perHost?: number;
-  /** Attempts in a row without an answer (timed out, or no connection) after which a receiver cools off. */
+  /** A workspace's attempts in a row without an answer (timed out, or no connection) after which a receiver cools off for it. */
   breakerFailures?: number;
   /** How long a receiver cools off before one probe may try it again, before scaling by timeScale. */
   breakerCoolOffMs?: number;
@@ -146,7 +146,7 @@ export class WebhookDeliveryWorker {
       // Deleted since: its deliveries went with it, and nothing is sent.
       if (!webhook) return;
       const receiver = receiverOf(webhook.url);
-      const admission = this.admission.admit(webhook.id, receiver);
+      const admission = this.admission.admit(webhook.id, delivery.workspaceId, receiver);
       if (admission.kind === 'busy') {
         // Due again at once; claims leave the webhook out until its receiver has a free slot.
         await this.store.defer(delivery.id, this.now());
@@ -163,7 +163,9 @@ export class WebhookDeliveryWorker {
         result = await this.post(delivery, webhook.url, webhook.secret);
         if (!this.stopping.signal.aborted) reach = result.status === null ? 'no_answer' : 'answered';
       } finally {
-        if (this.admission.settle(receiver, reach)) this.log.warn({ receiver }, 'webhook receiver did not answer repeatedly; its deliveries are put off while it cools off');
+        if (this.admission.settle(delivery.workspaceId, receiver, reach)) {
+          this.log.warn({ receiver, workspace_id: delivery.workspaceId }, 'webhook receiver did not answer repeatedly; the workspace\'s deliveries to it are put off while it cools off');
+        }
       }
       if (this.stopping.signal.aborted) return;
       const attempt = this.outcome(delivery, result);

@@ -1,6 +1,7 @@
 // End to end, both profiles: one tenant's slow webhook receiver and backlog do not hold up another tenant's
 // delivery (claims take turns between workspaces, in-flight caps per workspace and receiver), and a receiver that
-// never answers cools off: its deliveries are put off without spending attempts, then one probe tries it again.
+// never answers cools off for that workspace: its deliveries are put off without spending attempts, then one probe
+// tries it again, while other workspaces' deliveries to it go on.
 import { strict as assert } from 'node:assert';
 import { createWorkspace } from '../support/admin.js';
 import { ApiClient } from '../support/api-client.js';
@@ -103,7 +104,7 @@ describe(`webhook fairness (${testProfile()} profile)`, function () {
     assert.ok(mostOpenAtOnce(slow.requests) <= Math.min(PER_WORKSPACE, PER_HOST), `A's receiver held ${mostOpenAtOnce(slow.requests)} requests at once`);
   });
 
-  it('puts a receiver that never answers on a cool-off without spending attempts, then probes it once', async () => {
+  it('puts a receiver that never answers on a cool-off for the workspace without spending attempts, then probes it once', async () => {
     // Retry gaps and the 60 s cool-off scaled by 0.2: the first retry 2 s after a timeout, the cool-off 12 s.
     server = await startServer({ env: { SANDBOX_WEBHOOK_ALLOW_PRIVATE: '1', SANDBOX_WEBHOOK_TIME_SCALE: '0.2', SANDBOX_WEBHOOK_BREAKER_FAILURES: '3' } });
     const dead = (await newReceiver()).always('hang');
@@ -123,16 +124,25 @@ describe(`webhook fairness (${testProfile()} profile)`, function () {
     const deferred = await waitForDeliveries(c, (deliveries) => deliveries.length === PER_HOST + 2
       && deliveries.every((delivery) => delivery.status === 'pending') && new Set(deliveries.map((delivery) => delivery.next_attempt_at)).size === 1,
       'every delivery put off to the same time, the end of the cool-off');
-    assert.equal(dead.requests.length, PER_HOST, `nothing was sent while cooling off ${JSON.stringify(server.logs.filter((l) => String(l.msg).includes('webhook')))}`);
+    assert.equal(dead.requests.length, PER_HOST, 'nothing was sent while cooling off');
     assert.deepEqual(deferred.map((delivery) => [delivery.status, delivery.attempts]), [['pending', 0], ['pending', 0], ...Array.from({ length: PER_HOST }, () => ['pending', 1])],
       'no attempt spent on a deferral (newest first)');
     assert.ok(deferred.every((delivery) => delivery.last_error === null || /no answer within 10 s/.test(delivery.last_error)));
     assert.ok(await deferredCount(server) >= PER_HOST + 2, 'deferrals counted in the webhook outcome metric');
 
+    // The cool-off is this workspace's: another one's webhook to the same receiver is delivered meanwhile, so one
+    // tenant's failing requests cannot put off the deliveries of others who share a receiver with it.
+    const d = await tenant(server, dead);
+    await capture(d, 1, 'from another workspace');
+    const [other] = await waitForDeliveries(d, (deliveries) => deliveries[0]?.status === 'delivered', 'the other workspace\'s delivery delivered');
+    assert.equal(other!.attempts, 1);
+    assert.ok((await deliveriesOf(c)).every((delivery) => delivery.status === 'pending'), 'while the first workspace\'s still cool off');
+
     const finished = await waitForDeliveries(c, (deliveries) => deliveries.every((delivery) => delivery.status === 'delivered'), 'every delivery delivered after the cool-off');
     assert.deepEqual(finished.map((delivery) => delivery.attempts), [1, 1, ...Array.from({ length: PER_HOST }, () => 2)]);
-    assert.equal(dead.requests.length, PER_HOST + PER_HOST + 2, 'one request per delivery after the cool-off');
-    const [probe, ...after] = dead.requests.slice(PER_HOST);
+    const ofC = dead.requests.filter((request) => request.delivery !== String(other!.id));
+    assert.equal(ofC.length, PER_HOST + PER_HOST + 2, 'one request per delivery after the cool-off');
+    const [probe, ...after] = ofC.slice(PER_HOST);
     assert.ok(after.every((request) => request.receivedAt >= probe!.endedAt!), 'the probe went alone; the others followed its answer');
   });
 });
