@@ -181,7 +181,15 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const deliveryWorker = new WebhookDeliveryWorker(
       backend.webhooks,
       { allowPrivate: config.webhookAllowPrivate, names: outboundNames },
-      { timeScale: config.webhookTimeScale, attempted: (outcome) => metrics.deliveryAttempted(outcome) },
+      {
+        timeScale: config.webhookTimeScale,
+        concurrency: config.webhookConcurrency,
+        perWorkspace: config.webhookConcurrencyPerWorkspace,
+        perHost: config.webhookConcurrencyPerHost,
+        breakerFailures: config.webhookBreakerFailures,
+        breakerCoolOffMs: config.webhookBreakerCoolOffSeconds * 1000,
+        attempted: (outcome) => metrics.deliveryAttempted(outcome),
+      },
       log,
       now,
     );

@@ -65,6 +65,16 @@ export interface Config {
   webhookTimeScale: number;
   /** Lets webhooks target private and loopback addresses and plain http, for local development and tests. */
   webhookAllowPrivate: boolean;
+  /** Webhook attempts in flight at once on this node, over every workspace. */
+  webhookConcurrency: number;
+  /** Webhook deliveries of one workspace in flight at once on this node. */
+  webhookConcurrencyPerWorkspace: number;
+  /** Webhook attempts to one receiver (host and port) in flight at once on this node. */
+  webhookConcurrencyPerHost: number;
+  /** A workspace's webhook attempts in a row to one receiver without an answer after which it cools off for that workspace. */
+  webhookBreakerFailures: number;
+  /** How long a receiver cools off (its deliveries put off without an attempt), scaled by webhookTimeScale. */
+  webhookBreakerCoolOffSeconds: number;
   /** Lets the link check request private and loopback addresses, for local development and tests. */
   linkCheckAllowPrivate: boolean;
   /**
@@ -497,6 +507,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     streamResumeLimit: readPositiveInt(env, 'SANDBOX_STREAM_RESUME_LIMIT', 10_000),
     webhookTimeScale: readPositiveNumber(env, 'SANDBOX_WEBHOOK_TIME_SCALE', 1, 1000),
     webhookAllowPrivate: readEnum(env, 'SANDBOX_WEBHOOK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
+    webhookConcurrency: readPositiveInt(env, 'SANDBOX_WEBHOOK_CONCURRENCY', 16),
+    webhookConcurrencyPerWorkspace: readPositiveInt(env, 'SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE', 4),
+    webhookConcurrencyPerHost: readPositiveInt(env, 'SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST', 4),
+    webhookBreakerFailures: readPositiveInt(env, 'SANDBOX_WEBHOOK_BREAKER_FAILURES', 5),
+    webhookBreakerCoolOffSeconds: readPositiveInt(env, 'SANDBOX_WEBHOOK_BREAKER_COOL_OFF_SECONDS', 60),
     linkCheckAllowPrivate: readEnum(env, 'SANDBOX_LINK_CHECK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
     trustProxy,
     trustProxyHops: readTrustProxyHops(env, trustProxy),

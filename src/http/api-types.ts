@@ -1931,7 +1931,7 @@ export interface components {
             finished_at: string | null;
             /**
              * Format: date-time
-             * @description null once finished
+             * @description When the next attempt is due; null once finished. While the receiver cools off after the workspace's repeated attempts without an answer (SANDBOX_WEBHOOK_BREAKER_FAILURES), it is the end of the cool-off, and waiting for it spends no attempt.
              */
             next_attempt_at: string | null;
         };

@@ -17,8 +17,8 @@ export type CaptureChannel = 'smtp' | 'http' | 'import';
 export type SmtpStage = 'connect' | 'auth' | 'mail' | 'rcpt' | 'data';
 /** What an inbox's chaos settings did at a stage: refused with the trigger's reply, closed without one, or answered late. */
 export type ChaosEffect = 'reply' | 'disconnect' | 'delay';
-/** What became of a webhook delivery attempt. */
-export type DeliveryOutcome = 'delivered' | 'retry' | 'failed';
+/** What became of a webhook delivery attempt; 'deferred': none was made, its receiver was cooling off. */
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'deferred';
 
 /** A count of things open now (waits, event streams, SMTP sessions); prom-client's Gauge has this shape. */
 export interface OpenCount {
@@ -110,7 +110,8 @@ export class ServiceMetrics {
 
   private readonly deliveries = new Counter({
     name: `${PREFIX}webhook_deliveries_total`,
-    help: 'Webhook delivery attempts by outcome: delivered, retry (will be attempted again), failed (attempts used up).',
+    help: 'Webhook delivery attempts by outcome: delivered, retry (will be attempted again), failed (attempts used up); '
+      + 'deferred counts deliveries put off without an attempt while their receiver cooled off after repeated timeouts.',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

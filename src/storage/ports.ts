@@ -347,6 +347,16 @@ export interface AttemptRecord {
   at: Date;
 }
 
+/** What one claim may take per workspace, and which webhooks it leaves alone. */
+export interface ClaimShares {
+  /** Most deliveries claimed for a workspace that `workspaceRoom` does not name. */
+  perWorkspace: number;
+  /** Workspaces with less room than `perWorkspace` (deliveries of theirs in flight already): at most this many; 0 takes none. */
+  workspaceRoom: ReadonlyMap<string, number>;
+  /** Webhooks whose deliveries stay unclaimed (their receiver is at its cap, or cooling off). */
+  skipWebhooks: ReadonlySet<string>;
+}
+
 /**
  * Webhooks and their deliveries, with the schedule of due attempts. Deliveries are at-least-once: a claim is a
  * lease, so one claimed by a worker that dies is claimed again once the lease runs out, by any node.
@@ -373,10 +383,18 @@ export interface WebhookStore {
   /** A webhook's newest `limit` deliveries, newest first. */
   listDeliveries(workspaceId: string, webhookId: string, limit: number): Promise<Delivery[]>;
   /**
-   * Claims up to `limit` pending deliveries due at `now`, oldest due first: each is due again at now + leaseMs
-   * (and is not claimed again before that), and is remembered as this node's until its attempt is recorded.
+   * Claims up to `limit` pending deliveries due at `now`, in turns between the workspaces that have some due: each
+   * workspace's oldest due first, then each one's second, and so on (within a turn, oldest due first), so one
+   * workspace's backlog never fills a claim while another's waits. `shares` bounds what each workspace gets and
+   * leaves out webhooks. Each claimed delivery is due again at now + leaseMs (and is not claimed again before that),
+   * and is remembered as this node's until its attempt is recorded or it is deferred.
    */
-  claimDue(now: Date, leaseMs: number, limit: number): Promise<Delivery[]>;
+  claimDue(now: Date, leaseMs: number, limit: number, shares?: ClaimShares): Promise<Delivery[]>;
+  /**
+   * Gives back this node's claim on a pending delivery without an attempt (attempts, last status and error stay):
+   * it is due again, and next attempted, at `until`. Ignored for a delivery no longer pending.
+   */
+  defer(id: number, until: Date): Promise<void>;
   /**
    * Records the attempt on a claimed delivery: attempts + 1, last status and error, next due time or finished.
    * Ignored for a delivery no longer pending (a late report from a worker whose lease ran out).

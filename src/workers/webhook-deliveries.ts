@@ -2,34 +2,50 @@
 import type { Logger } from 'pino';
 import type { Delivery } from '../domain/types.js';
 import type { AttemptRecord, WebhookStore } from '../storage/ports.js';
-import { ANSWER_TIMEOUT_MS, postWebhook } from '../outbound/post-webhook.js';
+import { ANSWER_TIMEOUT_MS, postWebhook, type AttemptOutcome } from '../outbound/post-webhook.js';
 import { signatureHeader } from '../outbound/signature.js';
 import type { TargetPolicy } from '../outbound/target-policy.js';
+import { DeliveryAdmission, receiverOf, type ReceiverReach } from './delivery-admission.js';
 
 /** Gaps after the 1st, 2nd... 7th failed attempt (spec): eight attempts in all, about five hours. */
 const RETRY_GAPS_MS = [10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000];
 const MAX_ATTEMPTS = RETRY_GAPS_MS.length + 1;
+/** Attempts in a row without an answer after which a receiver cools off, and for how long (before scaling). */
+const BREAKER_FAILURES = 5;
+const BREAKER_COOL_OFF_MS = 60_000;
+
+/** What the worker reports per delivery: an attempt's outcome, or 'deferred' when its receiver was cooling off. */
+export type DeliveryReport = AttemptRecord['outcome'] | 'deferred';
 
 export interface DeliveryWorkerOptions {
-  /** SANDBOX_WEBHOOK_TIME_SCALE: multiplies the retry gaps. */
+  /** SANDBOX_WEBHOOK_TIME_SCALE: multiplies the retry gaps and the breaker's cool-off. */
   timeScale: number;
   /** How often the schedule is read when nothing woke the worker (another node may have queued). */
   pollMs?: number;
-  /** Attempts in flight at once, so one slow receiver does not hold up the others. */
+  /** Attempts in flight at once, over every workspace. */
   concurrency?: number;
+  /** Deliveries of one workspace in flight at once, so one workspace's backlog does not hold up the others'. */
+  perWorkspace?: number;
+  /** Attempts to one receiver (host and port) in flight at once, so one slow receiver does not hold up the others. */
+  perHost?: number;
+  /** A workspace's attempts in a row without an answer (timed out, or no connection) after which a receiver cools off for it. */
+  breakerFailures?: number;
+  /** How long a receiver cools off before one probe may try it again, before scaling by timeScale. */
+  breakerCoolOffMs?: number;
   /**
    * How long a claim lasts: past it, a delivery whose worker died (kill -9, lost node) is claimed again by any
    * node. Longer than an attempt can take (the receiver's 10 s plus name resolution and connect).
    */
   leaseMs?: number;
-  /** Told the outcome of every attempt once it is recorded (the metrics, in the server). */
-  attempted?: (outcome: AttemptRecord['outcome']) => void;
+  /** Told the outcome of every attempt once it is recorded, and of every deferral (the metrics, in the server). */
+  attempted?: (outcome: DeliveryReport) => void;
 }
 
 export class WebhookDeliveryWorker {
   private readonly pollMs: number;
   private readonly concurrency: number;
   private readonly leaseMs: number;
+  private readonly admission: DeliveryAdmission;
   private running = false;
   private loop: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
@@ -48,6 +64,12 @@ export class WebhookDeliveryWorker {
     this.pollMs = options.pollMs ?? 250;
     this.concurrency = options.concurrency ?? 16;
     this.leaseMs = options.leaseMs ?? ANSWER_TIMEOUT_MS + 20_000;
+    this.admission = new DeliveryAdmission({
+      perWorkspace: options.perWorkspace ?? 4,
+      perHost: options.perHost ?? 4,
+      breakerFailures: options.breakerFailures ?? BREAKER_FAILURES,
+      coolOffMs: (options.breakerCoolOffMs ?? BREAKER_COOL_OFF_MS) * options.timeScale,
+    }, () => this.now().getTime());
   }
 
   async start(): Promise<void> {
@@ -83,12 +105,15 @@ export class WebhookDeliveryWorker {
       this.wokenEarly = false;
       if (free > 0) {
         try {
-          claimed = await this.store.claimDue(this.now(), this.leaseMs, free);
+          claimed = await this.store.claimDue(this.now(), this.leaseMs, free, this.admission.shares());
         } catch (error) {
           this.log.warn({ err: error }, 'reading the webhook schedule failed');
         }
       }
-      for (const delivery of claimed) this.track(this.attempt(delivery));
+      for (const delivery of claimed) {
+        this.admission.claimed(delivery.workspaceId);
+        this.track(this.attempt(delivery).finally(() => this.admission.released(delivery.workspaceId)));
+      }
       // A full claim may have left more due; otherwise rest until the next poll, a wake-up or a free slot.
       if (claimed.length === 0 || claimed.length < free) await this.pause();
     }
@@ -120,16 +145,28 @@ export class WebhookDeliveryWorker {
       const webhook = await this.store.getWebhook(delivery.workspaceId, delivery.webhookId);
       // Deleted since: its deliveries went with it, and nothing is sent.
       if (!webhook) return;
-      const body = Buffer.from(delivery.body);
-      const sentAt = this.now();
-      const headers = {
-        'Content-Type': 'application/json',
-        'User-Agent': 'mail-sandbox-webhooks/1',
-        'X-Sandbox-Event': delivery.event,
-        'X-Sandbox-Delivery': String(delivery.id),
-        'X-Sandbox-Signature': signatureHeader(webhook.secret, body, sentAt),
-      };
-      const result = await postWebhook(webhook.url, body, headers, this.policy, { signal: this.stopping.signal, workspaceId: delivery.workspaceId });
+      const receiver = receiverOf(webhook.url);
+      const admission = this.admission.admit(webhook.id, delivery.workspaceId, receiver);
+      if (admission.kind === 'busy') {
+        // Due again at once; claims leave the webhook out until its receiver has a free slot.
+        await this.store.defer(delivery.id, this.now());
+        return;
+      }
+      if (admission.kind === 'cooling_off') {
+        await this.store.defer(delivery.id, admission.until);
+        this.options.attempted?.('deferred');
+        return;
+      }
+      let reach: ReceiverReach = 'abandoned';
+      let result: AttemptOutcome;
+      try {
+        result = await this.post(delivery, webhook.url, webhook.secret);
+        if (!this.stopping.signal.aborted) reach = result.status === null ? 'no_answer' : 'answered';
+      } finally {
+        if (this.admission.settle(delivery.workspaceId, receiver, reach)) {
+          this.log.warn({ receiver, workspace_id: delivery.workspaceId }, 'webhook receiver did not answer repeatedly; the workspace\'s deliveries to it are put off while it cools off');
+        }
+      }
       if (this.stopping.signal.aborted) return;
       const attempt = this.outcome(delivery, result);
       await this.store.recordAttempt(delivery.id, attempt);
@@ -138,6 +175,19 @@ export class WebhookDeliveryWorker {
       // The claim's lease makes the delivery due again, so a failure to record costs a repeat, not a loss.
       this.log.warn({ err: error, delivery_id: delivery.id }, 'webhook delivery attempt could not be recorded');
     }
+  }
+
+  private post(delivery: Delivery, url: string, secret: string): Promise<AttemptOutcome> {
+    const body = Buffer.from(delivery.body);
+    const sentAt = this.now();
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'mail-sandbox-webhooks/1',
+      'X-Sandbox-Event': delivery.event,
+      'X-Sandbox-Delivery': String(delivery.id),
+      'X-Sandbox-Signature': signatureHeader(secret, body, sentAt),
+    };
+    return postWebhook(url, body, headers, this.policy, { signal: this.stopping.signal, workspaceId: delivery.workspaceId });
   }
 
   private outcome(delivery: Delivery, result: { delivered: boolean; status: number | null; error: string | null }): AttemptRecord {

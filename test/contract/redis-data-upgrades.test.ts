@@ -26,7 +26,7 @@ describeCluster('Redis data upgrades (real Redis)', () => {
     await redis.hset(`${p}members:ws_old`, 'owner@old.test', JSON.stringify({ role: 'owner', createdAt: 3000 }));
 
     await upgradeRedisData(redis, p);
-    assert.equal(await redis.get(`${p}data-version`), '1');
+    assert.equal(await redis.get(`${p}data-version`), '2');
     await upgradeRedisData(redis, p);
 
     const metadata = new RedisMetadataStore(redis, p, { used: async () => 0 });

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { AppError } from '../../src/errors.js';
 import type { Delivery, Webhook } from '../../src/domain/types.js';
 import type { NewDelivery, WebhookStore } from '../../src/storage/ports.js';
-import { RedisWebhookStore } from '../../src/storage/cluster/redis-webhook-store.js';
+import { RedisWebhookStore, splitOldWebhookSchedule } from '../../src/storage/cluster/redis-webhook-store.js';
 import { describeCluster } from '../support/profile.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 import { aDelivery, aWebhook, aWorkspace } from './fixtures.js';
@@ -243,6 +243,70 @@ for (const factory of backendFactories) {
         assert.equal(claimed!.attempts, 0, 'a claim is not an attempt');
       });
 
+      it('claims in turns between the workspaces with deliveries due, oldest due first within each', async () => {
+        const [a, b, c] = [await newWebhook(store), await newWebhook(store), await newWebhook(store)];
+        const fromA = await enqueueAt(store, a, [at(-5000), at(-4000), at(-3000), at(-2000), at(-1000)]);
+        const fromB = await enqueueAt(store, b, [at(-400), at(-500)]);
+        const fromC = await enqueueAt(store, c, [at(-10), at(500)]);
+        const first = await store.claimDue(at(0), LEASE_MS, 6);
+        assert.deepEqual(ids(first), [fromA[0], fromB[1], fromC[0], fromA[1], fromB[0], fromA[2]], 'a turn each, then the next turn');
+        assert.deepEqual(first.map((delivery) => delivery.workspaceId), [a, b, c, a, b, a].map((webhook) => webhook.workspaceId));
+        assert.deepEqual(ids(await store.claimDue(at(0), LEASE_MS, 10)), [fromA[3], fromA[4]], 'the rest of the long line');
+        assert.deepEqual(ids(await store.claimDue(at(500), LEASE_MS, 10)), [fromC[1]], 'once due');
+      });
+
+      it('claims no more of a workspace than its room, and nothing of skipped webhooks', async () => {
+        const busy = await newWebhook(store);
+        const capped = await newWebhook(store, { workspaceId: busy.workspaceId });
+        const other = await newWebhook(store);
+        const full = await newWebhook(store);
+        const fromBusy = await enqueueAt(store, busy, [at(-300), at(-200), at(-100)]);
+        const fromCapped = await enqueueAt(store, capped, [at(-1000), at(-900)]);
+        const fromOther = await enqueueAt(store, other, [at(-50), at(-40), at(-30)]);
+        const [fromFull] = await enqueueAt(store, full, [at(-2000)]);
+        const shares = { perWorkspace: 2, workspaceRoom: new Map([[busy.workspaceId, 1], [full.workspaceId, 0]]), skipWebhooks: new Set([capped.id]) };
+        assert.deepEqual(ids(await store.claimDue(at(0), LEASE_MS, 10, shares)), [fromBusy[0], fromOther[0], fromOther[1]],
+          'one of the busy workspace (its skipped webhook passed over), two of the other, none of the full one');
+        const later = { perWorkspace: 2, workspaceRoom: new Map(), skipWebhooks: new Set<string>() };
+        assert.deepEqual(ids(await store.claimDue(at(0), LEASE_MS, 3, later)), [fromFull, fromCapped[0], fromOther[2]], 'the first turn, oldest due first');
+        assert.deepEqual(ids(await store.claimDue(at(0), LEASE_MS, 10, later)), [fromCapped[1], fromBusy[1]]);
+        assert.deepEqual(await store.claimDue(at(0), LEASE_MS, 0, later), []);
+      });
+
+      it('defers a claimed delivery without an attempt, due at the given time; never a finished one', async () => {
+        const webhook = await newWebhook(store);
+        const [deferred, finished] = await store.enqueue([aDelivery(webhook), aDelivery(webhook)], at(0), KEEP) as [number, number];
+        assert.equal((await store.claimDue(at(0), LEASE_MS, 10)).length, 2);
+        await store.recordAttempt(deferred, { status: null, error: 'no answer within 10 s', outcome: 'retry', nextAttemptAt: at(100), at: at(10) });
+        assert.equal((await store.claimDue(at(100), LEASE_MS, 10)).length, 1);
+        await store.defer(deferred, at(60_000));
+        const record = await store.getDelivery(webhook.workspaceId, deferred);
+        assert.deepEqual(
+          { status: record!.status, attempts: record!.attempts, lastError: record!.lastError, nextAttemptAt: record!.nextAttemptAt },
+          { status: 'pending', attempts: 1, lastError: 'no answer within 10 s', nextAttemptAt: at(60_000) },
+          'the attempt count and last error stay; the next attempt moves',
+        );
+        assert.equal(await store.releaseOwnClaims(at(200)), 1, 'the deferred claim is no longer this node\'s; the other one is');
+        assert.deepEqual(ids(await store.claimDue(at(200), LEASE_MS, 10)), [finished]);
+        await store.recordAttempt(finished, { status: 200, error: null, outcome: 'delivered', nextAttemptAt: null, at: at(201) });
+        await store.defer(finished, at(300));
+        assert.equal((await store.getDelivery(webhook.workspaceId, finished))!.status, 'delivered');
+        assert.deepEqual(await store.claimDue(at(59_999), LEASE_MS, 10), [], 'the finished one is not scheduled again, the deferred one not yet due');
+        assert.deepEqual(ids(await store.claimDue(at(60_000), LEASE_MS, 10)), [deferred]);
+      });
+
+      it('counts pending deliveries of every workspace and the earliest due', async () => {
+        assert.deepEqual(await store.queueStats(), { pending: 0, oldestDueAt: null });
+        const [a, b] = [await newWebhook(store), await newWebhook(store)];
+        const [first] = await enqueueAt(store, a, [at(-100), at(50)]);
+        await enqueueAt(store, b, [at(20)]);
+        assert.deepEqual(await store.queueStats(), { pending: 3, oldestDueAt: at(-100) });
+        await store.claimDue(at(0), LEASE_MS, 1);
+        assert.deepEqual(await store.queueStats(), { pending: 3, oldestDueAt: at(20) }, 'a claimed one counts at its lease\'s end');
+        await store.recordAttempt(first!, { status: 200, error: null, outcome: 'delivered', nextAttemptAt: null, at: at(1) });
+        assert.deepEqual(await store.queueStats(), { pending: 2, oldestDueAt: at(20) });
+      });
+
       it('claims a delivery again only once its lease has run out', async () => {
         const webhook = await newWebhook(store);
         const [id] = await store.enqueue([aDelivery(webhook)], at(0), KEEP);
@@ -379,6 +443,23 @@ describeCluster('RedisWebhookStore on two nodes (real Redis)', () => {
     assert.deepEqual(await nodeA.enqueue(found.map((w) => aDelivery(w)), at(0), KEEP), [null], 'not created');
     assert.deepEqual(await nodeA.claimDue(at(0), LEASE_MS, 10), []);
     assert.deepEqual(await nodeA.listDeliveries(webhook.workspaceId, webhook.id, 10), []);
+  });
+
+  it('moves the server-wide schedule of older builds into the workspaces\' schedules, once', async () => {
+    const webhook = await newWebhook(nodeA);
+    const other = await newWebhook(nodeA);
+    const [due, later] = created(await nodeA.enqueue([aDelivery(webhook), aDelivery(other)], at(0), KEEP));
+    const redis = await namespace.connect('webhooks-upgrade');
+    const p = namespace.prefix;
+    // As an older build kept it: one sorted set of every pending delivery, and no per-workspace schedules.
+    for (const key of [`${p}webhook-due-workspaces`, `${p}webhook-due:${webhook.workspaceId}`, `${p}webhook-due:${other.workspaceId}`]) await redis.del(key);
+    await redis.zadd(`${p}webhook-due`, at(0).getTime(), String(due), at(500).getTime(), String(later));
+    assert.equal(await splitOldWebhookSchedule(redis, p), 2);
+    assert.equal(await splitOldWebhookSchedule(redis, p), 0, 'nothing left to move');
+    assert.equal(await redis.exists(`${p}webhook-due`), 0);
+    assert.deepEqual(ids(await nodeA.claimDue(at(0), LEASE_MS, 10)), [due]);
+    assert.deepEqual(await nodeA.claimDue(at(499), LEASE_MS, 10), [], 'scores kept');
+    assert.deepEqual(ids(await nodeA.claimDue(at(500), LEASE_MS, 10)), [later]);
   });
 
   it('never exceeds the webhook limit under concurrent creates from two nodes', async () => {

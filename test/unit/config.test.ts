@@ -32,6 +32,18 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(config));
   });
 
+  it('reads the webhook delivery caps and breaker settings, with their defaults', () => {
+    const pick = ({ webhookConcurrency, webhookConcurrencyPerWorkspace, webhookConcurrencyPerHost, webhookBreakerFailures, webhookBreakerCoolOffSeconds }: ReturnType<typeof loadConfig>) =>
+      ({ webhookConcurrency, webhookConcurrencyPerWorkspace, webhookConcurrencyPerHost, webhookBreakerFailures, webhookBreakerCoolOffSeconds });
+    assert.deepEqual(pick(loadConfig({})), {
+      webhookConcurrency: 16, webhookConcurrencyPerWorkspace: 4, webhookConcurrencyPerHost: 4, webhookBreakerFailures: 5, webhookBreakerCoolOffSeconds: 60,
+    });
+    assert.deepEqual(pick(loadConfig({
+      SANDBOX_WEBHOOK_CONCURRENCY: '32', SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE: '2', SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST: '8',
+      SANDBOX_WEBHOOK_BREAKER_FAILURES: '3', SANDBOX_WEBHOOK_BREAKER_COOL_OFF_SECONDS: '300',
+    })), { webhookConcurrency: 32, webhookConcurrencyPerWorkspace: 2, webhookConcurrencyPerHost: 8, webhookBreakerFailures: 3, webhookBreakerCoolOffSeconds: 300 });
+  });
+
   it('accepts port 0 and 1024-based sizes', () => {
     const config = loadConfig({ SANDBOX_HTTP_PORT: '0', SANDBOX_MAX_MESSAGE_BYTES: '1.5m' });
     assert.equal(config.httpPort, 0);
@@ -62,6 +74,11 @@ describe('loadConfig', () => {
     ['SANDBOX_WEBHOOK_TIME_SCALE', '0'],
     ['SANDBOX_WEBHOOK_TIME_SCALE', 'fast'],
     ['SANDBOX_WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['SANDBOX_WEBHOOK_CONCURRENCY', '0'],
+    ['SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE', 'all'],
+    ['SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST', '-1'],
+    ['SANDBOX_WEBHOOK_BREAKER_FAILURES', '0'],
+    ['SANDBOX_WEBHOOK_BREAKER_COOL_OFF_SECONDS', '1.5'],
     ['SANDBOX_LINK_CHECK_ALLOW_PRIVATE', 'true'],
     ['SANDBOX_METRICS_TOKEN', 'short'],
     ['SANDBOX_METRICS_TOKEN', 'has a space in the middle of it'],

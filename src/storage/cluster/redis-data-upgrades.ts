@@ -1,6 +1,7 @@
 // Upgrades data kept by older builds in place: indexes this build reads that earlier builds did not write.
 import type { Redis } from 'ioredis';
 import { guardedRedis, LuaScript } from './redis-connection.js';
+import { splitOldWebhookSchedule } from './redis-webhook-store.js';
 
 /**
  * Lists a workspace's members under their emails' memberships, in one step with reading the hash, so a member
@@ -38,6 +39,10 @@ const STEPS: ((redis: Redis, prefix: string) => Promise<void>)[] = [
       cursor = next;
       if (cursor === '0') return;
     }
+  },
+  // Webhook deliveries are scheduled per workspace, so claims take turns between workspaces.
+  async (redis, prefix) => {
+    await splitOldWebhookSchedule(redis, prefix);
   },
 ];
 

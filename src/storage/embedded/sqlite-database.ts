@@ -263,6 +263,11 @@ const MIGRATIONS: string[] = [
   -- A new set-password link revokes the email's unused ones: found by this index.
   CREATE INDEX password_links_unused_by_email ON password_links (email) WHERE used_at IS NULL;
   `,
+  `
+  -- Webhook claims take turns between workspaces: the workspaces with pending deliveries are found by skipping from
+  -- one to the next along this index, and each one's oldest due read in order, however long another's line is.
+  CREATE INDEX webhook_deliveries_due_by_workspace ON webhook_deliveries (workspace_id, due_at) WHERE due_at IS NOT NULL;
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */

@@ -1,7 +1,7 @@
 // WebhookStore on SQLite: webhooks, their delivery records, and the schedule of due attempts (one process).
 import type Database from 'better-sqlite3';
 import type { Delivery, DeliveryStatus, Webhook, WebhookEvent } from '../../domain/types.js';
-import type { AttemptRecord, CreateWebhookOutcome, NewDelivery, WebhookStore } from '../ports.js';
+import type { AttemptRecord, ClaimShares, CreateWebhookOutcome, NewDelivery, WebhookStore } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 
 interface WebhookRow { id: string; workspace_id: string; inbox_id: string | null; url: string; secret: string; created_at: number }
@@ -105,13 +105,40 @@ export class SqliteWebhookStore implements WebhookStore {
       .all(workspaceId, webhookId, limit) as DeliveryRow[]).map(toDelivery));
   }
 
-  claimDue(now: Date, leaseMs: number, limit: number): Promise<Delivery[]> {
+  claimDue(now: Date, leaseMs: number, limit: number, shares?: ClaimShares): Promise<Delivery[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    const skipped = JSON.stringify([...(shares?.skipWebhooks ?? [])]);
     return guarded(() => this.db.transaction(() => {
-      const rows = this.sql(`UPDATE webhook_deliveries SET due_at = ?, claimed = 1
-          WHERE id IN (SELECT id FROM webhook_deliveries WHERE due_at <= ? ORDER BY due_at, id LIMIT ?) RETURNING *`)
-        .all(now.getTime() + leaseMs, now.getTime(), limit) as DeliveryRow[];
-      return rows.map(toDelivery).sort((a, b) => a.id - b.id);
+      // Each workspace offers its oldest due, as many as its room; an offer's turn is its place in that line, and
+      // taking by turn, then by due time, alternates between workspaces. Every read is an index seek.
+      const offers: { id: number; dueAt: number; turn: number }[] = [];
+      for (const workspaceId of this.sql(`WITH RECURSIVE pending(workspace_id) AS (
+            SELECT min(workspace_id) FROM webhook_deliveries WHERE due_at IS NOT NULL
+            UNION ALL
+            SELECT (SELECT min(workspace_id) FROM webhook_deliveries WHERE due_at IS NOT NULL AND workspace_id > pending.workspace_id)
+            FROM pending WHERE pending.workspace_id IS NOT NULL)
+          SELECT workspace_id FROM pending WHERE workspace_id IS NOT NULL`).pluck().all() as string[]) {
+        const room = Math.min(shares?.workspaceRoom.get(workspaceId) ?? shares?.perWorkspace ?? limit, limit);
+        if (room <= 0) continue;
+        const due = this.sql(`SELECT id, due_at FROM webhook_deliveries
+            WHERE workspace_id = ? AND due_at <= ? AND webhook_id NOT IN (SELECT value FROM json_each(?)) ORDER BY due_at, id LIMIT ?`)
+          .all(workspaceId, now.getTime(), skipped, room) as { id: number; due_at: number }[];
+        due.forEach((row, turn) => offers.push({ id: row.id, dueAt: row.due_at, turn }));
+      }
+      const chosen = offers.sort((a, b) => a.turn - b.turn || a.dueAt - b.dueAt || a.id - b.id).slice(0, limit).map((offer) => offer.id);
+      if (chosen.length === 0) return [];
+      const rows = this.sql(`UPDATE webhook_deliveries SET due_at = ?, claimed = 1 WHERE id IN (SELECT value FROM json_each(?)) RETURNING *`)
+        .all(now.getTime() + leaseMs, JSON.stringify(chosen)) as DeliveryRow[];
+      const place = new Map(chosen.map((id, index) => [id, index]));
+      return rows.map(toDelivery).sort((a, b) => place.get(a.id)! - place.get(b.id)!);
     }).immediate());
+  }
+
+  defer(id: number, until: Date): Promise<void> {
+    return guarded(() => {
+      this.sql(`UPDATE webhook_deliveries SET due_at = ?, next_attempt_at = ?, claimed = 0 WHERE id = ? AND status = 'pending'`)
+        .run(until.getTime(), until.getTime(), id);
+    });
   }
 
   recordAttempt(id: number, attempt: AttemptRecord): Promise<void> {
