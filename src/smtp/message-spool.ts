@@ -39,10 +39,19 @@ export class MessageSpool extends Writable {
     this.spool(chunk).then(() => callback(), callback);
   }
 
-  /** The whole message. Its bytes are read back from the spool file, which is then removed. */
+  /**
+   * The whole message, read back from the spool file (then removed) when it went there. Its memory is shared: the
+   * content worker that parses it and the writer thread that stores it see these bytes rather than copies of them,
+   * so a large message is in memory once, not three times.
+   */
   async bytes(): Promise<Buffer> {
-    if (this.file === null) return Buffer.concat(this.chunks, this.size);
-    const whole = Buffer.allocUnsafe(this.size);
+    const whole = Buffer.from(new SharedArrayBuffer(this.size));
+    if (this.file === null) {
+      let offset = 0;
+      for (const chunk of this.chunks) offset += chunk.copy(whole, offset);
+      this.chunks = [];
+      return whole;
+    }
     await this.file.handle.read(whole, 0, this.size, 0);
     await this.discard();
     return whole;
