@@ -2,7 +2,8 @@
 // event loop, with a time and a memory limit per task. A task that overruns has its worker terminated and
 // replaced; the caller hears why and decides what to answer (capture stores the message anyway).
 // Tasks are let onto the workers by workspace, in two lanes: captures, which may use every worker, and reads, which
-// leave one free for captures and take turns between workspaces, each workspace with a cap of its own.
+// leave one free for captures and take turns between workspaces, each workspace with a cap of its own. Large
+// captures leave one free for small ones, so everyday mail never waits behind another tenant's 20 MB messages.
 import { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
@@ -32,6 +33,8 @@ export interface ContentPoolOptions {
 
 /** Captures, and reads, waiting for a free worker before new ones are refused as busy (each holds a message's bytes). */
 const MAX_QUEUED_TASKS = 1000;
+/** A capture this large takes a parse of a second or more: it goes through the large-capture gate first. */
+const LARGE_CAPTURE_BYTES = 1024 * 1024;
 /** Longest edge of a thumbnail, in pixels. */
 const THUMBNAIL_EDGE = 240;
 /** The lanes: a capture goes through the capture lane, anything else through the read lane. */
@@ -100,6 +103,11 @@ export class ContentPool {
    * slow the reads; they take turns between workspaces, each with its cap of reads running and waiting.
    */
   private readonly reads: FairGate;
+  /**
+   * Large captures leave one worker to small ones (when there are two or more), and take turns between workspaces:
+   * a burst of large messages costs its sender time, not every other sender's, and only so many are parsed at once.
+   */
+  private readonly largeCaptures: FairGate;
   /** Decoding images is the costliest read there is: only this many at once, over every workspace. */
   private readonly thumbnails: FairGate;
   /** Tasks handed to a worker since the start, by kind, for operators' metrics. */
@@ -108,6 +116,7 @@ export class ContentPool {
   constructor(private readonly options: ContentPoolOptions) {
     this.captures = new FairGate({ concurrency: options.threads, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: MAX_QUEUED_TASKS + options.threads });
     const readWorkers = Math.max(1, options.threads - 1);
+    this.largeCaptures = new FairGate({ concurrency: readWorkers, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: MAX_QUEUED_TASKS });
     this.reads = new FairGate({ concurrency: readWorkers, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: options.readsPerWorkspace });
     this.thumbnails = new FairGate({ concurrency: options.thumbnailConcurrency, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: options.readsPerWorkspace });
     this.pool = new Piscina({
@@ -129,7 +138,7 @@ export class ContentPool {
   stats(): { running: number; waiting: number } {
     let running = 0;
     for (const watched of this.running) if (Atomics.load(watched.started, 0) !== 0n) running++;
-    const queued = this.captures.stats().waiting + this.reads.stats().waiting + this.thumbnails.stats().waiting;
+    const queued = [this.captures, this.largeCaptures, this.reads, this.thumbnails].reduce((sum, gate) => sum + gate.stats().waiting, 0);
     return { running, waiting: this.running.size - running + queued };
   }
 
@@ -150,7 +159,8 @@ export class ContentPool {
    */
   async analyze(workspaceId: string, raw: Buffer): Promise<ParsedEmail> {
     try {
-      return await this.run('capture', workspaceId, 'analyze', raw, {}, this.options.taskTimeoutMs);
+      const analysis = () => this.run('capture', workspaceId, 'analyze', raw, {}, this.options.taskTimeoutMs);
+      return await (raw.byteLength >= LARGE_CAPTURE_BYTES ? this.admit(this.largeCaptures, workspaceId, analysis) : analysis());
     } catch (error) {
       if (!(error instanceof ContentTaskFailure)) throw error;
       const headers = await this.run('capture', workspaceId, 'headers', raw, {}, FALLBACK_TIMEOUT_MS)
@@ -254,7 +264,7 @@ export class ContentPool {
           headers: { 'Retry-After': '1' },
         });
       }
-      const what = gate === this.captures ? 'messages' : gate === this.reads ? 'content reads' : 'thumbnails';
+      const what = gate === this.captures || gate === this.largeCaptures ? 'messages' : gate === this.reads ? 'content reads' : 'thumbnails';
       throw new AppError('server_busy', `the server has ${MAX_QUEUED_TASKS} ${what} waiting already; retry after 1s`, { headers: { 'Retry-After': '1' } });
     }
   }

@@ -1,5 +1,6 @@
-// The content pool's scheduling between workspaces: captures never wait behind reads, reads take turns between
-// workspaces within a cap per workspace, parts come out of one parse, and thumbnails keep to the pixel limit.
+// The content pool's scheduling between workspaces: captures never wait behind reads nor small captures behind large
+// ones, reads take turns between workspaces within a cap per workspace, parts come out of one parse, and thumbnails
+// keep to the pixel limit.
 import { strict as assert } from 'node:assert';
 import sharp from 'sharp';
 import { ContentPool, type ContentPoolOptions } from '../../../src/content/content-pool.js';
@@ -39,6 +40,21 @@ describe('ContentPool lanes', function () {
     assert.equal(parsed.subject, 'plain');
     assert.deepEqual(finished, ['capture'], 'the capture finished before any read');
     await Promise.all(reads);
+  });
+
+  it('parses one large capture at a time on two workers, so a small capture of another workspace does not wait behind them', async () => {
+    // 2 MB of nested markup: each analysis runs until the time limit stops it, and the message is still captured.
+    pool = poolWith({ taskTimeoutMs: 4000 });
+    const large = shape('nested-div-2mb');
+    const finished: string[] = [];
+    const captures = Array.from({ length: 3 }, (_, index) => pool.analyze('ws_large', large).then(() => finished.push(`large ${index}`)));
+    await pollUntil(async () => pool.stats().running === 1, 10_000, 'the first large capture to start');
+    assert.deepEqual(pool.stats(), { running: 1, waiting: 2 }, 'one large capture runs, two wait, a worker stays free');
+    const parsed = await pool.analyze('ws_small', plain);
+    finished.push('small');
+    assert.equal(parsed.subject, 'plain');
+    assert.deepEqual(finished, ['small'], 'the small capture finished before any large one');
+    await Promise.all(captures);
   });
 
   it('refuses a workspace\'s reads past its cap, with a stable code, while another workspace\'s are taken', async () => {
