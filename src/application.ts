@@ -173,7 +173,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     );
     const { workspaces, inboxes, tagRules, webhooks, pipeline } = buildCaptureServices(backend, config, contentPool, log, () => deliveryWorker.wake(), { now, observer: metrics });
     const accounts = buildAccountServices(backend, config, workspaces, now);
-    const messages = new MessageService(backend, inboxes);
+    const messages = new MessageService(backend, inboxes, config.scanRowsPerPage);
     const content = new MessageContentService(messages, backend.blobs, contentPool);
     // One secret for every node, so a link signed by one is honoured by all.
     const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => deps.random(32).toString('hex')), config.fileUrlTtlSeconds);

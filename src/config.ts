@@ -26,6 +26,20 @@ export interface Config {
   parseTimeoutMs: number;
   /** Heap limit of each content worker, in MB. */
   parseMemoryMb: number;
+  /** Reader threads of the embedded profile: every search of the messages runs on one of them. */
+  queryThreads: number;
+  /** Longest one search may run before it is stopped with query_too_expensive (queueing does not count). */
+  queryTimeoutMs: number;
+  /** Searches one workspace may have waiting for a reader thread before more are refused (too_many_queries). */
+  queryQueuePerWorkspace: number;
+  /** Messages one list page examines at most; a page that reaches it ends early with a cursor to go on from. */
+  scanRowsPerPage: number;
+  /** Messages a batch change selects and writes per step (one transaction or one bulk request). */
+  batchChunkSize: number;
+  /** Waits for a message one workspace may have open on a node at once (too_many_waits past it). */
+  waitsPerWorkspace: number;
+  /** Inbox event streams one workspace may have open on a node at once (too_many_streams past it). */
+  streamsPerWorkspace: number;
   tlsCertPath: string | null;
   tlsKeyPath: string | null;
   shutdownGraceMs: number;
@@ -347,6 +361,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', os.availableParallelism()),
     parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
     parseMemoryMb: readPositiveInt(env, 'SANDBOX_PARSE_MEMORY_MB', 512),
+    queryThreads: readPositiveInt(env, 'SANDBOX_QUERY_THREADS', 2),
+    queryTimeoutMs: readPositiveInt(env, 'SANDBOX_QUERY_TIMEOUT_MS', 2000),
+    queryQueuePerWorkspace: readPositiveInt(env, 'SANDBOX_QUERY_QUEUE_PER_WORKSPACE', 100),
+    scanRowsPerPage: readPositiveInt(env, 'SANDBOX_SCAN_ROWS_PER_PAGE', 5000),
+    batchChunkSize: readPositiveInt(env, 'SANDBOX_BATCH_CHUNK_SIZE', 250),
+    waitsPerWorkspace: readPositiveInt(env, 'SANDBOX_WAITS_PER_WORKSPACE', 64),
+    streamsPerWorkspace: readPositiveInt(env, 'SANDBOX_STREAMS_PER_WORKSPACE', 32),
     tlsCertPath,
     tlsKeyPath,
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),

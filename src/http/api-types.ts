@@ -178,6 +178,10 @@ export interface paths {
          *     when the first page was read exactly once. A cursor is tied to the inbox and to the search parameters it
          *     came from; using it with others answers 400 `invalid_cursor`.
          *
+         *     A page examines at most SANDBOX_SCAN_ROWS_PER_PAGE (default 5000) of the inbox's messages, newest first
+         *     from the cursor. When a search selects few of them, a page can stop there with fewer items than `limit`,
+         *     even none, and a `next_cursor` to go on from: keep paging until a page comes without `next_cursor`.
+         *
          *     `q`, `from`, `to`, `subject` and `since` combine with AND; see the `SearchQuery` parameter for the language.
          */
         get: operations["listMessages"];
@@ -649,6 +653,12 @@ export interface paths {
          *
          *     `affected` is exact: the number of messages whose state changed. A message already read does not count
          *     for `read`, one that already has every tag does not count for `tag`.
+         *
+         *     The messages are selected and changed in chunks of SANDBOX_BATCH_CHUNK_SIZE (default 250), each chunk
+         *     selected by a search with its own time budget (422 `query_too_expensive` when one overruns; chunks before
+         *     it stay changed) and written in a short step of its own, so captures to the workspace go on meanwhile.
+         *     A batch is therefore not atomic: a message changed by another request between its chunk's selection and
+         *     write is written as selected.
          */
         post: operations["batchMessages"];
         delete?: never;
@@ -1461,12 +1471,13 @@ export interface components {
          *     unauthorized 401; limit_reached, quota_reached 402; read_only_key, signature_invalid, signature_expired 403; not_found, wait_timeout 404;
          *     already_exists, delivery_pending 409; payload_too_large, message_too_large 413; unsupported_media_type 415; analysis_limit 422;
          *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503;
+         *     query_too_expensive 422; too_many_queries, too_many_waits, too_many_streams 429;
          *     not_configured 400; spam_engine_unavailable 503;
          *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unclaimed 409;
          *     host_not_allowed 421; metrics_token_required 403.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams";
         Readiness: {
             /** @enum {unknown} */
             status: "ready" | "not_ready";
@@ -2437,7 +2448,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Request rate exceeded (`rate_limited`) */
+        /**
+         * @description The search ran out of its time budget and was stopped (`query_too_expensive`): SANDBOX_QUERY_TIMEOUT_MS
+         *     (default 2000) of running time. Narrow it: fewer text terms (negated ones and ones of one or two
+         *     characters cost most), longer words, an `after:` or `since` bound, or one inbox.
+         */
+        QueryTooExpensive: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description Request rate exceeded (`rate_limited`, with Retry-After), or more at once than a workspace's share:
+         *     `too_many_queries` (searches waiting for a reader thread, SANDBOX_QUERY_QUEUE_PER_WORKSPACE),
+         *     `too_many_waits` (open waits, SANDBOX_WAITS_PER_WORKSPACE), `too_many_streams` (open event streams,
+         *     SANDBOX_STREAMS_PER_WORKSPACE). Those three carry no Retry-After: retry once one of the workspace's own
+         *     requests has answered.
+         */
         RateLimited: {
             headers: {
                 /** @description Seconds to wait */
@@ -2519,6 +2549,12 @@ export interface components {
          *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
          *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
          *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+         *
+         *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+         *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+         *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+         *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+         *     of the embedded profile; more answer 429 `too_many_queries`.
          */
         SearchQuery: string;
         /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -2885,6 +2921,12 @@ export interface operations {
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+                 *     of the embedded profile; more answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -2919,7 +2961,10 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["MessageSummary"][];
-                        /** @description Present only when more messages exist */
+                        /**
+                         * @description Present when more messages may match: the page is full, or it stopped after examining
+                         *     SANDBOX_SCAN_ROWS_PER_PAGE messages with more after them
+                         */
                         next_cursor?: string;
                     };
                 };
@@ -2928,6 +2973,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["QueryTooExpensive"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
@@ -2985,6 +3031,12 @@ export interface operations {
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+                 *     of the embedded profile; more answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -3032,6 +3084,7 @@ export interface operations {
                 };
             };
             421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["QueryTooExpensive"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
@@ -3218,6 +3271,12 @@ export interface operations {
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+                 *     of the embedded profile; more answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /**
@@ -3278,6 +3337,12 @@ export interface operations {
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+                 *     of the embedded profile; more answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
             };
@@ -3711,6 +3776,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["QueryTooExpensive"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };

@@ -33,7 +33,7 @@ export class MessageWaiter {
     await this.inboxes.require(workspaceId, inboxId);
     const outcome = settleOnce<MessageRecord>();
     const lookUp = async (): Promise<boolean> => {
-      const [newest] = await this.index.list(workspaceId, inboxId, { filter, limit: 1, after: null });
+      const [newest] = (await this.index.list(workspaceId, inboxId, { filter, limit: 1, after: null })).records;
       if (newest) outcome.resolve(newest);
       return newest !== undefined;
     };

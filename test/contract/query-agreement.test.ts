@@ -6,7 +6,7 @@ import { parseQuery } from '../../src/query/parse-query.js';
 import { matches } from '../../src/query/match.js';
 import { searchFields } from '../../src/domain/search-text.js';
 import type { MessageRecord } from '../../src/domain/types.js';
-import type { MessagePosition } from '../../src/storage/ports.js';
+import type { MessagePage, MessagePosition } from '../../src/storage/ports.js';
 import { searchPlanFactories, type BackendUnderTest } from './backends.js';
 import { insertOne, aMessage, UNLIMITED } from './fixtures.js';
 
@@ -97,19 +97,33 @@ for (const factory of searchPlanFactories) {
       await fc.assert(fc.asyncProperty(queryArb, async (query) => {
         const filter = parseQuery(query);
         const expected = stored.filter((m) => matches(filter, m)).sort(newestFirst).map((m) => m.id);
-        const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).map((m) => m.id);
+        const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).records.map((m) => m.id);
         assert.deepEqual(actual, expected, `query: ${query}`);
         // Small pages from each page's last position must add up to the same sequence.
         const paged: string[] = [];
         let after: MessagePosition | null = null;
         for (;;) {
-          const page = await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 7, after });
+          const page: MessageRecord[] = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 7, after })).records;
           paged.push(...page.map((m) => m.id));
           const last = page.at(-1);
           if (page.length < 7 || !last) break;
           after = { receivedAt: last.receivedAt, id: last.id };
         }
         assert.deepEqual(paged, expected, `paged query: ${query}`);
+        // Pages that may examine five messages each, followed to the end by whichever position each one gives.
+        const budgeted: string[] = [];
+        after = null;
+        for (let pages = 0; ; pages++) {
+          assert.ok(pages <= 200, `budgeted paging of ${query} does not end`);
+          const { records, scannedTo }: MessagePage = await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 7, after, scanLimit: 5 });
+          assert.ok(records.length <= 5, 'a page holds no more than it examined');
+          budgeted.push(...records.map((m) => m.id));
+          const last = records.at(-1);
+          if (scannedTo) after = scannedTo;
+          else if (records.length === 7 && last) after = { receivedAt: last.receivedAt, id: last.id };
+          else break;
+        }
+        assert.deepEqual(budgeted, expected, `budgeted paged query: ${query}`);
       }), { numRuns: 400, seed: 20261121 });
     });
 
@@ -118,7 +132,7 @@ for (const factory of searchPlanFactories) {
       for (const query of [atTextLimits.join(' '), atTextLimits.map((term) => `-${term}`).join(' OR '), Array(250).fill('is:read').join(' '), Array(200).fill('tag:qa').join(' OR ')]) {
         const filter = parseQuery(query);
         const expected = stored.filter((m) => matches(filter, m)).sort(newestFirst).map((m) => m.id);
-        const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).map((m) => m.id);
+        const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).records.map((m) => m.id);
         assert.deepEqual(actual, expected, query.slice(0, 40));
       }
     });
@@ -134,7 +148,7 @@ for (const factory of searchPlanFactories) {
       }
       const found = async (query: string) => {
         const filter = parseQuery(query);
-        const actual = (await under.backend.messages.list('ws_q', 'inb_short', { filter, limit: 100, after: null })).map((m) => m.subject).sort();
+        const actual = (await under.backend.messages.list('ws_q', 'inb_short', { filter, limit: 100, after: null })).records.map((m) => m.subject).sort();
         assert.deepEqual(actual, shortOnes.filter((m) => matches(filter, m)).map((m) => m.subject).sort(), `query: ${query}`);
         return actual;
       };

@@ -4,7 +4,7 @@ import { elasticsearchLibrary } from './cluster-libraries.js';
 import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import { matches } from '../../query/match.js';
-import type { ArrivalPage, ChangeResult, InboxCounts, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessageSelection, NewMessage } from '../ports.js';
+import type { ArrivalPage, ChangeResult, InboxCounts, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessagePosition, MessageSelection, NewMessage } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
 import type { ClusterNames } from './names.js';
 import type { QuotaLedger } from './quota-ledger.js';
@@ -273,16 +273,35 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     });
   }
 
-  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]> {
+  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessagePage> {
     return this.guard(async () => {
-      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, compileEs(options.filter));
+      const inbox = this.scoped(workspaceId, { term: { inbox_id: inboxId } });
       const after = options.after && [options.after.receivedAt.getTime(), options.after.id];
-      const messages: MessageRecord[] = [];
+      const scannedTo = options.scanLimit === undefined ? null : await this.scanEnd(workspaceId, inbox, after, options.scanLimit);
+      const upTo: estypes.QueryDslQueryContainer[] = scannedTo ? [{ bool: { should: [
+        { range: { received_at: { gt: scannedTo.receivedAt.getTime(), format: 'epoch_millis' } } },
+        { bool: { filter: [{ term: { received_at: scannedTo.receivedAt.getTime() } }, { range: { id: { gte: scannedTo.id } } }] } },
+      ], minimum_should_match: 1 } }] : [];
+      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, ...upTo, compileEs(options.filter));
+      const records: MessageRecord[] = [];
       for await (const hits of this.pages(workspaceId, query, NEWEST_FIRST, { after, limit: options.limit })) {
-        messages.push(...hits.map((hit) => toMessage(hit._source!)));
+        records.push(...hits.map((hit) => toMessage(hit._source!)));
       }
-      return messages;
+      return { records, scannedTo: records.length < options.limit ? scannedTo : null };
     });
+  }
+
+  /** The `scanLimit`th message of the inbox after `after`, newest first, or null when fewer are left; read from sort values alone. */
+  private async scanEnd(workspaceId: string, inbox: estypes.QueryDslQueryContainer, after: estypes.FieldValue[] | null, scanLimit: number): Promise<MessagePosition | null> {
+    let last: Hit | undefined;
+    let seen = 0;
+    for await (const hits of this.pages(workspaceId, inbox, NEWEST_FIRST, { after, limit: scanLimit, source: ['id'] })) {
+      seen += hits.length;
+      last = hits.at(-1);
+    }
+    if (seen < scanLimit || !last) return null;
+    const [receivedAt, id] = last.sort as [number, string];
+    return { receivedAt: new Date(receivedAt), id };
   }
 
   /** Every query filters by workspace, besides being routed to it. */

@@ -1,0 +1,144 @@
+// End-to-end tests of the bounds on query work, played as a hostile tenant would: a search that overruns its time
+// budget is stopped with query_too_expensive while another workspace is served, a page stops at its scan budget with
+// a cursor, a batch is written in chunks while captures go on, and searches past a workspace's share are refused.
+import { strict as assert } from 'node:assert';
+import { ApiClient } from '../support/api-client.js';
+import { createWorkspace } from '../support/admin.js';
+import type { BatchResultJson, InboxWithCredentialsJson, MessageSummaryJson } from '../support/api-json.js';
+import { expectError, expectOk, type ErrorBody } from '../support/envelope.js';
+import { createInbox } from '../support/inboxes.js';
+import { startServer, type StartedServer } from '../support/server.js';
+import { credentialsOf, sendMails } from '../support/smtp.js';
+
+/**
+ * Sixteen negated terms of 31 characters (the most a query may hold) that no message contains but whose every
+ * position starts like the bodies below: each row is compared in full sixteen times, as in the issue's attack.
+ */
+const HEAVY_QUERY = Array.from({ length: 16 }, (_, n) => `-${'z'.repeat(29)}${String.fromCharCode(97 + n)}q`).join(' ');
+/** Past the 128 KiB of text and of HTML text a message keeps for search, of the character the needles start with. */
+const HEAVY_TEXT = `${'z'.repeat(99)}\n`.repeat(1400);
+/** A hundred such messages take a search several times the 100 ms budget below. */
+const HEAVY_MESSAGES = 100;
+
+const listPath = (inboxId: string, params: Record<string, string> = {}) => `/v1/inboxes/${inboxId}/messages?${new URLSearchParams(params)}`;
+
+function sendSubjects(inbox: InboxWithCredentialsJson, subjects: string[]): Promise<string[]> {
+  return sendMails(credentialsOf(inbox), subjects.map((subject) => ({ from: 'app@example.com', to: 'user@example.com', subject, text: 'a short body' })));
+}
+
+describe('searches stopped at their time budget', function () {
+  this.timeout(300_000);
+  let server: StartedServer;
+  /** The attacking workspace (the default one) and its heavy inbox. */
+  let attacker: ApiClient;
+  let heavyInbox: InboxWithCredentialsJson;
+  /** Another workspace, working normally. */
+  let neighbour: ApiClient;
+  let neighbourInbox: InboxWithCredentialsJson;
+
+  before(async () => {
+    server = await startServer({ env: { SANDBOX_QUERY_TIMEOUT_MS: '100', SANDBOX_QUERY_QUEUE_PER_WORKSPACE: '2' } });
+    assert.ok(server.defaultKey, 'the first start prints the default key');
+    attacker = new ApiClient(server.httpUrl, server.defaultKey);
+    neighbour = attacker.withKey(createWorkspace(server.dataDir, 'neighbour').key.key);
+    heavyInbox = await createInbox(attacker);
+    neighbourInbox = await createInbox(neighbour);
+    await sendSubjects(neighbourInbox, ['neighbour one', 'neighbour two']);
+    for (let sent = 0; sent < HEAVY_MESSAGES; sent += 10) {
+      await sendMails(credentialsOf(heavyInbox), Array.from({ length: 10 }, (_, n) => ({
+        from: 'app@example.com', to: 'user@example.com', subject: `heavy ${sent + n}`, text: HEAVY_TEXT, html: `<p>${HEAVY_TEXT}</p>`,
+      })));
+    }
+  });
+
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('stops a search at its time budget with query_too_expensive while another workspace is answered', async () => {
+    const order: string[] = [];
+    const heavy = attacker.get(listPath(heavyInbox.id, { q: HEAVY_QUERY })).then((response) => {
+      order.push('heavy search');
+      return response;
+    });
+    for (let n = 0; n < 3; n++) {
+      const page = expectOk<MessageSummaryJson[]>(await neighbour.get(listPath(neighbourInbox.id)), 200, 'the neighbour lists its inbox');
+      assert.equal(page.length, 2);
+      order.push(`neighbour list ${n}`);
+    }
+    const message = expectError(await heavy, 422, 'query_too_expensive', 'the heavy search');
+    assert.match(message, /budget/);
+    assert.deepEqual(order, ['neighbour list 0', 'neighbour list 1', 'neighbour list 2', 'heavy search']);
+  });
+
+  it('keeps a workspace to its share of reader threads and refuses searches past its queue', async () => {
+    const order: string[] = [];
+    // One runs, two wait (SANDBOX_QUERY_QUEUE_PER_WORKSPACE), the rest are refused at once.
+    const heavy = Promise.all(Array.from({ length: 5 }, () => attacker.get(listPath(heavyInbox.id, { q: HEAVY_QUERY })).then((response) => {
+      order.push(`heavy ${response.status}`);
+      return response;
+    })));
+    expectOk(await neighbour.get(listPath(neighbourInbox.id)), 200, 'the neighbour lists its inbox');
+    order.push('neighbour');
+    const responses = await heavy;
+    const codes = responses.map((response) => (response.json as ErrorBody).error.code).sort();
+    assert.deepEqual(codes, ['query_too_expensive', 'query_too_expensive', 'query_too_expensive', 'too_many_queries', 'too_many_queries']);
+    for (const response of responses) assert.ok(response.status === 422 || response.status === 429, `status ${response.status}`);
+    // Three searches of at least a budget each ran one after another; the neighbour's list passed them all.
+    assert.ok(order.indexOf('neighbour') < order.lastIndexOf('heavy 422'), `order: ${order.join(', ')}`);
+  });
+
+  it('stops a batch whose selection overruns the budget, and captures to the workspace are stored meanwhile', async () => {
+    const batch = attacker.post('/v1/messages/batch', { action: 'read', query: HEAVY_QUERY, inbox_id: heavyInbox.id });
+    const captured = await sendSubjects(neighbourInbox, ['during a heavy batch']);
+    assert.equal(captured.length, 1);
+    expectError(await batch, 422, 'query_too_expensive', 'the heavy batch');
+  });
+});
+
+describe('pages and batches in bounded steps', function () {
+  this.timeout(120_000);
+  let server: StartedServer;
+  let api: ApiClient;
+
+  before(async () => {
+    server = await startServer({ env: { SANDBOX_SCAN_ROWS_PER_PAGE: '20', SANDBOX_BATCH_CHUNK_SIZE: '7' } });
+    assert.ok(server.defaultKey, 'the first start prints the default key');
+    api = new ApiClient(server.httpUrl, server.defaultKey);
+  });
+
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('ends a page at its scan budget with a cursor that goes on from there', async () => {
+    const inbox = await createInbox(api);
+    // The two oldest of 30 match; the newest 20 are the first page's whole budget.
+    await sendSubjects(inbox, ['needle old one', 'needle old two']);
+    await sendSubjects(inbox, Array.from({ length: 28 }, (_, n) => `filler ${n}`));
+    const first = await api.get(listPath(inbox.id, { q: 'subject:needle' }));
+    const firstPage = expectOk<MessageSummaryJson[]>(first, 200, 'first page');
+    assert.deepEqual(firstPage, [], 'the newest 20 messages hold no match');
+    const cursor = (first.json as { next_cursor?: string }).next_cursor;
+    assert.ok(cursor, 'a page that stopped at its scan budget gives a cursor');
+    const second = await api.get(listPath(inbox.id, { q: 'subject:needle', cursor }));
+    const secondPage = expectOk<MessageSummaryJson[]>(second, 200, 'second page');
+    assert.deepEqual(secondPage.map((m) => m.subject), ['needle old two', 'needle old one']);
+    assert.equal((second.json as { next_cursor?: string }).next_cursor, undefined, 'the last page has no cursor');
+  });
+
+  it('writes a batch in chunks while a capture to the same workspace is stored', async () => {
+    const inbox = await createInbox(api);
+    await sendSubjects(inbox, Array.from({ length: 30 }, (_, n) => `bulk ${n}`));
+    const [batch, captured] = await Promise.all([
+      api.post('/v1/messages/batch', { action: 'tag', query: 'subject:bulk', tags: ['swept'] }),
+      sendSubjects(inbox, ['arriving during the batch']),
+    ]);
+    assert.equal(captured.length, 1, 'the capture got its 250');
+    // 30 messages in chunks of 7 (SANDBOX_BATCH_CHUNK_SIZE): five chunks, every message tagged.
+    assert.equal(expectOk<BatchResultJson>(batch, 200, 'batch').affected, 30);
+    const again = await api.post('/v1/messages/batch', { action: 'tag', query: 'subject:bulk', tags: ['swept'] });
+    assert.equal(expectOk<BatchResultJson>(again, 200, 'batch again').affected, 0, 'every chunk was written the first time');
+    assert.equal(expectOk<BatchResultJson>(await api.post('/v1/messages/batch', { action: 'delete', query: 'subject:bulk', inbox_id: inbox.id }), 200, 'delete').affected, 30);
+  });
+});
