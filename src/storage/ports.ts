@@ -300,7 +300,7 @@ export interface MessageIndex {
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, InboxCounts>>;
   /**
    * Applies one change to every selected message. Tag names arrive normalised (lower case). A selection beyond a
-   * chunk is selected and written chunk by chunk, in id order, each chunk atomically; a message changed by someone
+   * chunk is selected and written chunk by chunk, in a stable order, each chunk atomically; a message changed by someone
    * else between its chunk's selection and write is written as selected.
    */
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult>;

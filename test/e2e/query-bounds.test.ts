@@ -7,6 +7,7 @@ import { createWorkspace } from '../support/admin.js';
 import type { BatchResultJson, InboxWithCredentialsJson, MessageSummaryJson } from '../support/api-json.js';
 import { expectError, expectOk, type ErrorBody } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
+import { testProfile } from '../support/profile.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails } from '../support/smtp.js';
 
@@ -17,8 +18,13 @@ import { credentialsOf, sendMails } from '../support/smtp.js';
 const HEAVY_QUERY = Array.from({ length: 16 }, (_, n) => `-${'z'.repeat(29)}${String.fromCharCode(97 + n)}q`).join(' ');
 /** Past the 128 KiB of text and of HTML text a message keeps for search, of the character the needles start with. */
 const HEAVY_TEXT = `${'z'.repeat(99)}\n`.repeat(1400);
-/** A hundred such messages take a search several times the 100 ms budget below. */
-const HEAVY_MESSAGES = 100;
+const embedded = testProfile() === 'embedded';
+/**
+ * On the embedded profile a hundred such messages take a search several times a 100 ms budget. Elasticsearch
+ * answers such a search within any budget worth setting, so there the budget is 1 ms, below any round trip to it.
+ */
+const HEAVY_MESSAGES = embedded ? 100 : 10;
+const HEAVY_BUDGET_MS = embedded ? '100' : '1';
 
 const listPath = (inboxId: string, params: Record<string, string> = {}) => `/v1/inboxes/${inboxId}/messages?${new URLSearchParams(params)}`;
 
@@ -37,7 +43,7 @@ describe('searches stopped at their time budget', function () {
   let neighbourInbox: InboxWithCredentialsJson;
 
   before(async () => {
-    server = await startServer({ env: { SANDBOX_QUERY_TIMEOUT_MS: '100', SANDBOX_QUERY_QUEUE_PER_WORKSPACE: '2' } });
+    server = await startServer({ env: { SANDBOX_QUERY_TIMEOUT_MS: HEAVY_BUDGET_MS, SANDBOX_QUERY_QUEUE_PER_WORKSPACE: '2' } });
     assert.ok(server.defaultKey, 'the first start prints the default key');
     attacker = new ApiClient(server.httpUrl, server.defaultKey);
     neighbour = attacker.withKey(createWorkspace(server.dataDir, 'neighbour').key.key);
@@ -62,16 +68,20 @@ describe('searches stopped at their time budget', function () {
       return response;
     });
     for (let n = 0; n < 3; n++) {
-      const page = expectOk<MessageSummaryJson[]>(await neighbour.get(listPath(neighbourInbox.id)), 200, 'the neighbour lists its inbox');
-      assert.equal(page.length, 2);
-      order.push(`neighbour list ${n}`);
+      // Every search of the cluster run overruns its 1 ms: there the neighbour reads its inbox without one.
+      if (embedded) assert.equal(expectOk<MessageSummaryJson[]>(await neighbour.get(listPath(neighbourInbox.id)), 200, 'the neighbour lists its inbox').length, 2);
+      else assert.equal(expectOk<{ message_count: number }>(await neighbour.get(`/v1/inboxes/${neighbourInbox.id}`), 200, 'the neighbour reads its inbox').message_count, 2);
+      order.push(`neighbour ${n}`);
     }
     const message = expectError(await heavy, 422, 'query_too_expensive', 'the heavy search');
     assert.match(message, /budget/);
-    assert.deepEqual(order, ['neighbour list 0', 'neighbour list 1', 'neighbour list 2', 'heavy search']);
+    // Elasticsearch's search is not on the event loop anyway, and a 1 ms budget ends it before the neighbour's reads.
+    if (embedded) assert.deepEqual(order, ['neighbour 0', 'neighbour 1', 'neighbour 2', 'heavy search']);
   });
 
-  it('keeps a workspace to its share of reader threads and refuses searches past its queue', async () => {
+  it('keeps a workspace to its share of reader threads and refuses searches past its queue', async function () {
+    // The reader threads and their queue are the embedded profile's; Elasticsearch has its own search queue.
+    if (!embedded) this.skip();
     const order: string[] = [];
     // One runs, two wait (SANDBOX_QUERY_QUEUE_PER_WORKSPACE), the rest are refused at once.
     const heavy = Promise.all(Array.from({ length: 5 }, () => attacker.get(listPath(heavyInbox.id, { q: HEAVY_QUERY })).then((response) => {

@@ -11,6 +11,7 @@ import type { QuotaLedger } from './quota-ledger.js';
 import type { RedisArrivalLog } from './redis-arrival-log.js';
 import { CoalescedFlush } from '../coalesced-flush.js';
 import { compileEs } from './compile-es.js';
+import { queryTooExpensive } from '../../query/query-budget.js';
 import { padSearchText, unpadSearchText } from './search-document-format.js';
 
 /** The document, as search-mappings/messages.template.json maps it (search text in SEARCH_DOCUMENT_FORMAT). */
@@ -110,11 +111,6 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
 const MAX_PAGE = 10_000;
 /** Ids or tag buckets asked for per request. */
 const READ_BATCH = 1000;
-/**
- * Messages a change rewrites per `_bulk`: a partial update re-indexes the whole document, a few ms for a large
- * body (3000 messages of 9 KB took 13 s here), so a batch stays well inside the request timeout.
- */
-const WRITE_BATCH = 250;
 /** A document that keeps changing under a batch change is retried this often before the change gives up. */
 const MAX_CONFLICT_ROUNDS = 20;
 
@@ -127,7 +123,13 @@ export class ElasticsearchMessageIndex implements MessageIndex {
   private readonly alias: string;
   private readonly refreshes: CoalescedFlush;
 
-  constructor(private readonly client: Client, names: ClusterNames, private readonly quota: QuotaLedger, private readonly arrivals: RedisArrivalLog) {
+  /**
+   * `bounds.queryTimeoutMs`: the budget of every search (SANDBOX_QUERY_TIMEOUT_MS). `bounds.batchChunk`: messages a
+   * change rewrites per `_bulk` (SANDBOX_BATCH_CHUNK_SIZE); a partial update re-indexes the whole document, a few ms
+   * for a large body (3000 messages of 9 KB took 13 s here), so a chunk stays well inside the request timeout.
+   */
+  constructor(private readonly client: Client, names: ClusterNames, private readonly quota: QuotaLedger, private readonly arrivals: RedisArrivalLog,
+    private readonly bounds: { queryTimeoutMs: number; batchChunk: number }) {
     this.alias = names.messagesAlias;
     this.refreshes = new CoalescedFlush(async () => {
       const failed = (await this.client.indices.refresh({ index: this.alias }))._shards?.failed ?? 0;
@@ -319,8 +321,16 @@ export class ElasticsearchMessageIndex implements MessageIndex {
       const size = Math.min(remaining, options.pageSize ?? MAX_PAGE);
       const result = await this.client.search<MessageDoc>({
         index: this.alias, routing: workspaceId, query, sort, size, search_after: after, track_total_hits: false,
-        _source: options.source ?? true, seq_no_primary_term: options.versions,
+        _source: options.source ?? true, seq_no_primary_term: options.versions, timeout: `${this.bounds.queryTimeoutMs}ms`,
+      }, {
+        // Elasticsearch's own timeout is checked coarsely and never counts queueing; the client's ends the wait at
+        // the budget, and closing the connection cancels the search there. Retrying would spend the budget again.
+        requestTimeout: this.bounds.queryTimeoutMs, maxRetries: 0,
+      }).catch((error: unknown) => {
+        throw error instanceof elasticsearchLibrary().errors.TimeoutError ? queryTooExpensive(this.bounds.queryTimeoutMs) : error;
       });
+      // Hits found before the timeout are only some of them: a page or a change made of them would be wrong.
+      if (result.timed_out) throw queryTooExpensive(this.bounds.queryTimeoutMs);
       const hits = result.hits.hits;
       if (hits.length > 0) yield hits;
       if (hits.length < size) return;
@@ -412,7 +422,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
    */
   private async rewrite(workspaceId: string, query: estypes.QueryDslQueryContainer, stillSelected: (m: MessageRecord) => boolean, rewrite: Rewrite): Promise<string[]> {
     const written: string[] = [];
-    for await (const hits of this.pages(workspaceId, query, [{ id: 'asc' }], { pageSize: WRITE_BATCH, source: ['read', 'tags'], versions: true })) {
+    for await (const hits of this.pages(workspaceId, query, [{ id: 'asc' }], { pageSize: this.bounds.batchChunk, source: ['read', 'tags'], versions: true })) {
       let pending = hits.map((hit) => ({ id: hit._id!, seqNo: hit._seq_no!, primaryTerm: hit._primary_term!, doc: hit._source! }));
       for (let round = 0; pending.length > 0; round++) {
         if (round === MAX_CONFLICT_ROUNDS) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: messages kept changing under a batch change (${pending.length} left)`, { component: 'elasticsearch' });
