@@ -226,7 +226,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...chaosHandlers(new ChaosService(inboxes, chance)),
         ...messageHandlers(messages, content, signer),
         ...viewHandlers(messages, content),
-        ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),
+        ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules, workspaces),
         ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
         ...webhookHandlers(webhooks, workspaces),
         ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),

@@ -34,6 +34,6 @@ export function buildCaptureServices(
   const inboxes = new InboxService(backend);
   const tagRules = new TagRuleService(backend.metadata, inboxes);
   const webhooks = new WebhookService(backend.webhooks, inboxes, { allowPrivate: config.webhookAllowPrivate }, messageSummaryJson, deliveriesQueued);
-  const pipeline = new IngestPipeline(backend, workspaces, inboxes, tagRules, content, log, { ...capture, afterStore: [webhooks] });
+  const pipeline = new IngestPipeline(backend, workspaces, inboxes, tagRules, content, log, { ...capture, afterStore: [webhooks], tagRuleBudgetMs: config.tagRuleBudgetMs });
   return { workspaces, inboxes, tagRules, webhooks, pipeline };
 }

@@ -9,7 +9,7 @@ import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageView } from '../domain/message-view.js';
 import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
-import type { ContentResults, ContentTask } from './content-tasks.js';
+import type { AnalyzeTagRules, ContentResults, ContentTask } from './content-tasks.js';
 
 export interface ContentPoolOptions {
   /** Worker threads (SANDBOX_CONTENT_THREADS). */
@@ -103,9 +103,9 @@ export class ContentPool {
    * its worker, the message keeps what a header-only read gives, and parseError says which limit stopped it.
    * Only a full queue refuses (server_busy: the sender retries).
    */
-  async analyze(raw: Buffer): Promise<ParsedEmail> {
+  async analyze(raw: Buffer, tagRules?: AnalyzeTagRules): Promise<ParsedEmail & Pick<ContentResults['analyze'], 'ruleTags'>> {
     try {
-      return await this.run('analyze', raw, {}, this.options.taskTimeoutMs);
+      return await this.run('analyze', raw, tagRules ? { tagRules } : {}, this.options.taskTimeoutMs);
     } catch (error) {
       if (!(error instanceof ContentTaskFailure)) throw error;
       const headers = await this.run('headers', raw, {}, FALLBACK_TIMEOUT_MS).catch((): HeaderSummary => ({ from: '', to: '', cc: '', subject: '', messageId: '' }));

@@ -887,7 +887,12 @@ export interface paths {
          * Create a rule that tags matching messages as they arrive
          * @description Rules run when a message arrives, before it is visible to lists, waits, streams or webhooks. They do not
          *     touch messages already stored. An invalid query is refused with 400 `invalid_query`; an unknown inbox_id
-         *     with 404.
+         *     with 404. A workspace may have its plan's `tag_rule_limit` rules (free 10, team 100, unlimited 500); one
+         *     more answers 402 `limit_reached`.
+         *
+         *     Rules are matched in the worker that parses the arriving message, each query parsed once per version of
+         *     the rule, within SANDBOX_TAG_RULE_BUDGET_MS (default 500) per message: rules not reached by then give no
+         *     tags to that message (the server logs how many were skipped).
          */
         post: operations["createTagRule"];
         delete?: never;
@@ -1645,6 +1650,8 @@ export interface components {
             inbox_limit: number | null;
             webhook_limit: number | null;
             requests_per_second: number | null;
+            /** @description Tag rules the workspace may have; never unlimited, since every rule is matched against every arrival */
+            tag_rule_limit: number;
             usage: components["schemas"]["Usage"];
             /** @description How an operator changes the plan (it is not a dashboard action) */
             how_to_change: string;
@@ -4305,6 +4312,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["LimitReached"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];

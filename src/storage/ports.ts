@@ -74,7 +74,8 @@ export interface MetadataStore {
 
   listTagRules(workspaceId: string, inboxId?: string): Promise<TagRule[]>;
   getTagRule(workspaceId: string, id: string): Promise<TagRule | null>;
-  createTagRule(rule: TagRule): Promise<void>;
+  /** Stores a rule unless the workspace has `limit` rules already (null: no limit), as one atomic step. */
+  createTagRule(rule: TagRule, limit: number | null): Promise<'created' | 'limit_reached'>;
   /** Replaces query, inbox and tags of an existing rule; false when it does not exist. */
   replaceTagRule(rule: TagRule): Promise<boolean>;
   deleteTagRule(workspaceId: string, id: string): Promise<boolean>;

@@ -2,7 +2,7 @@
 // budget is stopped with query_too_expensive while another workspace is served, a page stops at its scan budget with
 // a cursor, a batch is written in chunks while captures go on, and searches past a workspace's share are refused.
 import { strict as assert } from 'node:assert';
-import { ApiClient } from '../support/api-client.js';
+import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { createWorkspace } from '../support/admin.js';
 import type { BatchResultJson, InboxWithCredentialsJson, MessageSummaryJson } from '../support/api-json.js';
 import { expectError, expectOk, type ErrorBody } from '../support/envelope.js';
@@ -20,11 +20,24 @@ const HEAVY_QUERY = Array.from({ length: 16 }, (_, n) => `-${'z'.repeat(29)}${St
 const HEAVY_TEXT = `${'z'.repeat(99)}\n`.repeat(1400);
 const embedded = testProfile() === 'embedded';
 /**
- * On the embedded profile a hundred such messages take a search several times a 100 ms budget. Elasticsearch
+ * On the embedded profile a hundred such messages take a search several times a 200 ms budget. Elasticsearch
  * answers such a search within any budget worth setting, so there the budget is 1 ms, below any round trip to it.
  */
 const HEAVY_MESSAGES = embedded ? 100 : 10;
-const HEAVY_BUDGET_MS = embedded ? '100' : '1';
+const HEAVY_BUDGET_MS = embedded ? '200' : '1';
+
+/**
+ * The message of the query_too_expensive answer a request gets. On the embedded profile the heavy search overruns
+ * every time, so one attempt must; a search of Elasticsearch may now and then answer inside even 1 ms, so there the
+ * request is repeated until one overruns, every other attempt answering 200.
+ */
+async function overrun(request: () => Promise<ApiResponse<unknown>>, what: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await request();
+    if (response.status === 422 || embedded || attempt === 20) return expectError(response, 422, 'query_too_expensive', `${what}, attempt ${attempt}`);
+    expectOk(response, 200, `${what}, attempt ${attempt}`);
+  }
+}
 
 const listPath = (inboxId: string, params: Record<string, string> = {}) => `/v1/inboxes/${inboxId}/messages?${new URLSearchParams(params)}`;
 
@@ -63,20 +76,18 @@ describe('searches stopped at their time budget', function () {
 
   it('stops a search at its time budget with query_too_expensive while another workspace is answered', async () => {
     const order: string[] = [];
-    const heavy = attacker.get(listPath(heavyInbox.id, { q: HEAVY_QUERY })).then((response) => {
+    const heavy = overrun(() => attacker.get(listPath(heavyInbox.id, { q: HEAVY_QUERY })), 'the heavy search').then((message) => {
       order.push('heavy search');
-      return response;
+      return message;
     });
-    for (let n = 0; n < 3; n++) {
-      // Every search of the cluster run overruns its 1 ms: there the neighbour reads its inbox without one.
-      if (embedded) assert.equal(expectOk<MessageSummaryJson[]>(await neighbour.get(listPath(neighbourInbox.id)), 200, 'the neighbour lists its inbox').length, 2);
-      else assert.equal(expectOk<{ message_count: number }>(await neighbour.get(`/v1/inboxes/${neighbourInbox.id}`), 200, 'the neighbour reads its inbox').message_count, 2);
-      order.push(`neighbour ${n}`);
-    }
-    const message = expectError(await heavy, 422, 'query_too_expensive', 'the heavy search');
-    assert.match(message, /budget/);
-    // Elasticsearch's search is not on the event loop anyway, and a 1 ms budget ends it before the neighbour's reads.
-    if (embedded) assert.deepEqual(order, ['neighbour 0', 'neighbour 1', 'neighbour 2', 'heavy search']);
+    // Sent after the heavy search, answered before it: on the event loop the search would have held it back.
+    if (embedded) assert.equal(expectOk<MessageSummaryJson[]>(await neighbour.get(listPath(neighbourInbox.id)), 200, 'the neighbour lists its inbox').length, 2);
+    // Every search of the cluster run may overrun its 1 ms: there the neighbour reads its inbox without one.
+    else assert.equal(expectOk<{ message_count: number }>(await neighbour.get(`/v1/inboxes/${neighbourInbox.id}`), 200, 'the neighbour reads its inbox').message_count, 2);
+    order.push('neighbour');
+    assert.match(await heavy, /budget/);
+    // Elasticsearch's search is not on the event loop anyway, and a 1 ms budget ends it before the neighbour's read.
+    if (embedded) assert.deepEqual(order, ['neighbour', 'heavy search']);
   });
 
   it('keeps a workspace to its share of reader threads and refuses searches past its queue', async function () {
@@ -99,12 +110,15 @@ describe('searches stopped at their time budget', function () {
   });
 
   it('stops a batch whose selection overruns the budget, and captures to the workspace are stored meanwhile', async () => {
-    const batch = attacker.post('/v1/messages/batch', { action: 'read', query: HEAVY_QUERY, inbox_id: heavyInbox.id });
+    const batch = overrun(() => attacker.post('/v1/messages/batch', { action: 'read', query: HEAVY_QUERY, inbox_id: heavyInbox.id }), 'the heavy batch');
     const captured = await sendSubjects(neighbourInbox, ['during a heavy batch']);
     assert.equal(captured.length, 1);
-    expectError(await batch, 422, 'query_too_expensive', 'the heavy batch');
+    await batch;
   });
 });
+
+/** A plan allowing three tag rules. */
+const CI_PLAN = { SANDBOX_PLANS: '{"ci":{"tag_rule_limit":3}}' };
 
 describe('pages and batches in bounded steps', function () {
   this.timeout(120_000);
@@ -112,7 +126,7 @@ describe('pages and batches in bounded steps', function () {
   let api: ApiClient;
 
   before(async () => {
-    server = await startServer({ env: { SANDBOX_SCAN_ROWS_PER_PAGE: '20', SANDBOX_BATCH_CHUNK_SIZE: '7' } });
+    server = await startServer({ env: { SANDBOX_SCAN_ROWS_PER_PAGE: '20', SANDBOX_BATCH_CHUNK_SIZE: '7', ...CI_PLAN } });
     assert.ok(server.defaultKey, 'the first start prints the default key');
     api = new ApiClient(server.httpUrl, server.defaultKey);
   });
@@ -150,5 +164,22 @@ describe('pages and batches in bounded steps', function () {
     const again = await api.post('/v1/messages/batch', { action: 'tag', query: 'subject:bulk', tags: ['swept'] });
     assert.equal(expectOk<BatchResultJson>(again, 200, 'batch again').affected, 0, 'every chunk was written the first time');
     assert.equal(expectOk<BatchResultJson>(await api.post('/v1/messages/batch', { action: 'delete', query: 'subject:bulk', inbox_id: inbox.id }), 200, 'delete').affected, 30);
+  });
+
+  it('caps tag rules at the plan\'s tag_rule_limit, also against creates sent at once, and still matches those it has', async () => {
+    const ci = api.withKey(createWorkspace(server.dataDir, 'ci', 'ci', CI_PLAN).key.key);
+    const inbox = await createInbox(ci);
+    // Ten creates at once against a limit of three: the count and the insert are one step, so exactly three land.
+    const creates = await Promise.all(Array.from({ length: 10 }, (_, n) => ci.post('/v1/tag-rules', { query: `subject:rule${n}`, tags: [`rule-${n}`] })));
+    const created = creates.filter((response) => response.status === 201);
+    assert.equal(created.length, 3);
+    for (const refused of creates.filter((response) => response.status !== 201)) assert.match(expectError(refused, 402, 'limit_reached'), /3 tag rule/);
+    expectError(await ci.post('/v1/tag-rules', { query: 'subject:late', tags: ['late'] }), 402, 'limit_reached', 'one more later');
+    const rules = expectOk<{ query: string; tags: string[] }[]>(await ci.get('/v1/tag-rules'), 200, 'rules');
+    assert.equal(rules.length, 3);
+    // Each rule, matched in the content worker, tags the message its query selects.
+    await sendSubjects(inbox, rules.map((rule) => `${rule.query.slice('subject:'.length)} arrives`));
+    const listed = expectOk<MessageSummaryJson[]>(await ci.get(listPath(inbox.id)), 200, 'list');
+    assert.deepEqual(listed.map((m) => m.tags).sort(), rules.map((rule) => rule.tags).sort());
   });
 });

@@ -89,6 +89,8 @@ describe('loadConfig', () => {
     ['SANDBOX_BATCH_CHUNK_SIZE', '1.5'],
     ['SANDBOX_WAITS_PER_WORKSPACE', '0'],
     ['SANDBOX_STREAMS_PER_WORKSPACE', 'many'],
+    ['SANDBOX_TAG_RULE_BUDGET_MS', '0'],
+    ['SANDBOX_PLANS', '{"free":{"tag_rule_limit":null}}'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {
@@ -180,7 +182,9 @@ describe('loadConfig', () => {
   it('bounds query work per workspace by default and takes other bounds', () => {
     const defaults = loadConfig({});
     assert.deepEqual([defaults.queryThreads, defaults.queryTimeoutMs, defaults.queryQueuePerWorkspace, defaults.scanRowsPerPage, defaults.batchChunkSize,
-      defaults.waitsPerWorkspace, defaults.streamsPerWorkspace], [2, 2000, 100, 5000, 250, 64, 32]);
+      defaults.waitsPerWorkspace, defaults.streamsPerWorkspace, defaults.tagRuleBudgetMs], [2, 2000, 100, 5000, 250, 64, 32, 500]);
+    assert.deepEqual(Object.values(defaults.plans).map((plan) => plan.tagRuleLimit), [10, 100, 500]);
+    assert.equal(loadConfig({ SANDBOX_PLANS: '{"ci":{"tag_rule_limit":3}}' }).plans.ci!.tagRuleLimit, 3);
     const set = loadConfig({
       SANDBOX_QUERY_THREADS: '4', SANDBOX_QUERY_TIMEOUT_MS: '500', SANDBOX_QUERY_QUEUE_PER_WORKSPACE: '3', SANDBOX_SCAN_ROWS_PER_PAGE: '100',
       SANDBOX_BATCH_CHUNK_SIZE: '50', SANDBOX_WAITS_PER_WORKSPACE: '5', SANDBOX_STREAMS_PER_WORKSPACE: '6',
