@@ -229,7 +229,8 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules, workspaces),
         ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
         ...webhookHandlers(webhooks, workspaces),
-        ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),
+        ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes, {}, config.waitsPerWorkspace),
+          new InboxEventStreams(feeds, backend.messages, inboxes, { perWorkspace: config.streamsPerWorkspace }), content, signer, metrics),
         // Links are checked as written, and many are plain http.
         ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
         ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),

@@ -218,6 +218,9 @@ export interface paths {
          *
          *     To wait only for mail that arrives from now on, pass `since` (e.g. the time the test started). A client
          *     that goes away frees its subscription at once.
+         *
+         *     A workspace may have SANDBOX_WAITS_PER_WORKSPACE (default 64) waits open on a server node at once; one
+         *     more answers 429 `too_many_waits` (on the cluster profile the count is per node).
          */
         get: operations["waitForMessage"];
         put?: never;
@@ -262,6 +265,9 @@ export interface paths {
          *     `SANDBOX_STREAM_HEARTBEAT_SECONDS` (15 by default) so proxies keep the connection open. The server ends a
          *     stream after `SANDBOX_STREAM_MAX_SECONDS` (1800, about 30 minutes), and ends the stream of a client that
          *     reads too slowly to keep up; in both cases the client reconnects with `Last-Event-ID` and loses nothing.
+         *
+         *     A workspace may have SANDBOX_STREAMS_PER_WORKSPACE (default 32) streams open on a server node at once;
+         *     one more answers 429 `too_many_streams` (on the cluster profile the count is per node).
          *
          *     **Cursors.** A cursor is opaque; compare and store it only as a string. Each inbox numbers its arrivals
          *     1, 2, 3... in the order they were stored, and a cursor names one such position. Reconnecting with header

@@ -8,7 +8,9 @@ import type { BatchResultJson, InboxWithCredentialsJson, MessageSummaryJson } fr
 import { expectError, expectOk, type ErrorBody } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
 import { testProfile } from '../support/profile.js';
+import { pollUntil } from '../support/poll.js';
 import { startServer, type StartedServer } from '../support/server.js';
+import { StreamClient } from '../support/sse-client.js';
 import { credentialsOf, sendMails } from '../support/smtp.js';
 
 /**
@@ -120,13 +122,15 @@ describe('searches stopped at their time budget', function () {
 /** A plan allowing three tag rules. */
 const CI_PLAN = { SANDBOX_PLANS: '{"ci":{"tag_rule_limit":3}}' };
 
-describe('pages and batches in bounded steps', function () {
+describe('pages, batches, rules, waits and streams within their bounds', function () {
   this.timeout(120_000);
   let server: StartedServer;
   let api: ApiClient;
 
   before(async () => {
-    server = await startServer({ env: { SANDBOX_SCAN_ROWS_PER_PAGE: '20', SANDBOX_BATCH_CHUNK_SIZE: '7', ...CI_PLAN } });
+    server = await startServer({ env: {
+      SANDBOX_SCAN_ROWS_PER_PAGE: '20', SANDBOX_BATCH_CHUNK_SIZE: '7', SANDBOX_WAITS_PER_WORKSPACE: '2', SANDBOX_STREAMS_PER_WORKSPACE: '2', ...CI_PLAN,
+    } });
     assert.ok(server.defaultKey, 'the first start prints the default key');
     api = new ApiClient(server.httpUrl, server.defaultKey);
   });
@@ -181,5 +185,47 @@ describe('pages and batches in bounded steps', function () {
     await sendSubjects(inbox, rules.map((rule) => `${rule.query.slice('subject:'.length)} arrives`));
     const listed = expectOk<MessageSummaryJson[]>(await ci.get(listPath(inbox.id)), 200, 'list');
     assert.deepEqual(listed.map((m) => m.tags).sort(), rules.map((rule) => rule.tags).sort());
+  });
+
+  it('refuses a wait past the workspace\'s open waits with too_many_waits, and gives the place back when one ends', async () => {
+    const inbox = await createInbox(api);
+    const neighbour = api.withKey(createWorkspace(server.dataDir, 'waiting neighbour').key.key);
+    const neighbourInbox = await createInbox(neighbour);
+    const waitUrl = (inboxId: string, timeout: string) => `/v1/inboxes/${inboxId}/messages/wait?${new URLSearchParams({ subject: 'never sent', timeout })}`;
+    // Two waits held open (SANDBOX_WAITS_PER_WORKSPACE), answered only when the test lets them go.
+    const holders = Array.from({ length: 2 }, () => new AbortController());
+    const held = holders.map((holder) => fetch(new URL(waitUrl(inbox.id, '30'), server.httpUrl), { headers: { authorization: `Bearer ${api.key}` }, signal: holder.signal })
+      .catch((error: unknown) => error));
+    // A third is refused once both are open; until then a short one is let in and times out.
+    await pollUntil(async () => {
+      const probe = await api.get(waitUrl(inbox.id, '0.2'));
+      if (probe.status === 404) {
+        expectError(probe, 404, 'wait_timeout', 'a third wait before both are open');
+        return false;
+      }
+      expectError(probe, 429, 'too_many_waits', 'a third wait');
+      return true;
+    }, 20_000, 'a third wait to be refused');
+    expectError(await neighbour.get(waitUrl(neighbourInbox.id, '0.2')), 404, 'wait_timeout', 'another workspace still waits');
+    for (const holder of holders) holder.abort();
+    await Promise.all(held);
+    await pollUntil(async () => (await api.get(waitUrl(inbox.id, '0.2'))).status === 404, 20_000, 'a wait to be let in again');
+  });
+
+  it('refuses an event stream past the workspace\'s open streams with too_many_streams, and gives the place back when one closes', async () => {
+    const inbox = await createInbox(api);
+    const eventsUrl = `${server.httpUrl}/v1/inboxes/${inbox.id}/events`;
+    const streams = [new StreamClient('first', eventsUrl, api.key!), new StreamClient('second', eventsUrl, api.key!)];
+    await Promise.all(streams.map((stream) => stream.waitOpened()));
+    expectError(await api.get(`/v1/inboxes/${inbox.id}/events`), 429, 'too_many_streams', 'a third stream');
+    streams[0]!.close();
+    // The server hears of the close when the connection drops: until then a third is still refused.
+    await pollUntil(async () => {
+      const attempt = new AbortController();
+      const response = await fetch(eventsUrl, { headers: { authorization: `Bearer ${api.key}` }, signal: attempt.signal });
+      attempt.abort();
+      return response.status === 200;
+    }, 20_000, 'a stream to be let in again');
+    streams[1]!.close();
   });
 });
