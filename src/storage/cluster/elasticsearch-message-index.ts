@@ -293,15 +293,34 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     });
   }
 
-  /** The `scanLimit`th message of the inbox after `after`, newest first, or null when fewer are left; read from sort values alone. */
+  /**
+   * The `scanLimit`th message of the inbox after `after`, newest first, or null when fewer are left. Within the
+   * result window it is one hit at an offset (each shard sorts doc values alone, nothing crosses the wire); beyond
+   * it, pages of sort values.
+   */
   private async scanEnd(workspaceId: string, inbox: estypes.QueryDslQueryContainer, after: estypes.FieldValue[] | null, scanLimit: number): Promise<MessagePosition | null> {
     let last: Hit | undefined;
-    let seen = 0;
-    for await (const hits of this.pages(workspaceId, inbox, NEWEST_FIRST, { after, limit: scanLimit, source: ['id'] })) {
-      seen += hits.length;
-      last = hits.at(-1);
+    if (scanLimit <= MAX_PAGE) {
+      // An offset cannot be combined with search_after, so the cursor becomes a range.
+      const [receivedAt, id] = (after ?? []) as [number?, string?];
+      const older: estypes.QueryDslQueryContainer[] = receivedAt === undefined ? [] : [{ bool: { should: [
+        { range: { received_at: { lt: receivedAt, format: 'epoch_millis' } } },
+        { bool: { filter: [{ term: { received_at: receivedAt } }, { range: { id: { lt: id } } }] } },
+      ], minimum_should_match: 1 } }];
+      const result = await this.budgetedSearch({
+        index: this.alias, routing: workspaceId, query: { bool: { filter: [inbox, ...older] } }, sort: NEWEST_FIRST, from: scanLimit - 1, size: 1,
+        _source: false, track_total_hits: false,
+      });
+      last = result.hits.hits[0];
+    } else {
+      let seen = 0;
+      for await (const hits of this.pages(workspaceId, inbox, NEWEST_FIRST, { after, limit: scanLimit, source: ['id'] })) {
+        seen += hits.length;
+        last = hits.at(-1);
+      }
+      if (seen < scanLimit) return null;
     }
-    if (seen < scanLimit || !last) return null;
+    if (!last) return null;
     const [receivedAt, id] = last.sort as [number, string];
     return { receivedAt: new Date(receivedAt), id };
   }
@@ -309,6 +328,20 @@ export class ElasticsearchMessageIndex implements MessageIndex {
   /** Every query filters by workspace, besides being routed to it. */
   private scoped(workspaceId: string, ...filters: estypes.QueryDslQueryContainer[]): estypes.QueryDslQueryContainer {
     return { bool: { filter: [{ term: { workspace_id: workspaceId } }, ...filters] } };
+  }
+
+  /** A search a tenant's query drives, stopped at the query budget: query_too_expensive when it overruns. */
+  private async budgetedSearch(request: estypes.SearchRequest): Promise<estypes.SearchResponse<MessageDoc>> {
+    const result = await this.client.search<MessageDoc>({ ...request, timeout: `${this.bounds.queryTimeoutMs}ms` }, {
+      // Elasticsearch's own timeout is checked coarsely and never counts queueing; the client's ends the wait at
+      // the budget, and closing the connection cancels the search there. Retrying would spend the budget again.
+      requestTimeout: this.bounds.queryTimeoutMs, maxRetries: 0,
+    }).catch((error: unknown) => {
+      throw error instanceof elasticsearchLibrary().errors.TimeoutError ? queryTooExpensive(this.bounds.queryTimeoutMs) : error;
+    });
+    // Hits found before the timeout are only some of them: a page or a change made of them would be wrong.
+    if (result.timed_out) throw queryTooExpensive(this.bounds.queryTimeoutMs);
+    return result;
   }
 
   /** Hits in `sort` order (which must end in a unique field), page by page, up to `limit`. */
@@ -319,18 +352,10 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     let after = options.after ?? undefined;
     while (remaining > 0) {
       const size = Math.min(remaining, options.pageSize ?? MAX_PAGE);
-      const result = await this.client.search<MessageDoc>({
+      const result = await this.budgetedSearch({
         index: this.alias, routing: workspaceId, query, sort, size, search_after: after, track_total_hits: false,
-        _source: options.source ?? true, seq_no_primary_term: options.versions, timeout: `${this.bounds.queryTimeoutMs}ms`,
-      }, {
-        // Elasticsearch's own timeout is checked coarsely and never counts queueing; the client's ends the wait at
-        // the budget, and closing the connection cancels the search there. Retrying would spend the budget again.
-        requestTimeout: this.bounds.queryTimeoutMs, maxRetries: 0,
-      }).catch((error: unknown) => {
-        throw error instanceof elasticsearchLibrary().errors.TimeoutError ? queryTooExpensive(this.bounds.queryTimeoutMs) : error;
+        _source: options.source ?? true, seq_no_primary_term: options.versions,
       });
-      // Hits found before the timeout are only some of them: a page or a change made of them would be wrong.
-      if (result.timed_out) throw queryTooExpensive(this.bounds.queryTimeoutMs);
       const hits = result.hits.hits;
       if (hits.length > 0) yield hits;
       if (hits.length < size) return;
