@@ -2,18 +2,19 @@
 // takes it all down again in order. main.ts adds only signals and exit codes, so tests and benches can run it
 // in-process too.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { isLoopbackBind, linkBaseUrl, publicBaseUrl, type Config } from './config.js';
-import type { AppError } from './errors.js';
+import { isLoopbackBind, linkBaseUrl, publicBaseUrl, sendBodyLimit, type Config, type ConnectionLimits } from './config.js';
+import { AppError } from './errors.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
 import { MessageService } from './services/messages.js';
 import { MessageContentService } from './services/message-content.js';
 import { HtmlCheckService } from './services/html-check.js';
 import { TagService } from './services/tags.js';
 import { SendService } from './services/send-message.js';
-import { FileUrlSigner } from './services/signed-urls.js';
+import { FileUrlSigner, SignedLinkThrottle } from './services/signed-urls.js';
 import { checkReadiness } from './services/readiness.js';
 import { contentPoolFor } from './content/content-pool.js';
 import { buildCaptureServices } from './capture-services.js';
@@ -21,6 +22,8 @@ import { buildAccountServices } from './account-services.js';
 import { RetentionWorker } from './workers/retention.js';
 import { sweepOrphanBlobs } from './workers/orphan-blobs.js';
 import { SmtpCaptureServer } from './smtp/smtp-capture-server.js';
+import { prepareSpoolDir } from './smtp/message-spool.js';
+import { CaptureAdmission } from './services/capture-admission.js';
 import { authPolicy, quotaPolicy, recipientLimitPolicy, sizePolicy } from './smtp/session-policies.js';
 import { chaosPolicy } from './smtp/chaos-policy.js';
 import { ChaosService } from './services/inbox-chaos.js';
@@ -39,11 +42,14 @@ import { fileHandlers } from './http/routes/files.js';
 import { realtimeHandlers } from './http/routes/realtime.js';
 import { metricsRefusal, metricsReply, operationsHandlers, type MetricsAccess } from './http/routes/operations.js';
 import { hostCheck, type HostCheck } from './http/host-allow-list.js';
+import { admittingListener } from './http/connection-admission.js';
+import { fitConnectionLimits, openFileLimit } from './services/descriptor-budget.js';
 import { viewHandlers } from './http/routes/views.js';
 import { InboxFeeds } from './services/inbox-feeds.js';
 import { MessageWaiter } from './services/wait-for-message.js';
 import { InboxEventStreams } from './services/inbox-event-stream.js';
 import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
+import { NameResolver, nameResolverSettings } from './outbound/name-resolver.js';
 import { webhookHandlers } from './http/routes/webhooks.js';
 import { htmlCheckHandlers } from './http/routes/html-check.js';
 import { ServiceMetrics } from './observability/metrics.js';
@@ -87,18 +93,24 @@ export interface Application {
   close(): Promise<void>;
 }
 
-/** Requests Node cannot parse never reach Koa; they still get the JSON envelope rather than a bare status line. */
-function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+/**
+ * Requests Node cannot parse, or that do not arrive whole in time, never reach Koa; they still get the JSON envelope
+ * rather than a bare status line.
+ */
+function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex, limits: Pick<ConnectionLimits, 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs'>): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  const problem = error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers exceed 64 KiB' : `the request is not valid HTTP (${error.code ?? 'parse error'})`;
-  const body = JSON.stringify({ success: false, error: { code: 'invalid_request', message: problem } });
-  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const refusal = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? new AppError('request_timeout', `the request did not arrive in time: headers are awaited ${limits.httpHeadersTimeoutMs / 1000} s, a whole request ${limits.httpRequestTimeoutMs / 1000} s`)
+    : new AppError('invalid_request', error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers exceed 64 KiB' : `the request is not valid HTTP (${error.code ?? 'parse error'})`);
+  const body = JSON.stringify({ success: false, error: { code: refusal.code, message: refusal.message } });
+  const reason = http.STATUS_CODES[refusal.httpStatus] ?? 'Error';
+  socket.end(`HTTP/1.1 ${refusal.httpStatus} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-async function listenOn(server: http.Server, port: number, bind: string): Promise<number> {
+async function listenOn(server: NetServer, port: number, bind: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, bind, () => {
@@ -162,17 +174,20 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     stops.push(() => backend.close());
     const contentPool = contentPoolFor(config);
     stops.push(() => contentPool.close());
-    const metrics = new ServiceMetrics({ webhookQueue: () => backend.webhooks.queueStats(), contentTasks: () => contentPool.stats() });
+    const metrics = new ServiceMetrics({ webhookQueue: () => backend.webhooks.queueStats(), contentTasks: () => contentPool.stats(), contentTasksStarted: () => contentPool.tasksStarted() });
 
+    // One gate for the name lookups of every outbound request, taken in turns by workspace.
+    const outboundNames = new NameResolver(nameResolverSettings(config));
     const deliveryWorker = new WebhookDeliveryWorker(
       backend.webhooks,
-      { allowPrivate: config.webhookAllowPrivate },
+      { allowPrivate: config.webhookAllowPrivate, names: outboundNames },
       { timeScale: config.webhookTimeScale, attempted: (outcome) => metrics.deliveryAttempted(outcome) },
       log,
       now,
     );
     const { workspaces, inboxes, tagRules, webhooks, pipeline } = buildCaptureServices(backend, config, contentPool, log, () => deliveryWorker.wake(), { now, observer: metrics });
     const accounts = buildAccountServices(backend, config, workspaces, now);
+    const captureAdmission = new CaptureAdmission(config.captures);
     const messages = new MessageService(backend, inboxes, config.scanRowsPerPage);
     const content = new MessageContentService(messages, backend.blobs, contentPool);
     // One secret for every node, so a link signed by one is honoured by all.
@@ -189,6 +204,13 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         'created workspace "default" on the unlimited plan; this read_write API key is shown only once');
     }
 
+    const openFiles = openFileLimit();
+    const { limits: connections, shrunk } = fitConnectionLimits(config.connections, openFiles);
+    if (shrunk) {
+      log.warn({ open_files: openFiles, smtp_max: connections.smtpMax, http_max: connections.httpMax },
+        'the connection caps were lowered to keep descriptors free below the open-file limit; raise the limit (ulimit -n) to keep the configured ones');
+    }
+
     const tls = await loadTlsMaterial({ certPath: config.tlsCertPath, keyPath: config.tlsKeyPath, dataDir: embeddedRoot(config), hostname: config.smtpHostname });
     const smtp = new SmtpCaptureServer({
       bind: config.bind,
@@ -198,6 +220,8 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       maxMessageBytes: config.maxMessageBytes,
       shutdownGraceMs: config.shutdownGraceMs,
       requireTlsForAuth: config.smtpRequireTls,
+      connections: { max: connections.smtpMax, perAddress: connections.smtpPerAddress, authTimeoutMs: connections.smtpAuthTimeoutMs },
+      spool: { dir: await prepareSpoolDir(path.join(embeddedRoot(config), 'spool')), thresholdBytes: config.captures.spoolThresholdBytes },
       tls,
     }, [
       authPolicy,
@@ -205,7 +229,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       sizePolicy(config.maxMessageBytes),
       recipientLimitPolicy(config.maxRecipients),
       chaosPolicy(chance, metrics, log),
-    ], inboxes, pipeline, log, metrics);
+    ], inboxes, pipeline, captureAdmission, log, metrics);
     const smtpPorts = await smtp.listen();
     const closeSmtp = once(() => smtp.close());
     stops.push(closeSmtp);
@@ -232,17 +256,17 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes, {}, config.waitsPerWorkspace),
           new InboxEventStreams(feeds, backend.messages, inboxes, { perWorkspace: config.streamsPerWorkspace }), content, signer, metrics),
         // Links are checked as written, and many are plain http.
-        ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
+        ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
         ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),
         // Linked stylesheets are fetched under the link check's policy: public addresses only unless lifted for development.
-        ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true })),
+        ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
         ...sessionHandlers(accounts.people, accounts.sessions),
         ...teamHandlers(accounts.members, accounts.invitations),
         ...apiKeyHandlers(accounts.apiKeys),
         ...planHandlers(workspaces, accounts.audit),
       },
       publicHandlers: {
-        ...fileHandlers(messages, content, signer),
+        ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate)),
         ...operationsHandlers({
           readiness: () => checkReadiness(backend.probes),
           metrics,
@@ -262,7 +286,9 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       // and the operators' paths, run after the API's routes and before the 404 envelope.
       dashboard: dashboardSite({ root: DASHBOARD_ROOT, basePath: config.basePath }),
       // Base64 grows attachments by a third; leave room for the JSON around them.
-      maxMessageBodyBytes: Math.ceil(config.maxMessageBytes * 4 / 3) + 1024 * 1024,
+      maxMessageBodyBytes: sendBodyLimit(config.maxMessageBytes),
+      captureAdmission,
+      messageComposer: contentPool,
       metadata: backend.metadata,
       rateLimiter: backend.rateLimiter,
       workspaces,
@@ -273,14 +299,23 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       metrics,
     });
     // Long q values percent-encode to far more than Node's default 16 KiB of request line and headers.
-    const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app.callback());
-    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket));
+    // The request timeouts below are checked at this interval (Node's default is 30 s).
+    const server = http.createServer({ maxHeaderSize: 64 * 1024, connectionsCheckingInterval: 1000 }, app.callback());
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket, connections));
     // Idle keep-alive connections outlive a load balancer's idle timeout (60 s is common), so the server never
     // closes one just as a client or proxy sends its next request on it (Node's default is 5 s).
     server.keepAliveTimeout = 65_000;
-    const httpPort = await listenOn(server, config.httpPort, config.bind);
-    const httpClosed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+    // A client that trickles its headers or body holds a connection; these bound how long it may.
+    server.headersTimeout = connections.httpHeadersTimeoutMs;
+    server.requestTimeout = connections.httpRequestTimeoutMs;
+    const listener = admittingListener(server, { max: connections.httpMax, perAddress: connections.httpPerAddress },
+      (reason) => metrics.httpConnectionRefused(reason));
+    const httpPort = await listenOn(listener, config.httpPort, config.bind);
+    // The HTTP server never listens itself; its connection tracking (the timeouts above, idle closes) starts on this.
+    server.emit('listening');
+    const httpClosed = new Promise<void>((resolve) => listener.once('close', () => resolve()));
     const closeHttp = once(async () => {
+      listener.close();
       server.close();
       server.closeIdleConnections();
       await httpClosed;

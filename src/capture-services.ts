@@ -7,6 +7,7 @@ import { InboxService } from './services/inboxes.js';
 import { TagRuleService } from './services/tag-rules.js';
 import { IngestPipeline, type CaptureObserver } from './ingest/ingest-message.js';
 import { WebhookService } from './services/webhooks.js';
+import { NameResolver, nameResolverSettings } from './outbound/name-resolver.js';
 import type { ContentPool } from './content/content-pool.js';
 import { messageSummaryJson } from './http/presenters.js';
 
@@ -33,7 +34,9 @@ export function buildCaptureServices(
   const workspaces = new WorkspaceService(backend.metadata, config.plans);
   const inboxes = new InboxService(backend);
   const tagRules = new TagRuleService(backend.metadata, inboxes);
-  const webhooks = new WebhookService(backend.webhooks, inboxes, { allowPrivate: config.webhookAllowPrivate }, messageSummaryJson, deliveriesQueued);
+  // Registering a webhook looks its name up once per request, under a gate of its own of the same sizes.
+  const registrationNames = new NameResolver(nameResolverSettings(config));
+  const webhooks = new WebhookService(backend.webhooks, inboxes, { allowPrivate: config.webhookAllowPrivate, names: registrationNames }, messageSummaryJson, deliveriesQueued);
   const pipeline = new IngestPipeline(backend, workspaces, inboxes, tagRules, content, log, { ...capture, afterStore: [webhooks], tagRuleBudgetMs: config.tagRuleBudgetMs });
   return { workspaces, inboxes, tagRules, webhooks, pipeline };
 }

@@ -1,4 +1,5 @@
 // Configuration from SANDBOX_* environment variables: parsed, validated and frozen once at start.
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
@@ -42,6 +43,14 @@ export interface Config {
   waitsPerWorkspace: number;
   /** Inbox event streams one workspace may have open on a node at once (too_many_streams past it). */
   streamsPerWorkspace: number;
+  /** Content reads (anything but a capture's analysis) one workspace may have running and waiting in the pool. */
+  contentReadsPerWorkspace: number;
+  /** Largest image, in pixels (width × height), a thumbnail is made of. */
+  thumbnailMaxPixels: number;
+  /** Thumbnails made at once over the whole server. */
+  thumbnailConcurrency: number;
+  /** Requests by signed file link per workspace per minute. */
+  signedLinkRate: number;
   tlsCertPath: string | null;
   tlsKeyPath: string | null;
   shutdownGraceMs: number;
@@ -85,6 +94,10 @@ export interface Config {
   allowedHosts: readonly string[];
   /** Refuse SMTP AUTH on the plain port until STARTTLS (538 5.7.11); the implicit-TLS port is always encrypted. */
   smtpRequireTls: boolean;
+  /** Connections admitted, overall and per client address, and how long they may idle before a request or AUTH. */
+  connections: ConnectionLimits;
+  /** Captures in progress (SMTP transactions and /send requests) and the bytes held for them. */
+  captures: CaptureLimits;
   logLevel: string;
   /** Bearer token GET /metrics asks for; null: metrics are open to whoever reaches the HTTP port. */
   metricsToken: string | null;
@@ -108,6 +121,48 @@ export interface Config {
   spamdTimeoutMs: number;
   /** Largest message the spam check sends to spamd; spamd's time grows with the size of what it parses. */
   spamdMaxBytes: number;
+  /** Name servers outbound requests (links, stylesheets, webhooks) ask, as `ip` or `ip:port`; empty: the system's. */
+  dnsServers: readonly string[];
+  /** How long a name server has to answer one try of an outbound lookup. */
+  dnsTimeoutMs: number;
+  /** Tries per outbound lookup before its name counts as unanswered. */
+  dnsTries: number;
+  /** Outbound name lookups in flight at once, over every workspace. */
+  dnsLookups: number;
+  /** Outbound name lookups waiting for a slot at once, over every workspace. */
+  dnsLookupQueue: number;
+  /** Outbound name lookups one workspace may have in flight and waiting together; past them its lookups are refused. */
+  dnsLookupsPerWorkspace: number;
+  /** Ports the link check and the HTML check's stylesheet fetches request, as inclusive ranges. */
+  linkCheckPorts: readonly (readonly [number, number])[];
+}
+
+export interface ConnectionLimits {
+  /** SMTP sessions open at once, both ports together. */
+  smtpMax: number;
+  /** SMTP sessions open at once from one client address. */
+  smtpPerAddress: number;
+  /** A session that has not authenticated this long after connecting is closed. */
+  smtpAuthTimeoutMs: number;
+  /** HTTP connections open at once. */
+  httpMax: number;
+  /** HTTP connections open at once from one client address (the socket's, not a forwarded one). */
+  httpPerAddress: number;
+  /** Longest a client may take to send a request's headers. */
+  httpHeadersTimeoutMs: number;
+  /** Longest a client may take to send a whole request, body included. */
+  httpRequestTimeoutMs: number;
+}
+
+export interface CaptureLimits {
+  /** Transactions open at once (from MAIL FROM, or a /send's start, to the answer), over every workspace. */
+  transactions: number;
+  transactionsPerWorkspace: number;
+  /** Message bytes held for open transactions, in memory or spooled to disk. */
+  bufferedBytes: number;
+  bufferedBytesPerWorkspace: number;
+  /** A message larger than this is spooled to a file as it arrives rather than kept in memory. */
+  spoolThresholdBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -187,6 +242,52 @@ function readPositiveNumber(env: Env, name: string, fallback: number, max: numbe
 
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
+function readConnectionLimits(env: Env): ConnectionLimits {
+  const limits: ConnectionLimits = {
+    smtpMax: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS', 1000),
+    smtpPerAddress: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', 100),
+    smtpAuthTimeoutMs: readPositiveInt(env, 'SANDBOX_SMTP_AUTH_TIMEOUT_SECONDS', 15) * 1000,
+    httpMax: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS', 2000),
+    httpPerAddress: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256),
+    httpHeadersTimeoutMs: readPositiveInt(env, 'SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS', 20) * 1000,
+    httpRequestTimeoutMs: readPositiveInt(env, 'SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS', 120) * 1000,
+  };
+  if (limits.smtpPerAddress > limits.smtpMax) {
+    throw new ConfigError('SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', `${limits.smtpPerAddress} is more than SANDBOX_SMTP_MAX_CONNECTIONS (${limits.smtpMax})`);
+  }
+  if (limits.httpPerAddress > limits.httpMax) {
+    throw new ConfigError('SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', `${limits.httpPerAddress} is more than SANDBOX_HTTP_MAX_CONNECTIONS (${limits.httpMax})`);
+  }
+  if (limits.httpHeadersTimeoutMs > limits.httpRequestTimeoutMs) {
+    throw new ConfigError('SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS', 'must not be longer than SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS');
+  }
+  return limits;
+}
+
+/** The largest /send body: the message's bytes base64-encoded in its attachments, and up to 1 MiB of the rest. */
+export const sendBodyLimit = (maxMessageBytes: number): number => Math.ceil((maxMessageBytes * 4) / 3) + 1024 * 1024;
+
+function readCaptureLimits(env: Env, maxMessageBytes: number): CaptureLimits {
+  const limits: CaptureLimits = {
+    transactions: readPositiveInt(env, 'SANDBOX_MAX_TRANSACTIONS', 256),
+    transactionsPerWorkspace: readPositiveInt(env, 'SANDBOX_TRANSACTIONS_PER_WORKSPACE', 64),
+    bufferedBytes: readSize(env, 'SANDBOX_MAX_BUFFERED', 512 * 1024 * 1024),
+    bufferedBytesPerWorkspace: readSize(env, 'SANDBOX_BUFFERED_PER_WORKSPACE', 128 * 1024 * 1024),
+    spoolThresholdBytes: readSize(env, 'SANDBOX_SPOOL_THRESHOLD', 1024 * 1024),
+  };
+  if (limits.transactionsPerWorkspace > limits.transactions) {
+    throw new ConfigError('SANDBOX_TRANSACTIONS_PER_WORKSPACE', `${limits.transactionsPerWorkspace} is more than SANDBOX_MAX_TRANSACTIONS (${limits.transactions})`);
+  }
+  if (limits.bufferedBytesPerWorkspace > limits.bufferedBytes) {
+    throw new ConfigError('SANDBOX_BUFFERED_PER_WORKSPACE', 'must not be more than SANDBOX_MAX_BUFFERED');
+  }
+  // Otherwise a workspace could never be sent one message of the largest allowed size, over SMTP or /send.
+  if (limits.bufferedBytesPerWorkspace < sendBodyLimit(maxMessageBytes)) {
+    throw new ConfigError('SANDBOX_BUFFERED_PER_WORKSPACE', `must be at least the largest /send body that SANDBOX_MAX_MESSAGE_BYTES allows (${sendBodyLimit(maxMessageBytes)} bytes)`);
+  }
+  return limits;
+}
+
 /** Accepts plain bytes or a 1024-based size such as 25m, 512k, 1.5m. */
 function readSize(env: Env, name: string, fallback: number): number {
   const raw = env[name];
@@ -257,6 +358,33 @@ function readServiceUrl(env: Env, name: string, fallback: string, protocols: str
   }
   if (!protocols.includes(url.protocol)) throw new ConfigError(name, `expected a ${protocols.map((p) => p.slice(0, -1)).join(' or ')} URL, got '${raw}'`);
   return raw;
+}
+
+/** SANDBOX_DNS_SERVERS: comma-separated `ip`, `ip:port` or `[ipv6]:port`; empty for the system's name servers. */
+function readDnsServers(env: Env): string[] {
+  const raw = env.SANDBOX_DNS_SERVERS;
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const server = entry.trim();
+    const [, bracketed, bare, port] = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(server) ?? [];
+    const address = bracketed ?? bare ?? server;
+    const valid = net.isIP(address) !== 0 && (port === undefined || (Number(port) >= 1 && Number(port) <= 65_535));
+    if (!valid) throw new ConfigError('SANDBOX_DNS_SERVERS', `expected comma-separated name server addresses such as 127.0.0.1:5353,[::1]:53,9.9.9.9; '${server}' is not one`);
+    return server;
+  });
+}
+
+/** SANDBOX_LINK_CHECK_PORTS: comma-separated ports and inclusive ranges, such as 80,443,8000-8999. */
+function readPortRanges(env: Env, name: string, fallback: string): [number, number][] {
+  const raw = env[name] || fallback;
+  return raw.split(',').map((entry) => {
+    const [, from, to] = /^\s*(\d{1,5})(?:\s*-\s*(\d{1,5}))?\s*$/.exec(entry) ?? [];
+    const range: [number, number] = [Number(from), Number(to ?? from)];
+    if (from === undefined || range[0] < 1 || range[1] > 65_535 || range[0] > range[1]) {
+      throw new ConfigError(name, `expected comma-separated ports and ranges such as 80,443,8000-8999; '${entry.trim()}' is not one`);
+    }
+    return range;
+  });
 }
 
 /** Longest unix socket path the kernel takes (sun_path holds 108 bytes with the terminating NUL). */
@@ -337,6 +465,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   // Index, bucket and Redis key names all accept these characters (S3 bucket names refuse '_').
   if (!/^[a-z0-9-]{0,40}$/.test(namespace)) throw new ConfigError('SANDBOX_NAMESPACE', `expected 0-40 of a-z, 0-9 and -, got '${namespace}'`);
   const bind = env.SANDBOX_BIND || '127.0.0.1';
+  const maxMessageBytes = readSize(env, 'SANDBOX_MAX_MESSAGE_BYTES', 25 * 1024 * 1024);
   const tlsCertPath = env.SANDBOX_TLS_CERT || null;
   const tlsKeyPath = env.SANDBOX_TLS_KEY || null;
   if ((tlsCertPath === null) !== (tlsKeyPath === null)) {
@@ -359,7 +488,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     smtpPort: readPort(env, 'SANDBOX_SMTP_PORT', 2525),
     smtpsPort: readPort(env, 'SANDBOX_SMTPS_PORT', 2465),
     smtpHostname: env.SANDBOX_SMTP_HOSTNAME || (bind === '0.0.0.0' || bind === '::' ? 'localhost' : bind),
-    maxMessageBytes: readSize(env, 'SANDBOX_MAX_MESSAGE_BYTES', 25 * 1024 * 1024),
+    maxMessageBytes,
     maxRecipients: readPositiveInt(env, 'SANDBOX_MAX_RECIPIENTS', 5000),
     contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', os.availableParallelism()),
     parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
@@ -372,6 +501,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     tagRuleBudgetMs: readPositiveInt(env, 'SANDBOX_TAG_RULE_BUDGET_MS', 500),
     waitsPerWorkspace: readPositiveInt(env, 'SANDBOX_WAITS_PER_WORKSPACE', 64),
     streamsPerWorkspace: readPositiveInt(env, 'SANDBOX_STREAMS_PER_WORKSPACE', 32),
+    contentReadsPerWorkspace: readPositiveInt(env, 'SANDBOX_CONTENT_READS_PER_WORKSPACE', 16),
+    thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
+    thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),
+    signedLinkRate: readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600),
     tlsCertPath,
     tlsKeyPath,
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),
@@ -394,6 +527,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     trustProxyHops: readTrustProxyHops(env, trustProxy),
     allowedHosts: Object.freeze(readAllowedHosts(env)),
     smtpRequireTls: readEnum(env, 'SANDBOX_SMTP_REQUIRE_TLS', ['0', '1'] as const, '0') === '1',
+    connections: Object.freeze(readConnectionLimits(env)),
+    captures: Object.freeze(readCaptureLimits(env, maxMessageBytes)),
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     metricsToken: readMetricsToken(env),
     metricsPort: env.SANDBOX_METRICS_PORT ? readPort(env, 'SANDBOX_METRICS_PORT', 0) : null,
@@ -410,6 +545,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     spamd: readSpamdAddress(env),
     spamdTimeoutMs: readPositiveInt(env, 'SANDBOX_SPAMD_TIMEOUT_MS', 10_000),
     spamdMaxBytes: readSize(env, 'SANDBOX_SPAMD_MAX_BYTES', 10 * 1024 * 1024),
+    dnsServers: Object.freeze(readDnsServers(env)),
+    dnsTimeoutMs: readPositiveInt(env, 'SANDBOX_DNS_TIMEOUT_MS', 2000),
+    dnsTries: readPositiveInt(env, 'SANDBOX_DNS_TRIES', 2),
+    dnsLookups: readPositiveInt(env, 'SANDBOX_DNS_LOOKUPS', 64),
+    dnsLookupQueue: readPositiveInt(env, 'SANDBOX_DNS_LOOKUP_QUEUE', 256),
+    dnsLookupsPerWorkspace: readPositiveInt(env, 'SANDBOX_DNS_LOOKUPS_PER_WORKSPACE', 16),
+    linkCheckPorts: Object.freeze(readPortRanges(env, 'SANDBOX_LINK_CHECK_PORTS', '80,443,8000-8999').map((range) => Object.freeze(range))),
   };
   if (!Object.hasOwn(config.plans, config.defaultPlan)) {
     throw new ConfigError('SANDBOX_DEFAULT_PLAN', `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);

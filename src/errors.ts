@@ -2,12 +2,9 @@
 // The Koa error middleware and the SMTP reply mapper both read ERROR_TABLE; openapi.yaml lists the same codes.
 
 export interface SmtpReply {
-  /** Basic reply code; smtp-server adds the matching RFC 3463 enhanced code itself. */
+  /** Basic reply code. */
   code: number;
-  /**
-   * The enhanced code smtp-server emits with that basic code, documented in openapi.yaml and checked by the SMTP e2e
-   * tests; for encryption_required smtp-server has none that fits (it says 5.7.0 for 538), so the server writes it.
-   */
+  /** The RFC 3463 enhanced code the reply line carries, documented in openapi.yaml and checked by the SMTP e2e tests. */
   enhanced: string;
 }
 
@@ -69,6 +66,12 @@ export const ERROR_TABLE = {
   host_not_allowed: { http: 421 },
   metrics_token_required: { http: 403 },
   encryption_required: { smtp: { code: 538, enhanced: '5.7.11' } },
+  // Admission: connections past the overall or per-address caps, SMTP sessions that never authenticate, and
+  // captures past the caps on transactions open and bytes held for them (RFC 3463 4.3.2: not accepting messages now).
+  too_many_connections: { http: 503, smtp: { code: 421, enhanced: '4.7.0' } },
+  request_timeout: { http: 408 },
+  auth_timeout: { smtp: { code: 421, enhanced: '4.4.2' } },
+  too_many_transactions: { http: 503, smtp: { code: 451, enhanced: '4.3.2' } },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -1,15 +1,19 @@
 // The bounded worker pool for content work: every parse and analysis of a message's bytes runs here, off the
 // event loop, with a time and a memory limit per task. A task that overruns has its worker terminated and
 // replaced; the caller hears why and decides what to answer (capture stores the message anyway).
+// Tasks are let onto the workers by workspace, in two lanes: captures, which may use every worker, and reads, which
+// leave one free for captures and take turns between workspaces, each workspace with a cap of its own.
 import { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
 import { workerFile } from '../worker-file.js';
+import { FairGate, GateRefusal } from '../domain/fair-gate.js';
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
-import type { AttachmentContent, MessageView } from '../domain/message-view.js';
+import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
-import type { AnalyzeTagRules, ContentResults, ContentTask } from './content-tasks.js';
+import type { ComposedBody } from '../mime/compose-message.js';
+import type { AnalyzeTagRules, ContentResults, ContentTask, ThumbnailOutcome } from './content-tasks.js';
 
 export interface ContentPoolOptions {
   /** Worker threads (SANDBOX_CONTENT_THREADS). */
@@ -18,10 +22,20 @@ export interface ContentPoolOptions {
   taskTimeoutMs: number;
   /** Heap limit of each worker (SANDBOX_PARSE_MEMORY_MB). */
   memoryMb: number;
+  /** Reads (every task but a capture's) one workspace may have running and waiting (SANDBOX_CONTENT_READS_PER_WORKSPACE). */
+  readsPerWorkspace: number;
+  /** Largest image, in pixels, a thumbnail is made of (SANDBOX_THUMBNAIL_MAX_PIXELS). */
+  thumbnailMaxPixels: number;
+  /** Thumbnails made at once, over every workspace (SANDBOX_THUMBNAIL_CONCURRENCY). */
+  thumbnailConcurrency: number;
 }
 
-/** Tasks waiting for a free worker before new ones are refused as busy (each holds a message's bytes). */
+/** Captures, and reads, waiting for a free worker before new ones are refused as busy (each holds a message's bytes). */
 const MAX_QUEUED_TASKS = 1000;
+/** Longest edge of a thumbnail, in pixels. */
+const THUMBNAIL_EDGE = 240;
+/** The lanes: a capture goes through the capture lane, anything else through the read lane. */
+type Lane = 'capture' | 'read';
 /** How often running tasks are checked against the time limit; a task may overrun it by this much. */
 const WATCHDOG_TICK_MS = 50;
 /**
@@ -63,22 +77,47 @@ type TaskInput<K extends ContentTask['kind']> = Omit<Extract<ContentTask, { kind
 const WORKER_FILE = workerFile(import.meta.url, 'content-worker').href;
 
 /** The pool as the configuration sizes it. */
-export const contentPoolFor = (config: Pick<Config, 'contentThreads' | 'parseTimeoutMs' | 'parseMemoryMb'>): ContentPool =>
-  new ContentPool({ threads: config.contentThreads, taskTimeoutMs: config.parseTimeoutMs, memoryMb: config.parseMemoryMb });
+export const contentPoolFor = (
+  config: Pick<Config, 'contentThreads' | 'parseTimeoutMs' | 'parseMemoryMb' | 'contentReadsPerWorkspace' | 'thumbnailMaxPixels' | 'thumbnailConcurrency'>,
+): ContentPool =>
+  new ContentPool({
+    threads: config.contentThreads,
+    taskTimeoutMs: config.parseTimeoutMs,
+    memoryMb: config.parseMemoryMb,
+    readsPerWorkspace: config.contentReadsPerWorkspace,
+    thumbnailMaxPixels: config.thumbnailMaxPixels,
+    thumbnailConcurrency: config.thumbnailConcurrency,
+  });
 
 export class ContentPool {
   private readonly pool: Piscina<ContentTask, unknown>;
   private readonly running = new Set<Watched>();
   private watchdog: NodeJS.Timeout | null = null;
+  /** Captures may use every worker; they take turns between workspaces, without a cap per workspace. */
+  private readonly captures: FairGate;
+  /**
+   * Reads leave one worker to captures (when there are two or more), so a capture waits behind captures only, however
+   * slow the reads; they take turns between workspaces, each with its cap of reads running and waiting.
+   */
+  private readonly reads: FairGate;
+  /** Decoding images is the costliest read there is: only this many at once, over every workspace. */
+  private readonly thumbnails: FairGate;
+  /** Tasks handed to a worker since the start, by kind, for operators' metrics. */
+  private readonly startedByKind = new Map<ContentTask['kind'], number>();
 
   constructor(private readonly options: ContentPoolOptions) {
+    this.captures = new FairGate({ concurrency: options.threads, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: MAX_QUEUED_TASKS + options.threads });
+    const readWorkers = Math.max(1, options.threads - 1);
+    this.reads = new FairGate({ concurrency: readWorkers, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: options.readsPerWorkspace });
+    this.thumbnails = new FairGate({ concurrency: options.thumbnailConcurrency, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: options.readsPerWorkspace });
     this.pool = new Piscina({
       filename: WORKER_FILE,
       minThreads: options.threads,
       maxThreads: options.threads,
       // Workers load the MIME stack once and stay warm; starting one costs far more than a typical parse.
       idleTimeout: Infinity,
-      maxQueue: MAX_QUEUED_TASKS,
+      // The lanes above hold what waits; piscina's own queue holds at most the reads let in while captures fill it.
+      maxQueue: options.threads + readWorkers,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       niceIncrement: WORKER_NICE_INCREMENT,
     });
@@ -86,11 +125,17 @@ export class ContentPool {
     this.pool.on('error', () => undefined);
   }
 
-  /** Tasks running on a worker now, and tasks submitted but not yet started. */
+  /** Tasks running on a worker now, and tasks submitted but not yet started (in a lane or on piscina's queue). */
   stats(): { running: number; waiting: number } {
     let running = 0;
     for (const watched of this.running) if (Atomics.load(watched.started, 0) !== 0n) running++;
-    return { running, waiting: this.running.size - running };
+    const queued = this.captures.stats().waiting + this.reads.stats().waiting + this.thumbnails.stats().waiting;
+    return { running, waiting: this.running.size - running + queued };
+  }
+
+  /** Tasks handed to a worker since the start, by kind. */
+  tasksStarted(): ReadonlyMap<string, number> {
+    return this.startedByKind;
   }
 
   /** The worker threads, for operators' tooling and for tests that terminate one from outside mid-task. */
@@ -103,12 +148,13 @@ export class ContentPool {
    * its worker, the message keeps what a header-only read gives, and parseError says which limit stopped it.
    * Only a full queue refuses (server_busy: the sender retries).
    */
-  async analyze(raw: Buffer, tagRules?: AnalyzeTagRules): Promise<ParsedEmail & Pick<ContentResults['analyze'], 'ruleTags'>> {
+  async analyze(workspaceId: string, raw: Buffer, tagRules?: AnalyzeTagRules): Promise<ParsedEmail & Pick<ContentResults['analyze'], 'ruleTags'>> {
     try {
-      return await this.run('analyze', raw, tagRules ? { tagRules } : {}, this.options.taskTimeoutMs);
+      return await this.run('capture', workspaceId, 'analyze', raw, tagRules ? { tagRules } : {}, this.options.taskTimeoutMs);
     } catch (error) {
       if (!(error instanceof ContentTaskFailure)) throw error;
-      const headers = await this.run('headers', raw, {}, FALLBACK_TIMEOUT_MS).catch((): HeaderSummary => ({ from: '', to: '', cc: '', subject: '', messageId: '' }));
+      const headers = await this.run('capture', workspaceId, 'headers', raw, {}, FALLBACK_TIMEOUT_MS)
+        .catch((): HeaderSummary => ({ from: '', to: '', cc: '', subject: '', messageId: '' }));
       return {
         ...headers, hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '',
         parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Subject and Message-ID were read)`,
@@ -116,43 +162,73 @@ export class ContentPool {
     }
   }
 
+  /**
+   * A send request's message, composed from its JSON body (see compose-message.ts). It is a capture: it goes through
+   * the capture lane, and a body that overruns the limits is refused as unreadable.
+   */
+  async composeMessage(workspaceId: string, body: Buffer): Promise<ComposedBody> {
+    return this.run('capture', workspaceId, 'composeMessage', body, {}, this.options.taskTimeoutMs).catch((error: unknown) => {
+      if (error instanceof ContentTaskFailure) throw new AppError('analysis_limit', `the send body could not be read: ${error.message}`, { cause: error });
+      throw error;
+    });
+  }
+
   /** Bodies, headers, links and attachments as a reader sees them; a message whose analysis overruns shows none. */
-  async view(raw: Buffer): Promise<MessageView | ContentTaskFailure> {
-    return this.run('view', raw, {}, this.options.taskTimeoutMs).catch((error: unknown) => {
+  async view(workspaceId: string, raw: Buffer): Promise<MessageView | ContentTaskFailure> {
+    return this.run('read', workspaceId, 'view', raw, {}, this.options.taskTimeoutMs).catch((error: unknown) => {
       if (error instanceof ContentTaskFailure) return error;
       throw error;
     });
   }
 
-  async html(raw: Buffer): Promise<string | null> {
-    return this.run('html', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
+  async html(workspaceId: string, raw: Buffer): Promise<string | null> {
+    return this.run('read', workspaceId, 'html', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
-  async attachment(raw: Buffer, index: number): Promise<{ attachment: AttachmentContent | null; count: number }> {
-    return this.run('attachment', raw, { index }, this.options.taskTimeoutMs).catch(unreadable);
+  async attachment(workspaceId: string, raw: Buffer, index: number): Promise<{ attachment: AttachmentContent | null; count: number }> {
+    return this.run('read', workspaceId, 'attachment', raw, { index }, this.options.taskTimeoutMs).catch(unreadable);
+  }
+
+  /** The HTML body and every attachment, from one parse, to be kept. */
+  async parts(workspaceId: string, raw: Buffer): Promise<MessageParts> {
+    return this.run('read', workspaceId, 'parts', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
+  }
+
+  /**
+   * A PNG of at most 240 pixels on either side, made of an image's bytes, or why there is none. At most
+   * thumbnailConcurrency are made at once, each within the task time limit and the pixel limit.
+   */
+  async thumbnail(workspaceId: string, image: Buffer): Promise<ThumbnailOutcome> {
+    // libvips must be loaded by the main thread too, before a worker loads it: a worker that exits would otherwise
+    // unload its shared libraries under the workers still using them. Loaded on the first thumbnail, not at start, as
+    // it costs every server ~25 MB.
+    await import('sharp');
+    const input = { edge: THUMBNAIL_EDGE, maxPixels: this.options.thumbnailMaxPixels, timeoutSeconds: Math.max(1, Math.floor(this.options.taskTimeoutMs / 1000)) };
+    return this.admit(this.thumbnails, workspaceId, () => this.run('read', workspaceId, 'thumbnail', image, input, this.options.taskTimeoutMs))
+      .catch(unreadable);
   }
 
   /** The message as a page, its cid: images inlined. */
-  async renderHtml(raw: Buffer): Promise<string> {
-    return this.run('renderHtml', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
+  async renderHtml(workspaceId: string, raw: Buffer): Promise<string> {
+    return this.run('read', workspaceId, 'renderHtml', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
   /** The text part, or text made from the HTML. */
-  async renderText(raw: Buffer): Promise<string> {
-    return this.run('renderText', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
+  async renderText(workspaceId: string, raw: Buffer): Promise<string> {
+    return this.run('read', workspaceId, 'renderText', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
   /** The first `limit` of the URLs the link check requests, and how many unique ones the message has. */
-  async checkableLinks(raw: Buffer, limit: number): Promise<{ links: string[]; found: number }> {
-    return this.run('checkableLinks', raw, { limit }, this.options.taskTimeoutMs).catch(unreadable);
+  async checkableLinks(workspaceId: string, raw: Buffer, limit: number): Promise<{ links: string[]; found: number }> {
+    return this.run('read', workspaceId, 'checkableLinks', raw, { limit }, this.options.taskTimeoutMs).catch(unreadable);
   }
 
   /**
    * The HTML check of a message. With `stylesheets` null the worker first looks for linked stylesheets and, when there
    * are any, answers with at most `stylesheetLimit` of them to fetch; asked again with their CSS, it checks.
    */
-  async htmlCheck(raw: Buffer, stylesheets: LinkedStylesheet[] | null, stylesheetLimit: number): Promise<HtmlCheckOutcome> {
-    return this.run('htmlCheck', raw, { stylesheets, stylesheetLimit }, this.options.taskTimeoutMs).catch(unreadable);
+  async htmlCheck(workspaceId: string, raw: Buffer, stylesheets: LinkedStylesheet[] | null, stylesheetLimit: number): Promise<HtmlCheckOutcome> {
+    return this.run('read', workspaceId, 'htmlCheck', raw, { stylesheets, stylesheetLimit }, this.options.taskTimeoutMs).catch(unreadable);
   }
 
   /** Stops every worker; tasks still running or queued fail. */
@@ -162,7 +238,29 @@ export class ContentPool {
     await this.pool.destroy();
   }
 
-  private async run<K extends ContentTask['kind']>(kind: K, raw: Buffer, input: TaskInput<K>, timeoutMs: number): Promise<ContentResults[K]> {
+  /** Runs the task in its lane, once it is its workspace's turn there and the lane has a worker for it. */
+  private run<K extends ContentTask['kind']>(lane: Lane, workspaceId: string, kind: K, raw: Buffer, input: TaskInput<K>, timeoutMs: number): Promise<ContentResults[K]> {
+    return this.admit(lane === 'capture' ? this.captures : this.reads, workspaceId, () => this.runOnWorker(kind, raw, input, timeoutMs));
+  }
+
+  /** Words a lane's refusal: a workspace past its own cap is told to slow down, a full lane that the server is busy. */
+  private async admit<T>(gate: FairGate, workspaceId: string, task: () => Promise<T>): Promise<T> {
+    try {
+      return await gate.run(workspaceId, task);
+    } catch (error) {
+      if (!(error instanceof GateRefusal)) throw error;
+      if (error.reason === 'key_full') {
+        throw new AppError('rate_limited', `this workspace has ${this.options.readsPerWorkspace} content reads running or waiting already (SANDBOX_CONTENT_READS_PER_WORKSPACE); retry after 1s`, {
+          headers: { 'Retry-After': '1' },
+        });
+      }
+      const what = gate === this.captures ? 'messages' : gate === this.reads ? 'content reads' : 'thumbnails';
+      throw new AppError('server_busy', `the server has ${MAX_QUEUED_TASKS} ${what} waiting already; retry after 1s`, { headers: { 'Retry-After': '1' } });
+    }
+  }
+
+  private async runOnWorker<K extends ContentTask['kind']>(kind: K, raw: Buffer, input: TaskInput<K>, timeoutMs: number): Promise<ContentResults[K]> {
+    this.startedByKind.set(kind, (this.startedByKind.get(kind) ?? 0) + 1);
     const watched: Watched = { started: new BigInt64Array(new SharedArrayBuffer(8)), controller: new AbortController(), timeoutMs };
     // Structured cloning copies a typed array's whole backing store; a Buffer sliced from a shared slab is copied
     // down to its own bytes first so only those travel.
@@ -180,9 +278,6 @@ export class ContentPool {
 
   private failure(error: unknown, watched: Watched): Error {
     const message = (error as Error).message ?? String(error);
-    if (message === 'Task queue is at limit') {
-      return new AppError('server_busy', `the server is analysing ${MAX_QUEUED_TASKS} messages already; try again shortly`, { cause: error });
-    }
     if (watched.controller.signal.aborted) {
       return new ContentTaskFailure(`${FAILURE_PREFIX}stopped after ${watched.timeoutMs / 1000} s (the limit per message)`, { cause: error });
     }

@@ -2,7 +2,7 @@
 // Types only, so the event loop's side never loads a MIME parser.
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
-import type { AttachmentContent, MessageView } from '../domain/message-view.js';
+import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { ParsedTagRule, RuleMatchOutcome } from '../query/match-rules.js';
@@ -15,6 +15,7 @@ export interface AnalyzeTagRules {
   /** Matching stops after this long; the rules not reached give no tags (SANDBOX_TAG_RULE_BUDGET_MS). */
   budgetMs: number;
 }
+import type { ComposedBody } from '../mime/compose-message.js';
 
 interface TaskBase {
   raw: Uint8Array;
@@ -32,7 +33,15 @@ export type ContentTask =
   | (TaskBase & { kind: 'renderText' })
   | (TaskBase & { kind: 'checkableLinks'; limit: number })
   /** stylesheets: null to look for linked ones first; their CSS (or why there is none) to check with them. */
-  | (TaskBase & { kind: 'htmlCheck'; stylesheets: LinkedStylesheet[] | null; stylesheetLimit: number });
+  | (TaskBase & { kind: 'htmlCheck'; stylesheets: LinkedStylesheet[] | null; stylesheetLimit: number })
+  | (TaskBase & { kind: 'parts' })
+  /** raw: the image attachment's bytes, not the message's. */
+  | (TaskBase & { kind: 'thumbnail'; edge: number; maxPixels: number; timeoutSeconds: number })
+  /** raw: a send request's JSON body, not a message. */
+  | (TaskBase & { kind: 'composeMessage' });
+
+/** A PNG, or why the image gets none (too many pixels, or not decodable): an answer, not a failure of the task. */
+export type ThumbnailOutcome = { thumbnail: Uint8Array } | { refused: string };
 
 export interface ContentResults {
   /** `ruleTags`: what the tag rules gave, when the task carried some. */
@@ -45,4 +54,7 @@ export interface ContentResults {
   renderText: string;
   checkableLinks: { links: string[]; found: number };
   'htmlCheck': HtmlCheckOutcome;
+  parts: MessageParts;
+  thumbnail: ThumbnailOutcome;
+  composeMessage: ComposedBody;
 }

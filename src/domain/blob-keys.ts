@@ -11,6 +11,20 @@ export const rawBlobKey = (workspaceId: string, messageId: string): string => `$
 export const thumbnailBlobKey = (workspaceId: string, messageId: string, index: number): string =>
   `${messageBlobFolder(workspaceId, messageId)}thumbnail-${index}.png`;
 
+/**
+ * Parts taken out of the raw message once, so reading them again is a blob read rather than a parse. They live in the
+ * message's folder: whatever removes the message removes them.
+ */
+const partsFolder = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}parts/`;
+
+/** Which parts were kept (written last, so its presence means every part it lists is there). */
+export const partsManifestBlobKey = (workspaceId: string, messageId: string): string => `${partsFolder(workspaceId, messageId)}manifest.json`;
+
+export const attachmentBlobKey = (workspaceId: string, messageId: string, index: number): string =>
+  `${partsFolder(workspaceId, messageId)}attachment-${index}`;
+
+export const htmlBodyBlobKey = (workspaceId: string, messageId: string): string => `${partsFolder(workspaceId, messageId)}body.html`;
+
 /** What the SMTP or HTTP transaction said about the message (not in its bytes), kept beside it so the index can be rebuilt. */
 export const envelopeBlobKey = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}${ENVELOPE_NAME}`;
 

@@ -36,6 +36,12 @@ export interface AttachmentContent {
   content: Uint8Array;
 }
 
+/** What a message's parts are taken out as, once: its HTML body (null when it has none) and every attachment, in order. */
+export interface MessageParts {
+  html: string | null;
+  attachments: AttachmentContent[];
+}
+
 /** What an unreadable message shows: nothing beyond its index document. */
 export const EMPTY_VIEW: MessageView = { text: null, html: null, links: [], headers: {}, attachments: [], listUnsubscribe: null };
 

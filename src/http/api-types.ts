@@ -346,7 +346,12 @@ export interface paths {
          * @description The message is built as MIME by nodemailer's composer: Bcc recipients reach the envelope (`recipients`)
          *     but not the headers. `tags` are applied at capture, before tag rules add theirs. It counts toward the
          *     monthly quota (402 `quota_reached`) and passes the same pipeline as SMTP mail; nothing is delivered.
-         *     The body may be as large as the maximum message size allows (attachments are base64).
+         *     The body may be as large as the maximum message size allows (attachments are base64); it is parsed and
+         *     composed on a content worker, and one that overruns the content limits answers 422 `analysis_limit`.
+         *     A send is a transaction like an SMTP one: while the workspace has SANDBOX_TRANSACTIONS_PER_WORKSPACE
+         *     (default 64) sends and SMTP transactions open, or the server SANDBOX_MAX_TRANSACTIONS (default 256), or the
+         *     message would take the bytes held for them past SANDBOX_BUFFERED_PER_WORKSPACE (default 128 MiB) or
+         *     SANDBOX_MAX_BUFFERED (default 512 MiB), it answers 503 `too_many_transactions` with `Retry-After: 1`.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -498,10 +503,22 @@ export interface paths {
          *     Only public addresses are requested, with the policy webhooks use: a URL whose host is, or resolves to, a
          *     loopback, private, link-local, metadata or otherwise reserved address (in any spelling, e.g. `127.1`,
          *     `2130706433`, `[::ffff:127.0.0.1]`) is refused before any connection, at every hop and at connect time.
+         *     A name is refused as `refused: the name <name> resolves to a non-public address`, never saying which address.
          *     A server started with `SANDBOX_LINK_CHECK_ALLOW_PRIVATE=1` (local development) requests those too.
          *
+         *     Only ports 80, 443 and 8000-8999 are requested (the server's `SANDBOX_LINK_CHECK_PORTS`; a URL without a port
+         *     uses its scheme's); another is reported as `refused: port <port> is not checked (only ports 80, 443 and
+         *     8000-8999 are)`, with no lookup and no connection.
+         *
+         *     Names are looked up with the server's name servers (`SANDBOX_DNS_SERVERS`), each lookup within
+         *     `SANDBOX_DNS_TIMEOUT_MS` × `SANDBOX_DNS_TRIES` (4 s by default; past it `unreachable: the name <name> got no
+         *     answer from the name server in time`), taking turns between workspaces. A workspace has at most
+         *     `SANDBOX_DNS_LOOKUPS_PER_WORKSPACE` (16) lookups running and waiting, of its link checks, HTML checks and
+         *     webhooks together; a link whose lookup would exceed that, or the server's queue (`SANDBOX_DNS_LOOKUP_QUEUE`),
+         *     is not requested and is reported as `not checked: the lookup of <name> was refused: <why>; try again shortly`.
+         *
          *     Outcomes are kept for 30 seconds per workspace, URL and `follow`, so checking again at once repeats no
-         *     request, and a followed check never reuses a plain one's outcome.
+         *     request, and a followed check never reuses a plain one's outcome. `not checked` outcomes are not kept.
          */
         get: operations["checkMessageLinks"];
         put?: never;
@@ -530,7 +547,8 @@ export interface paths {
          *     -elements, units, functions and image formats. Constructs no email client runs (`<script>`, `on…` event
          *     handler attributes, `javascript:` URLs) are reported by this service's own rules (`Source: mail-sandbox`).
          *
-         *     Linked stylesheets are fetched from public addresses only (as checked links are), each within 5 s and 512 KiB,
+         *     Linked stylesheets are fetched from public addresses and link-check ports only, their names looked up in the
+         *     workspace's turn (as checked links are), each within 5 s and 512 KiB,
          *     following at most three redirects; a relative href is resolved against `<base href>`. `Stylesheets` says which
          *     were checked and why others were not. Reading the message does not mark it read. The analysis runs in the
          *     content worker pool within the per-message limits (422 `analysis_limit` when it overruns).
@@ -580,7 +598,7 @@ export interface paths {
         };
         /**
          * A PNG thumbnail (at most 240 px on either side) of an image attachment
-         * @description Made once and kept. An attachment that is not an image, or not a decodable one, answers 400 `not_an_image`.
+         * @description Made once, in the content worker pool, and kept. At most SANDBOX_THUMBNAIL_CONCURRENCY (default 1) are made at once over the server, each within the time limit per task. An attachment that is not an image, not a decodable one, or one of more than SANDBOX_THUMBNAIL_MAX_PIXELS pixels (width × height, default 40,000,000) has no thumbnail: 400 `not_an_image`, with a message saying which.
          */
         get: operations["getAttachmentThumb"];
         put?: never;
@@ -775,8 +793,9 @@ export interface paths {
          *     resolves to must be public unicast. Loopback, private, link-local (169.254.169.254 included), carrier-grade NAT,
          *     unspecified, multicast, reserved and documentation ranges, IPv4-mapped, IPv4-compatible, NAT64, 6to4 and
          *     Teredo IPv6 forms are refused with 400 `webhook_target_forbidden`, also when spelled oddly (`127.1`,
-         *     `2130706433`, `0x7f000001`, `017700000001`). Every delivery attempt resolves and checks the name again and
-         *     connects only to the checked address. A server started with `SANDBOX_WEBHOOK_ALLOW_PRIVATE=1` (local
+         *     `2130706433`, `0x7f000001`, `017700000001`); a name with a non-public address is refused as `url: the name
+         *     <name> resolves to a non-public address`, without saying which. Every delivery attempt resolves and checks the
+         *     name again (with the server's name servers, in the workspace's turn) and connects only to the checked address. A server started with `SANDBOX_WEBHOOK_ALLOW_PRIVATE=1` (local
          *     development) allows private targets and plain `http`.
          *
          *     `inbox_id` null or absent: events of every inbox of the workspace. A webhook scoped to an inbox is deleted
@@ -1485,10 +1504,11 @@ export interface components {
          *     query_too_expensive 422; too_many_queries, too_many_waits, too_many_streams 429;
          *     not_configured 400; spam_engine_unavailable 503;
          *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unclaimed 409;
-         *     host_not_allowed 421; metrics_token_required 403.
+         *     host_not_allowed 421; metrics_token_required 403;
+         *     request_timeout 408; too_many_connections, too_many_transactions 503.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions";
         Readiness: {
             /** @enum {unknown} */
             status: "ready" | "not_ready";
@@ -3249,6 +3269,7 @@ export interface operations {
             413: components["responses"]["MessageTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["AnalysisLimit"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
@@ -3503,16 +3524,18 @@ export interface operations {
                             Found: number;
                             /** @description More than 100 were found; `Links` holds the first 100 */
                             Capped: boolean;
-                            /** @description Links answered with 400 or more, refused, unreachable, unanswered in time, or redirecting without end */
+                            /** @description Links answered with 400 or more, refused, not checked, unreachable, unanswered in time, or redirecting without end */
                             Errors: number;
                             Links: {
                                 /** @description As written in the message */
                                 URL: string;
-                                /** @description The HTTP status of the last answer; 0 when none came (refused, unreachable, no answer within 10 s) */
+                                /** @description The HTTP status of the last answer; 0 when none came (refused, not checked, unreachable, no answer within 10 s) */
                                 StatusCode: number;
                                 /**
                                  * @description The status's reason phrase (`OK`, `Not Found`, `Moved Permanently`); without an answer, why:
-                                 *     `refused: <why>`, `unreachable: <error>`, `no answer within 10 s`; after too many
+                                 *     `refused: <why>` (an address, a name resolving to a non-public address, a port not checked),
+                                 *     `not checked: <why>` (the workspace's name lookups were refused for now), `unreachable:
+                                 *     <error>` (a name that does not resolve included), `no answer within 10 s`; after too many
                                  *     redirects or a loop, the reason phrase and `; more than 5 redirects` or
                                  *     `; redirect loop: <url> was visited before`
                                  */
@@ -5221,6 +5244,7 @@ export interface operations {
             403: components["responses"]["BadSignature"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5254,6 +5278,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5281,6 +5306,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };
@@ -5308,6 +5334,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["AnalysisLimit"];
+            429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
     };

@@ -14,7 +14,9 @@ import { roleAtLeast } from '../domain/roles.js';
 import type { AnyReply, HandlerTable, KeyedOperationId, PublicHandlerTable, PublicOperationId, SessionCookie } from './handler.js';
 import { CSRF_HEADER, changesState, foreignOriginRefusal, sessionCsrfRefusal } from './csrf.js';
 import { writeEventStream, type EventStreamReply } from './event-stream.js';
-import { JSON_BODY_LIMIT, readJsonBody } from './json-body.js';
+import { JSON_BODY_LIMIT, readBody, readJsonBody } from './json-body.js';
+import type { CaptureAdmission, CaptureTicket } from '../services/capture-admission.js';
+import type { ContentPool } from '../content/content-pool.js';
 import { requestContext, type RequestState } from './request-context.js';
 import { wellFormedHost, type HostCheck } from './host-allow-list.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
@@ -42,6 +44,10 @@ export interface HttpAppDeps {
   dashboard: Middleware | null;
   /** Body limit of operations that declare `x-body-limit: message` (send). */
   maxMessageBodyBytes: number;
+  /** Admits the captures in transfer that message-sized bodies are (capture-admission.ts). */
+  captureAdmission: CaptureAdmission;
+  /** Composes a message-sized body into its message, off the event loop (the content pool). */
+  messageComposer: Pick<ContentPool, 'composeMessage'>;
   metadata: MetadataStore;
   rateLimiter: RateLimiter;
   workspaces: WorkspaceService;
@@ -217,6 +223,7 @@ interface CheckedRequest {
   client: ClientInfo;
   signal: AbortSignal;
   principal?: Principal;
+  message?: Buffer | null;
 }
 
 function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: unknown): Pick<CheckedRequest, 'params' | 'query' | 'headers'> {
@@ -331,6 +338,19 @@ function withHandlers(operations: CompiledOperation[], deps: HttpAppDeps): { ope
   return paired;
 }
 
+/**
+ * A message-sized body, composed into its message on a content worker: the outline to validate, and the message or
+ * why there is none. A body that is not JSON is refused here, before validation would call it missing.
+ */
+async function readMessageBody(ctx: ApiContext, deps: HttpAppDeps, workspaceId: string, limit: number, transfer: CaptureTicket): Promise<{ body: unknown; message: Buffer | AppError | null }> {
+  const bytes = await readBody(ctx, limit, transfer);
+  if (bytes === undefined) return { body: undefined, message: null };
+  const { outline, composed } = await deps.messageComposer.composeMessage(workspaceId, bytes);
+  if ('raw' in composed) return { body: outline, message: Buffer.from(composed.raw.buffer, composed.raw.byteOffset, composed.raw.byteLength) };
+  if (composed.refused.code === 'invalid_json') throw new AppError('invalid_json', composed.refused.message);
+  return { body: outline, message: new AppError(composed.refused.code, composed.refused.message) };
+}
+
 export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   const operations = withHandlers(compileOperations(deps.openapi), deps);
 
@@ -353,18 +373,29 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
         const refusal = foreignOriginRefusal(ctx.get('origin'), expectedOrigin);
         if (refusal) throw new AppError('csrf_failed', refusal);
       }
-      const body = operation.body ? await readJsonBody(ctx, bodyLimit) : undefined;
-      const { params, query, headers } = validateRequest(operation, ctx, body);
-      const request = {
-        params,
-        query,
-        headers,
-        body,
-        baseUrl: deps.publicBaseUrl ?? `${requestOrigin(ctx)}${deps.basePath}`,
-        client: { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null },
-        signal: clientGone(ctx),
-      };
-      const reply = await handler(principal ? { ...request, principal } : request);
+      // A message-sized body (send) is a capture in transfer: admitted before a byte of it is read, and its bytes held
+      // until the capture is answered, under the same caps as SMTP's. It is parsed and composed on a content worker.
+      const transfer = spec.messageSizedBody && principal ? deps.captureAdmission.open(principal.workspace.id) : null;
+      let reply: Awaited<ReturnType<CheckedHandler>>;
+      try {
+        const { body, message } = transfer && principal ? await readMessageBody(ctx, deps, principal.workspace.id, bodyLimit, transfer)
+          : { body: operation.body ? await readJsonBody(ctx, bodyLimit) : undefined, message: null };
+        const { params, query, headers } = validateRequest(operation, ctx, body);
+        const request = {
+          params,
+          query,
+          headers,
+          body,
+          baseUrl: deps.publicBaseUrl ?? `${requestOrigin(ctx)}${deps.basePath}`,
+          client: { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null },
+          signal: clientGone(ctx),
+        };
+        // A body the contract accepts whose message could not be composed (bad base64, a reserved header) says why.
+        if (message instanceof AppError) throw message;
+        reply = await handler(principal ? { ...request, principal, message } : request);
+      } finally {
+        transfer?.release();
+      }
       if ('events' in reply) {
         writeEventStream(ctx, reply, { ...deps.eventStreams, onError: (error) => ctx.state.log.warn({ err: error, path: ctx.path }, 'event stream ended by a failure') });
       } else {

@@ -46,6 +46,11 @@ export interface PublicRequest<Op extends OperationId> {
 
 export interface ApiRequest<Op extends OperationId> extends PublicRequest<Op> {
   principal: Op extends SessionOperationId ? SessionPrincipal : Principal;
+  /**
+   * For an operation whose body is a message (`x-body-limit: message`, send): the message composed from the body on a
+   * content worker; `body` then holds the body with attachments' contents left out. Null for every other operation.
+   */
+  message: Buffer | null;
 }
 
 /** Sets the session cookie (sign-in) or clears it (sign-out) with a reply; the router owns its name and attributes. */

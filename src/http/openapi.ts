@@ -34,7 +34,10 @@ export interface OperationSpec {
   sessionOnly: boolean;
   /** `x-min-role`: the least role a session needs (member when absent); keys are held to their access instead. */
   minRole: MemberRole;
-  /** `x-body-limit: message`: the body may be as large as a message (send), not just the 1 MiB default. */
+  /**
+   * `x-body-limit: message`: the body may be as large as a message (send), not just the 1 MiB default; it is a
+   * capture in transfer, composed into its message on a content worker.
+   */
   messageSizedBody: boolean;
   /** `x-read-only: true`: changes nothing whatever its method (a dry run), so a `read` key may call it. */
   readOnly: boolean;

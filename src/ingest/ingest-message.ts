@@ -156,7 +156,7 @@ export class IngestPipeline {
       const rules = await this.tagRules.rulesFor(workspace.id, inbox.id);
       const arrival = { envelopeFrom: incoming.envelopeFrom, recipients: incoming.recipients, size: incoming.raw.length, tags: senderTags, receivedAt };
       // Rules are matched where the message is parsed, so their cost is a worker's, within its time limit too.
-      const parsed = await this.content.analyze(incoming.raw, rules.length > 0 ? { rules, envelope: arrival, budgetMs: this.tagRuleBudgetMs } : undefined);
+      const parsed = await this.content.analyze(workspace.id, incoming.raw, rules.length > 0 ? { rules, envelope: arrival, budgetMs: this.tagRuleBudgetMs } : undefined);
       const record = messageRecord({
         id,
         workspaceId: workspace.id,

@@ -5,7 +5,7 @@ import libmime from 'libmime';
 import { extractCheckableLinks, extractLinks } from './extract-links.js';
 import { parseMime } from './parse-email.js';
 import { parseListUnsubscribe } from './list-unsubscribe.js';
-import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageView } from '../domain/message-view.js';
+import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageParts, type MessageView } from '../domain/message-view.js';
 
 const filenameOf = (attachment: Attachment, index: number) => attachment.filename ?? `attachment-${index + 1}`;
 
@@ -80,5 +80,22 @@ export async function attachmentContent(raw: Buffer, index: number): Promise<{ a
   return {
     attachment: attachment ? { filename: filenameOf(attachment, index), contentType: attachment.contentType, content: attachment.content } : null,
     count: parsed?.attachments.length ?? 0,
+  };
+}
+
+/**
+ * Every attachment's decoded content and the HTML body, from one parse, to be kept so later reads need none. Each
+ * content is copied into memory of its own: a slice of a shared slab would carry the whole slab to the event loop.
+ */
+export async function messageParts(raw: Buffer): Promise<MessageParts> {
+  const parsed = await parseOrNull(raw);
+  if (!parsed) return { html: null, attachments: [] };
+  return {
+    html: typeof parsed.html === 'string' && parsed.html !== '' ? parsed.html : null,
+    attachments: parsed.attachments.map((attachment, index) => ({
+      filename: filenameOf(attachment, index),
+      contentType: attachment.contentType,
+      content: new Uint8Array(attachment.content),
+    })),
   };
 }

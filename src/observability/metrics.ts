@@ -14,7 +14,7 @@ const HTTP_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 /** Where a message came in. */
 export type CaptureChannel = 'smtp' | 'http' | 'import';
 /** The SMTP commands whose replies are counted; every reply to them is a decision of this service's. */
-export type SmtpStage = 'auth' | 'mail' | 'rcpt' | 'data';
+export type SmtpStage = 'connect' | 'auth' | 'mail' | 'rcpt' | 'data';
 /** What an inbox's chaos settings did at a stage: refused with the trigger's reply, closed without one, or answered late. */
 export type ChaosEffect = 'reply' | 'disconnect' | 'delay';
 /** What became of a webhook delivery attempt. */
@@ -30,6 +30,8 @@ export interface OpenCount {
 export interface ScrapeSources {
   webhookQueue(): Promise<{ pending: number; oldestDueAt: Date | null }>;
   contentTasks(): { running: number; waiting: number };
+  /** Content tasks handed to a worker since the start, by kind (analyze, parts, thumbnail…). */
+  contentTasksStarted(): ReadonlyMap<string, number>;
 }
 
 /** A scrape must answer promptly even while storage is down: the queue figures are given up on after this long. */
@@ -58,7 +60,7 @@ export class ServiceMetrics {
 
   private readonly smtpReplies = new Counter({
     name: `${PREFIX}smtp_replies_total`,
-    help: 'Replies to AUTH, MAIL FROM, RCPT TO and DATA, by command and reply class (2xx, 4xx, 5xx).',
+    help: 'Replies to AUTH, MAIL FROM, RCPT TO and DATA, and admission refusals at connect, by command and reply class (2xx, 4xx, 5xx).',
     labelNames: ['command', 'class'] as const,
     registers: [this.registry],
   });
@@ -113,6 +115,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  private readonly httpRefusals = new Counter({
+    name: `${PREFIX}http_connections_refused_total`,
+    help: 'HTTP connections answered 503 too_many_connections, by the cap they met: overall or address (per client address).',
+    labelNames: ['cap'] as const,
+    registers: [this.registry],
+  });
+
   private readonly storageErrors = new Counter({
     name: `${PREFIX}storage_errors_total`,
     help: 'Requests and captures that failed because a storage backend did (sqlite, elasticsearch, redis, s3).',
@@ -154,6 +163,17 @@ export class ServiceMetrics {
         this.set({ state: 'waiting' }, waiting);
       },
     });
+    // The pool counts; each scrape copies its counts, which only ever grow, as a counter's.
+    new Counter({
+      name: `${PREFIX}content_tasks_started_total`,
+      help: 'Tasks handed to a content worker, by kind: analyze (a capture), parts (a message\'s attachments and HTML taken out once), thumbnail, view, ….',
+      labelNames: ['kind'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [kind, count] of sources.contentTasksStarted()) this.inc({ kind }, count);
+      },
+    });
   }
 
   smtpReplied(stage: SmtpStage, code: number): void {
@@ -171,6 +191,10 @@ export class ServiceMetrics {
 
   httpRequestFinished(method: string, route: string, status: number, seconds: number): void {
     this.httpSeconds.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  httpConnectionRefused(cap: 'overall' | 'address'): void {
+    this.httpRefusals.inc({ cap });
   }
 
   deliveryAttempted(outcome: DeliveryOutcome): void {

@@ -4,10 +4,11 @@
 import http from 'node:http';
 import { publicFetch, PublicFetchError, type PublicFetchResponse } from './public-fetch.js';
 import type { TargetPolicy } from './target-policy.js';
-import type { LookupGate } from './lookup-gate.js';
 
 export interface LinkCheckOptions {
   policy: TargetPolicy;
+  /** Whose check this is: its name lookups wait in this workspace's turn. */
+  workspaceId: string;
   /** Follow redirects and report where they end, instead of reporting the redirect itself. */
   follow: boolean;
   /** The whole check of one link: a GET after a refused HEAD and every redirect hop included. */
@@ -16,7 +17,6 @@ export interface LinkCheckOptions {
   maxRedirects: number;
   /** Aborted when nobody waits for the outcome any more. */
   signal?: AbortSignal;
-  lookupGate?: LookupGate;
 }
 
 export interface LinkOutcome {
@@ -30,16 +30,18 @@ export interface LinkOutcome {
   redirects?: number;
   /** Broken for a reader: an answer of 400 or more, no answer, or redirects without end. */
   broken: boolean;
-  /** No answer within the time limit (the scheduler stops sending this host's other links). */
+  /** No answer within the time limit, or none from its name server (the scheduler stops sending this host's other links). */
   timedOut: boolean;
+  /** Not requested for a reason of this service's (the workspace's name lookups were refused for now): no fact about the link. */
+  notChecked: boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const reasonPhrase = (status: number): string => http.STATUS_CODES[status] ?? `HTTP ${status}`;
 
-/** Failures before any exchange with a server: a GET would meet them just the same. */
-const NO_CONNECTION = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Failures before any exchange with a server (its name's lookup included): a GET would meet them just the same. */
+const NO_CONNECTION = new Set(['ENOTFOUND', 'ENODATA', 'ETIMEOUT', 'ESERVFAIL', 'EREFUSED', 'ECANCELLED', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
  * HEAD, and GET (no body read) when HEAD is answered with an error status (many servers answer HEAD with 405, 403,
@@ -50,7 +52,7 @@ async function requestOnce(url: string, deadline: number, options: LinkCheckOpti
   const send = (method: 'HEAD' | 'GET') => {
     const remainingMs = deadline - Date.now();
     if (remainingMs <= 0) return Promise.reject(new PublicFetchError('timeout', 'no time left'));
-    return publicFetch(url, { method, policy: options.policy, timeoutMs: remainingMs, maxBodyBytes: 0, signal: options.signal, lookupGate: options.lookupGate });
+    return publicFetch(url, { method, policy: options.policy, workspaceId: options.workspaceId, timeoutMs: remainingMs, maxBodyBytes: 0, signal: options.signal });
   };
   try {
     const head = await send('HEAD');
@@ -61,11 +63,16 @@ async function requestOnce(url: string, deadline: number, options: LinkCheckOpti
   return send('GET');
 }
 
-/** Why no answer came. Anything but publicFetch's own errors (a request Node would not even start) is unreachable too. */
-function failure(error: unknown, options: LinkCheckOptions): Pick<LinkOutcome, 'statusCode' | 'status' | 'broken' | 'timedOut'> {
+/**
+ * Why no answer came. Anything but publicFetch's own errors (a request Node would not even start) is unreachable too.
+ * A name server that never answered silences its host as a server that never answered does.
+ */
+function failure(error: unknown, options: LinkCheckOptions): Pick<LinkOutcome, 'statusCode' | 'status' | 'broken' | 'timedOut' | 'notChecked'> {
   const reason = error instanceof PublicFetchError ? error.reason : 'unreachable';
-  const status = reason === 'timeout' ? `no answer within ${options.timeoutMs / 1000} s` : `${reason}: ${error instanceof Error ? error.message : String(error)}`;
-  return { statusCode: 0, status, broken: true, timedOut: reason === 'timeout' };
+  const message = error instanceof Error ? error.message : String(error);
+  const status = reason === 'timeout' ? `no answer within ${options.timeoutMs / 1000} s` : `${reason === 'busy' ? 'not checked' : reason}: ${message}`;
+  const timedOut = reason === 'timeout' || (error instanceof PublicFetchError && error.code === 'ETIMEOUT');
+  return { statusCode: 0, status, broken: true, timedOut, notChecked: reason === 'busy' };
 }
 
 /** One link's outcome; never rejects for the link's sake. */
@@ -84,11 +91,11 @@ export async function checkLink(url: string, options: LinkCheckOptions): Promise
     }
     const next = answer.location;
     if (!options.follow || !REDIRECTS.has(answer.status) || next === null) {
-      return { url, statusCode: answer.status, status: reasonPhrase(answer.status), broken: answer.status >= 400, timedOut: false, ...followed() };
+      return { url, statusCode: answer.status, status: reasonPhrase(answer.status), broken: answer.status >= 400, timedOut: false, notChecked: false, ...followed() };
     }
     if (redirects === options.maxRedirects || visited.has(next)) {
       const why = visited.has(next) ? `redirect loop: ${next} was visited before` : `more than ${options.maxRedirects} redirects`;
-      return { url, statusCode: answer.status, status: `${reasonPhrase(answer.status)}; ${why}`, broken: true, timedOut: false, ...followed() };
+      return { url, statusCode: answer.status, status: `${reasonPhrase(answer.status)}; ${why}`, broken: true, timedOut: false, notChecked: false, ...followed() };
     }
     visited.add(next);
     current = next;
@@ -131,7 +138,7 @@ export function checkLinks(urls: string[], options: LinkCheckOptions & LinkSched
           waiting.splice(position, 1);
           outcomes[index] = {
             url, statusCode: 0, status: `no answer within ${options.timeoutMs / 1000} s (not requested: ${host} did not answer another link of this message in time)`,
-            broken: true, timedOut: true, ...(options.follow ? { finalUrl: url, redirects: 0 } : {}),
+            broken: true, timedOut: true, notChecked: false, ...(options.follow ? { finalUrl: url, redirects: 0 } : {}),
           };
           continue;
         }

@@ -1,10 +1,10 @@
 // Which outside addresses requests may reach (webhooks, checked links, stylesheets): public unicast addresses only.
 // Checked before a request and again on every connection, because a name can resolve to several addresses and to
 // other ones later (DNS rebinding).
-import dns from 'node:dns';
-import { lookup } from 'node:dns/promises';
+import type dns from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { NameLookupError, type NameResolver, type ResolvedAddress } from './name-resolver.js';
 
 /** How ipaddr.js's range names read in a refusal. */
 const RANGE_WORDS: Record<string, string> = {
@@ -52,6 +52,20 @@ export interface TargetPolicy {
    * are checked as they are written, and many are plain http.
    */
   allowPlainHttp?: boolean;
+  /**
+   * The ports requested, as inclusive ranges (SANDBOX_LINK_CHECK_PORTS for links and stylesheets); any port when
+   * absent (a webhook's owner chose its port). Links in a stranger's mail could otherwise aim requests at any
+   * service on a public host.
+   */
+  ports?: readonly (readonly [number, number])[];
+  /** Looks up the names of targets, in the requesting workspace's turn; every outbound request shares one. */
+  names: NameResolver;
+}
+
+/** Port ranges as a reader writes them: `80, 443 and 8000-8999`. */
+export function portRangesText(ranges: readonly (readonly [number, number])[]): string {
+  const parts = ranges.map(([from, to]) => (from === to ? String(from) : `${from}-${to}`));
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts.join('');
 }
 
 /**
@@ -60,7 +74,7 @@ export interface TargetPolicy {
  * `2130706433`, `0x7f000001`, `017700000001`) into dotted quads here, so they are judged as what they reach.
  * Returns the parsed URL, or why it is refused.
  */
-export function urlRefusal(raw: string, policy: TargetPolicy): { url: URL } | { refusal: string } {
+export function urlRefusal(raw: string, policy: Omit<TargetPolicy, 'names'>): { url: URL } | { refusal: string } {
   let url: URL;
   try {
     url = new URL(raw);
@@ -72,6 +86,12 @@ export function urlRefusal(raw: string, policy: TargetPolicy): { url: URL } | { 
     return { refusal: plainHttp ? 'the URL must use http or https' : 'the URL must use https' };
   }
   if (url.username !== '' || url.password !== '') return { refusal: 'the URL must not carry a user name or password' };
+  if (policy.ports) {
+    const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    if (!policy.ports.some(([from, to]) => port >= from && port <= to)) {
+      return { refusal: `port ${port} is not checked (only ports ${portRangesText(policy.ports)} are)` };
+    }
+  }
   const host = hostOf(url);
   if (!policy.allowPrivate && net.isIP(host) !== 0) {
     const refusal = addressRefusal(host);
@@ -83,45 +103,55 @@ export function urlRefusal(raw: string, policy: TargetPolicy): { url: URL } | { 
 /** The URL's host without the brackets of an IPv6 literal. */
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
-/** Why the first forbidden address among a name's addresses is forbidden, or null when all are public. */
-const firstRefusal = (addresses: { address: string }[]): string | null =>
-  addresses.map((entry) => addressRefusal(entry.address)).find((reason) => reason !== null) ?? null;
+/** True when every address is public unicast (or the policy lifts the rule). */
+const allPublic = (addresses: readonly ResolvedAddress[], policy: TargetPolicy): boolean =>
+  policy.allowPrivate || addresses.every((entry) => addressRefusal(entry.address) === null);
+
+/**
+ * Not which address: a refusal is shown to whoever sent the link or registered the webhook, and the addresses a name
+ * resolves to inside this network are none of their business.
+ */
+const nonPublicRefusal = (host: string): string => `the name ${host} resolves to a non-public address`;
 
 /**
  * urlRefusal, and then, for a name, every address it resolves to now (a webhook's creation). Attempts check again
- * at connect time with publicOnlyLookup, since the name may resolve elsewhere later.
+ * at connect time with resolveTarget, since the name may resolve elsewhere later.
  */
-export async function targetRefusal(raw: string, policy: TargetPolicy): Promise<{ url: URL } | { refusal: string }> {
+export async function targetRefusal(raw: string, policy: TargetPolicy, workspaceId: string): Promise<{ url: URL } | { refusal: string }> {
   const checked = urlRefusal(raw, policy);
   if ('refusal' in checked) return checked;
   const host = hostOf(checked.url);
   if (policy.allowPrivate || net.isIP(host) !== 0) return checked;
-  let addresses: { address: string }[];
+  let addresses: ResolvedAddress[];
   try {
-    addresses = await lookup(host, { all: true });
+    addresses = await policy.names.resolve(host, workspaceId);
   } catch (error) {
-    return { refusal: `the host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})` };
+    if (error instanceof NameLookupError) return { refusal: error.message };
+    throw error;
   }
-  const refusal = firstRefusal(addresses);
-  return refusal ? { refusal: `${host} resolves to ${refusal}` } : checked;
+  return allPublic(addresses, policy) ? checked : { refusal: nonPublicRefusal(host) };
 }
 
 /**
- * A `lookup` for http(s).request that resolves every address of the name, refuses the connection if any of them
- * is not public, and otherwise hands back only those checked addresses, so the socket can only go where the
- * check looked. (Node skips `lookup` for IP-literal hosts; urlRefusal judges those.)
+ * The `lookup` option for http(s).request to an already checked URL: for a name, every address it resolves to now
+ * (in `workspaceId`'s turn), all of them public, handed back as the only addresses the socket may use, so it connects
+ * only where the check looked and no second lookup happens. Nothing for an IP literal, which Node connects to without
+ * a lookup and urlRefusal has judged. Rejects with NameLookupError, or an error of code FORBIDDEN_TARGET.
  */
-export function publicOnlyLookup(policy: TargetPolicy): LookupFunction {
+export async function resolveTarget(url: URL, policy: TargetPolicy, workspaceId: string, signal?: AbortSignal): Promise<{ lookup?: LookupFunction }> {
+  const host = hostOf(url);
+  if (net.isIP(host) !== 0) return {};
+  const addresses = await policy.names.resolve(host, workspaceId, signal);
+  if (!allPublic(addresses, policy)) throw Object.assign(new Error(nonPublicRefusal(host)), { code: FORBIDDEN_TARGET });
+  return { lookup: pinnedLookup(addresses) };
+}
+
+/** Hands out only `addresses`, of the family asked for, one or all as Node asks. */
+function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints ?? 0 }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const refusal = policy.allowPrivate ? null : firstRefusal(addresses);
-      if (refusal) {
-        return callback(Object.assign(new Error(`${hostname} resolves to a forbidden address: ${refusal}`), { code: FORBIDDEN_TARGET }), '', 0);
-      }
-      if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-      if (options.all) return (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, addresses);
-      return callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
+    const wanted = addresses.filter((entry) => !options.family || entry.family === options.family);
+    if (wanted.length === 0) return callback(Object.assign(new Error(`the name ${hostname} has no IPv${options.family} address`), { code: 'ENODATA' }), '', 0);
+    if (options.all) return (callback as unknown as (error: null, addresses: dns.LookupAddress[]) => void)(null, wanted);
+    return callback(null, wanted[0]!.address, wanted[0]!.family);
   };
 }

@@ -29,11 +29,11 @@ export class HtmlCheckService {
     if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the HTML of message ${id} could not be checked: ${record.parseError}`);
     if (!record.hasHtml) throw noHtml(id);
     const raw = await this.messages.rawOf(record);
-    let outcome = await this.pool.htmlCheck(raw, null, STYLESHEET_LIMIT);
+    let outcome = await this.pool.htmlCheck(record.workspaceId, raw, null, STYLESHEET_LIMIT);
     let stylesheets: LinkedStylesheet[] = [];
     if (outcome.kind === 'stylesheets-linked') {
-      stylesheets = await this.fetchAll(outcome.links);
-      outcome = await this.pool.htmlCheck(raw, stylesheets, STYLESHEET_LIMIT);
+      stylesheets = await this.fetchAll(workspaceId, outcome.links);
+      outcome = await this.pool.htmlCheck(record.workspaceId, raw, stylesheets, STYLESHEET_LIMIT);
     }
     if (outcome.kind === 'no-html') throw noHtml(id);
     if (outcome.kind !== 'checked') throw new Error('the HTML check asked for stylesheets it had been given');
@@ -41,18 +41,21 @@ export class HtmlCheckService {
     return { ...outcome.findings, Stylesheets: report };
   }
 
-  private async fetchAll(links: StylesheetLink[]): Promise<LinkedStylesheet[]> {
+  private async fetchAll(workspaceId: string, links: StylesheetLink[]): Promise<LinkedStylesheet[]> {
     const results: LinkedStylesheet[] = new Array(links.length);
     let next = 0;
     const fetchNext = async (): Promise<void> => {
-      for (let index = next++; index < links.length; index = next++) results[index] = await this.fetchOne(links[index]!);
+      for (let index = next++; index < links.length; index = next++) results[index] = await this.fetchOne(workspaceId, links[index]!);
     };
     await Promise.all(Array.from({ length: Math.min(STYLESHEET_CONCURRENCY, links.length) }, fetchNext));
     return results;
   }
 
-  /** One stylesheet, following redirects (each hop checked against the policy anew); its CSS, or why there is none. */
-  private async fetchOne(link: StylesheetLink): Promise<LinkedStylesheet> {
+  /**
+   * One stylesheet, following redirects (each hop checked against the policy anew, its name looked up in the
+   * workspace's turn); its CSS, or why there is none.
+   */
+  private async fetchOne(workspaceId: string, link: StylesheetLink): Promise<LinkedStylesheet> {
     if (link.url === null) return failed(link.href, 'a relative URL, and no <base href> to resolve it against');
     const deadline = Date.now() + STYLESHEET_TIMEOUT_MS;
     let target = link.url;
@@ -61,7 +64,7 @@ export class HtmlCheckService {
       if (timeoutMs <= 0) return failed(link.url, `no answer within ${STYLESHEET_TIMEOUT_MS / 1000} s`);
       let response;
       try {
-        response = await publicFetch(target, { method: 'GET', policy: this.policy, timeoutMs, maxBodyBytes: STYLESHEET_MAX_BYTES, headers: { Accept: 'text/css,*/*;q=0.1' } });
+        response = await publicFetch(target, { method: 'GET', policy: this.policy, workspaceId, timeoutMs, maxBodyBytes: STYLESHEET_MAX_BYTES, headers: { Accept: 'text/css,*/*;q=0.1' } });
       } catch (error) {
         if (error instanceof PublicFetchError) return failed(link.url, error.message);
         throw error;

@@ -3,7 +3,6 @@
 import { AppError } from '../errors.js';
 import { analysisCutShort, type ContentPool } from '../content/content-pool.js';
 import { checkLinks, type LinkOutcome } from '../outbound/check-links.js';
-import { LookupGate } from '../outbound/lookup-gate.js';
 import type { TargetPolicy } from '../outbound/target-policy.js';
 import type { MessageService } from './messages.js';
 
@@ -25,11 +24,6 @@ const MAX_REDIRECTS = 5;
 /** Per check, not per process: one tenant's check of a slow host must not queue behind another tenant's. */
 const SCHEDULE = { atOnce: 10, perHost: 2 };
 /**
- * Name lookups of all link checks in flight at once, in this process: half of libuv's four threads, so the file
- * system calls that share them (the WAL's fdatasync) always have the other half, however slowly names resolve.
- */
-const LOOKUPS_AT_ONCE = 2;
-/**
  * Long enough that reloading a check does not request every link again, short enough that a fixed link shows as
  * fixed half a minute later. Kept per node: it only saves requests, and a check on another node simply makes them.
  */
@@ -40,7 +34,6 @@ const CACHE_ENTRIES = 10_000;
 export class LinkCheckService {
   /** By workspace, follow and URL: another tenant's check never answers this one's, nor a plain check a followed one. */
   private readonly cache = new Map<string, { outcome: LinkOutcome; expires: number }>();
-  private readonly lookupGate = new LookupGate(LOOKUPS_AT_ONCE);
 
   constructor(
     private readonly messages: MessageService,
@@ -52,7 +45,7 @@ export class LinkCheckService {
   async check(workspaceId: string, id: string, follow: boolean, signal?: AbortSignal): Promise<LinkCheckReport> {
     const record = await this.messages.require(workspaceId, id);
     if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);
-    const { links, found } = await this.pool.checkableLinks(await this.messages.rawOf(record), LINKS_CHECKED);
+    const { links, found } = await this.pool.checkableLinks(record.workspaceId, await this.messages.rawOf(record), LINKS_CHECKED);
 
     const keyOf = (url: string) => JSON.stringify([workspaceId, follow, url]);
     const cached = new Map(links.flatMap((url) => {
@@ -61,10 +54,11 @@ export class LinkCheckService {
     }));
     const toRequest = links.filter((url) => !cached.has(url));
     const requested = await checkLinks(toRequest, {
-      policy: this.policy, follow, timeoutMs: LINK_TIMEOUT_MS, maxRedirects: MAX_REDIRECTS, signal, lookupGate: this.lookupGate, ...SCHEDULE,
+      policy: this.policy, workspaceId, follow, timeoutMs: LINK_TIMEOUT_MS, maxRedirects: MAX_REDIRECTS, signal, ...SCHEDULE,
     });
-    // Outcomes of a check whose client went away are cut short, not facts about the links.
-    if (!signal?.aborted) for (const outcome of requested) this.remember(keyOf(outcome.url), outcome);
+    // Outcomes of a check whose client went away are cut short, and links whose lookups were refused for now were not
+    // requested: neither is a fact about the link.
+    if (!signal?.aborted) for (const outcome of requested) if (!outcome.notChecked) this.remember(keyOf(outcome.url), outcome);
 
     const fresh = new Map(requested.map((outcome) => [outcome.url, outcome]));
     const outcomes = links.map((url) => cached.get(url) ?? fresh.get(url)!);

@@ -54,7 +54,7 @@ export async function reindexMessages(
           recipients: envelope.recipients, tls: envelope.tls, rawKey: rawBlobKey(workspaceId, id), size: raw.length, read: false, tags: envelope.sender_tags,
         };
       }
-      const record = messageRecord(source, await content.analyze(raw));
+      const record = messageRecord(source, await content.analyze(workspaceId, raw));
       // An operator's rebuild, in its own process: a recovered message gets every rule's tags, with no budget.
       if (!existing) record.tags = [...new Set([...record.tags, ...matchRules(await tagRules.rulesFor(workspaceId, record.inboxId), record, Infinity).tags])];
       await messages.restore(record);

@@ -28,7 +28,7 @@ export class WebhookService {
   ) {}
 
   async create(workspaceId: string, plan: Plan, input: WebhookInput): Promise<Webhook> {
-    const checked = await targetRefusal(input.url, this.policy);
+    const checked = await targetRefusal(input.url, this.policy, workspaceId);
     if ('refusal' in checked) throw new AppError('webhook_target_forbidden', `url: ${checked.refusal}`);
     const { url } = checked;
     const inboxId = input.inbox_id ?? null;

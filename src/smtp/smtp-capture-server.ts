@@ -6,6 +6,8 @@ import { AppError, toAppError } from '../errors.js';
 import type { Inbox } from '../domain/types.js';
 import type { IngestPipeline } from '../ingest/ingest-message.js';
 import type { InboxService } from '../services/inboxes.js';
+import type { CaptureAdmission, CaptureTicket } from '../services/capture-admission.js';
+import { MessageSpool } from './message-spool.js';
 import type { TlsMaterial } from './tls-material.js';
 import type { CaptureObserver } from '../ingest/ingest-message.js';
 import type { OpenCount, SmtpStage } from '../observability/metrics.js';
@@ -20,6 +22,10 @@ export interface SmtpCaptureOptions {
   shutdownGraceMs: number;
   /** SANDBOX_SMTP_REQUIRE_TLS: AUTH on the plain port is refused until STARTTLS. */
   requireTlsForAuth: boolean;
+  /** Sessions open at once, overall and per client address, and how long one may take to authenticate. */
+  connections: { max: number; perAddress: number; authTimeoutMs: number };
+  /** This process's spool directory, and the message size past which DATA goes there rather than to memory. */
+  spool: { dir: string; thresholdBytes: number };
   tls: TlsMaterial;
 }
 
@@ -30,13 +36,21 @@ interface SessionUser {
 }
 
 type SmtpError = Error & { responseCode: number };
+type SmtpConnection = SMTPServer['connections'] extends Set<infer C> ? C : never;
 
-/** The SMTP reply for an application error; smtp-server prefixes the enhanced status code. */
+/**
+ * The SMTP reply for an application error, its enhanced status code first: each connection sends such a line as it
+ * is (sendingOwnEnhancedCodes), since smtp-server derives one enhanced code per basic code and 451 has several.
+ */
 export function smtpErrorFor(error: unknown): SmtpError {
   const appError = toAppError(error);
   const message = appError.expose ? appError.message : 'Local error while storing the message, try again later';
-  return Object.assign(new Error(message), { responseCode: appError.smtpReply.code });
+  const { code, enhanced } = appError.smtpReply;
+  return Object.assign(new Error(`${enhanced} ${message}`), { responseCode: code });
 }
+
+/** A reply line that starts with its own RFC 3463 enhanced code. */
+const OWN_ENHANCED_CODE = /^[245]\.\d{1,3}\.\d{1,3} /;
 
 /** What the front door reports as it goes (the metrics, in the server). */
 export interface SmtpObserver extends CaptureObserver {
@@ -57,6 +71,11 @@ export class SmtpCaptureServer {
   private idleWaiters: (() => void)[] = [];
   /** Sessions counted as open; smtp-server may report the close of a socket it never announced. */
   private readonly openSessions = new Set<string>();
+  /** Admitted sessions: their client address, and the timer that closes them unless they authenticate first. */
+  private readonly admitted = new Map<string, { address: string; authDeadline: NodeJS.Timeout | null }>();
+  private readonly sessionsByAddress = new Map<string, number>();
+  /** The admission ticket of each open transaction, by session. */
+  private readonly tickets = new Map<string, CaptureTicket>();
 
   /** `policies` answer each command in order (smtp-policy.ts): auth, quota, size, recipient limit, chaos. */
   constructor(
@@ -64,6 +83,7 @@ export class SmtpCaptureServer {
     private readonly policies: readonly SmtpPolicy[],
     private readonly inboxes: InboxService,
     private readonly pipeline: IngestPipeline,
+    private readonly captures: CaptureAdmission,
     private readonly log: Logger,
     private readonly observer: SmtpObserver,
   ) {}
@@ -97,6 +117,8 @@ export class SmtpCaptureServer {
   }
 
   private endTransaction(sessionId: string): void {
+    this.tickets.get(sessionId)?.release();
+    this.tickets.delete(sessionId);
     this.openTransactions.delete(sessionId);
     if (this.openTransactions.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
@@ -136,16 +158,25 @@ export class SmtpCaptureServer {
       // Shutdown waits for open transactions itself (transactionsFinished) before closing the servers.
       closeTimeout: IDLE_SESSION_CLOSE_MS,
       logger: false,
+      // A name lookup per connection is work a stranger chooses the cost of (their name server decides how slowly it
+      // answers), and nothing here uses the name.
+      disableReverseLookup: true,
       onConnect: (session, callback) => {
         this.observer.smtpConnections.inc();
         this.observer.smtpSessionsOpen.inc();
         this.openSessions.add(session.id);
-        if (!secure && this.options.requireTlsForAuth) this.refuseAuthInTheClear(server, session.id);
-        callback(this.draining ? this.shuttingDown() : undefined);
+        const connection = this.connectionOf(server, session.id);
+        if (connection) this.sendOwnEnhancedCodes(connection);
+        if (this.draining) return callback(this.shuttingDown());
+        const refusal = this.admit(server, session);
+        if (refusal) return callback(refusal);
+        if (connection && !secure && this.options.requireTlsForAuth) this.refuseAuthInTheClear(connection);
+        callback();
       },
       // A session that leaves mid-transaction (RSET-less disconnect) must not hold up shutdown.
       onClose: (session) => {
         if (this.openSessions.delete(session.id)) this.observer.smtpSessionsOpen.dec();
+        this.release(session.id);
         this.endTransaction(session.id);
       },
       onAuth: (auth, session, callback) => {
@@ -157,14 +188,27 @@ export class SmtpCaptureServer {
           if (!passed) return;
           // The auth policy continued, so the credentials open this inbox.
           const inbox = (await context.inbox())!;
+          this.authenticated(session.id);
           this.observer.smtpReplied('auth', 235);
           callback(null, { user: { inbox, passwordHash: inbox.smtpPasswordHash } satisfies SessionUser });
         });
       },
       onMailFrom: (_address, session, callback) => {
         if (this.draining) return callback(this.refused('mail', this.shuttingDown()));
+        // Admission comes before the policies, so a transaction they hold (a chaos delay) counts against the caps.
+        const user = session.user as SessionUser | undefined;
+        if (user && !this.tickets.has(session.id)) {
+          try {
+            this.tickets.set(session.id, this.captures.open(user.inbox.workspaceId));
+          } catch (error) {
+            return callback(this.failed('mail', error));
+          }
+        }
         void this.passes('mail', session, () => this.sessionContext(session), callback).then((passed) => {
-          if (!passed) return;
+          if (!passed) {
+            this.endTransaction(session.id);
+            return;
+          }
           this.openTransactions.add(session.id);
           this.observer.smtpReplied('mail', 250);
           callback();
@@ -178,25 +222,47 @@ export class SmtpCaptureServer {
         });
       },
       onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
+        const ticket = this.tickets.get(session.id);
+        // MAIL FROM before AUTH never got this far (530), so every transaction reaching DATA holds a ticket.
+        if (!ticket) return callback(this.failed('data', new AppError('auth_required', 'Authentication required')));
+        const { dir, thresholdBytes } = this.options.spool;
+        const spool = new MessageSpool(dir, thresholdBytes, ticket, () => stream.sizeExceeded);
         let failed = false;
-        stream.on('data', (chunk: Buffer) => {
-          // Past the limit the rest is drained unread; smtp-server answers 552 once the client stops sending.
-          if (!stream.sizeExceeded) chunks.push(chunk);
-        });
         stream.once('error', () => {
           // The client went away mid-DATA: nothing complete arrived, so nothing is stored.
           failed = true;
+          void spool.discard();
           this.endTransaction(session.id);
         });
-        stream.once('end', () => {
+        spool.once('error', (error) => {
+          failed = true;
+          stream.unpipe(spool);
+          stream.resume();
+          void spool.discard();
+          // The rest of DATA still arrives; smtp-server answers once it has.
+          stream.once('end', () => {
+            callback(this.failed('data', new AppError('storage_unavailable', 'the message could not be spooled, try again later', { cause: error, component: 'spool' })));
+            this.endTransaction(session.id);
+          });
+        });
+        stream.pipe(spool);
+        spool.once('finish', () => {
           if (failed) return;
+          // Past the size limit the policies answer 552; a message that did not fit the byte caps is refused here.
+          if (spool.overCap && !stream.sizeExceeded) {
+            this.observer.captureFinished('smtp', 'too_many_transactions', 0);
+            callback(this.failed('data', ticket.overBuffered()));
+            void spool.discard();
+            this.endTransaction(session.id);
+            return;
+          }
           void this.passes('data', session, () => this.sessionContext(session, stream.sizeExceeded), callback).then((passed) => {
             if (!passed) {
+              void spool.discard();
               this.endTransaction(session.id);
               return;
             }
-            this.capture(session, Buffer.concat(chunks)).then(
+            spool.bytes().then((raw) => this.capture(session, raw)).then(
               (id) => {
                 this.observer.smtpReplied('data', 250);
                 callback(null, `Message stored as ${id}`);
@@ -214,20 +280,73 @@ export class SmtpCaptureServer {
   }
 
   /**
+   * Admits a session under the caps (both ports together, and per client address) and starts its AUTH deadline; or
+   * refuses it with 421 4.7.0. smtp-server writes a connect-time refusal without an enhanced code, so the message
+   * carries it.
+   */
+  private admit(server: SMTPServer, session: SMTPServerSession): SmtpError | null {
+    const { max, perAddress, authTimeoutMs } = this.options.connections;
+    const address = session.remoteAddress;
+    const fromAddress = this.sessionsByAddress.get(address) ?? 0;
+    let refusal: AppError | null = null;
+    if (this.admitted.size >= max) refusal = new AppError('too_many_connections', `Too many SMTP sessions (${max}) are open; try again later`);
+    else if (fromAddress >= perAddress) refusal = new AppError('too_many_connections', `Too many SMTP sessions (${perAddress}) are open from your address; try again later`);
+    if (refusal) return this.refused('connect', smtpErrorFor(refusal));
+    this.sessionsByAddress.set(address, fromAddress + 1);
+    const authDeadline = setTimeout(() => this.closeUnauthenticated(server, session.id), authTimeoutMs);
+    authDeadline.unref();
+    this.admitted.set(session.id, { address, authDeadline });
+    return null;
+  }
+
+  private authenticated(sessionId: string): void {
+    const entry = this.admitted.get(sessionId);
+    if (entry?.authDeadline) clearTimeout(entry.authDeadline);
+    if (entry) entry.authDeadline = null;
+  }
+
+  private release(sessionId: string): void {
+    const entry = this.admitted.get(sessionId);
+    if (!entry) return;
+    if (entry.authDeadline) clearTimeout(entry.authDeadline);
+    this.admitted.delete(sessionId);
+    const left = (this.sessionsByAddress.get(entry.address) ?? 1) - 1;
+    if (left === 0) this.sessionsByAddress.delete(entry.address);
+    else this.sessionsByAddress.set(entry.address, left);
+  }
+
+  /** A session that holds a connection without authenticating is told why and closed (a 421 closes it). */
+  private closeUnauthenticated(server: SMTPServer, sessionId: string): void {
+    const connection = this.connectionOf(server, sessionId);
+    if (!connection || connection.session.user) return;
+    const seconds = Math.round(this.options.connections.authTimeoutMs / 1000);
+    const reply = this.refused('connect', smtpErrorFor(new AppError('auth_timeout', `No successful AUTH within ${seconds}s of connecting, closing connection`)));
+    connection.send(reply.responseCode, reply.message);
+  }
+
+  private connectionOf(server: SMTPServer, sessionId: string): SmtpConnection | undefined {
+    for (const connection of server.connections) if (connection.id === sessionId) return connection;
+    return undefined;
+  }
+
+  /** Reply lines that carry their own enhanced code (smtpErrorFor's) are sent without smtp-server's derived one. */
+  private sendOwnEnhancedCodes(connection: SmtpConnection): void {
+    const send = connection.send.bind(connection);
+    connection.send = (code, data, context) => send(code, data, typeof data === 'string' && OWN_ENHANCED_CODE.test(data) ? false : context);
+  }
+
+  /**
    * SANDBOX_SMTP_REQUIRE_TLS: AUTH before STARTTLS is answered 538 5.7.11 (RFC 4954) at the command, before a
    * password crosses the wire. smtp-server's own check (allowInsecureAuth: false) answers 538 with 5.7.0 and no hook
    * chooses the enhanced code, so this connection's AUTH handler writes the whole reply, enhanced code included.
    */
-  private refuseAuthInTheClear(server: SMTPServer, sessionId: string): void {
-    const connection = [...server.connections].find((candidate) => candidate.id === sessionId);
-    if (!connection) return;
+  private refuseAuthInTheClear(connection: SmtpConnection): void {
     const handleAuth = connection.handler_AUTH.bind(connection);
     connection.handler_AUTH = (command, callback) => {
       // STARTTLS upgrades this same connection; from then on AUTH goes its usual way.
       if (connection.secure) return handleAuth(command, callback);
-      const { smtpReply, message } = new AppError('encryption_required', 'Encryption required for requested authentication mechanism');
-      this.observer.smtpReplied('auth', smtpReply.code);
-      connection.send(smtpReply.code, `${smtpReply.enhanced} ${message}`, false);
+      const reply = this.refused('auth', smtpErrorFor(new AppError('encryption_required', 'Encryption required for requested authentication mechanism')));
+      connection.send(reply.responseCode, reply.message);
       callback();
     };
   }

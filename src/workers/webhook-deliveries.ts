@@ -129,7 +129,7 @@ export class WebhookDeliveryWorker {
         'X-Sandbox-Delivery': String(delivery.id),
         'X-Sandbox-Signature': signatureHeader(webhook.secret, body, sentAt),
       };
-      const result = await postWebhook(webhook.url, body, headers, this.policy, { signal: this.stopping.signal });
+      const result = await postWebhook(webhook.url, body, headers, this.policy, { signal: this.stopping.signal, workspaceId: delivery.workspaceId });
       if (this.stopping.signal.aborted) return;
       const attempt = this.outcome(delivery, result);
       await this.store.recordAttempt(delivery.id, attempt);

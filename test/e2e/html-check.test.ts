@@ -1,7 +1,7 @@
 // End to end: GET /v1/messages/{id}/html-check on the real server (either profile). Messages arrive over SMTP or the send
 // endpoint; every response is checked against openapi.yaml by ApiClient; what caniemail says of each feature is worked
 // out from the vendored data by the test itself. Linked stylesheets come from a local HTTP server, which the server may
-// reach because it runs with SANDBOX_LINK_CHECK_ALLOW_PRIVATE=1.
+// reach because it runs with SANDBOX_LINK_CHECK_ALLOW_PRIVATE=1 and on any port (SANDBOX_LINK_CHECK_PORTS).
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -74,7 +74,7 @@ describe('HTML check (e2e)', function () {
   let inbox: InboxWithCredentialsJson;
 
   before(async function () {
-    server = await startServer({ env: { SANDBOX_LINK_CHECK_ALLOW_PRIVATE: '1' } });
+    server = await startServer({ env: { SANDBOX_LINK_CHECK_ALLOW_PRIVATE: '1', SANDBOX_LINK_CHECK_PORTS: '1-65535' } });
     assert.ok(server.defaultKey, 'the first start prints the default workspace key');
     api = new ApiClient(server.httpUrl, server.defaultKey);
     inbox = await createInbox(api);

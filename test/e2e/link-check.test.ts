@@ -2,6 +2,8 @@
 // exercises. Links point at local HTTP servers that answer 200, 404, 301, 405 to HEAD only, never, or not at all
 // (a closed port), so a server started with SANDBOX_LINK_CHECK_ALLOW_PRIVATE=1 checks them; a server with default
 // settings must refuse every private and loopback form of a link while a canary listener counts zero connections.
+// The local servers listen on ports the system picks, so these servers check links on every port
+// (SANDBOX_LINK_CHECK_PORTS); outbound-lookups.test.ts tests the port rule itself.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -17,6 +19,8 @@ import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
 
 type LinkCheckJson = ResponseJson<'checkMessageLinks'>['data'];
+
+const ANY_PORT = '1-65535';
 type LinkJson = LinkCheckJson['Links'][number];
 
 /** A local HTTP server for links to point at; it records every request and counts connections. */
@@ -94,7 +98,7 @@ describe('link check (SANDBOX_LINK_CHECK_ALLOW_PRIVATE=1, local servers)', funct
     site = await linkTarget(siteRoutes);
     // Its own host (port), so the link that never answers holds up no other link's host.
     silent = await linkTarget(() => undefined);
-    server = await startServer({ env: { SANDBOX_LINK_CHECK_ALLOW_PRIVATE: '1' } });
+    server = await startServer({ env: { SANDBOX_LINK_CHECK_ALLOW_PRIVATE: '1', SANDBOX_LINK_CHECK_PORTS: ANY_PORT } });
     assert.ok(server.defaultKey);
     api = new ApiClient(server.httpUrl, server.defaultKey);
     credentials = credentialsOf(await createInbox(api, uniqueName('links')));
@@ -215,7 +219,7 @@ describe('link check with default settings: private and loopback targets', funct
 
   before(async () => {
     canary = await linkTarget(siteRoutes, ['127.0.0.1', '::1']);
-    server = await startServer();
+    server = await startServer({ env: { SANDBOX_LINK_CHECK_PORTS: ANY_PORT } });
     assert.ok(server.defaultKey);
     api = new ApiClient(server.httpUrl, server.defaultKey);
   });

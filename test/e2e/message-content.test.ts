@@ -17,6 +17,7 @@ import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { detailOf, listMessages, summaryOf } from '../support/messages.js';
 import { pollUntil } from '../support/poll.js';
+import { parseExposition, sampleValue } from '../support/prometheus.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
 
@@ -622,11 +623,24 @@ describe('message content (e2e, shared server)', function () {
       ],
     });
 
-    it('stores an attachment of several MiB (base64 checked without exhausting the regex stack)', async function () {
+    /** Content tasks of a kind the server has handed to its workers so far. */
+    const tasksStarted = async (kind: string) =>
+      sampleValue(parseExposition(await (await fetch(`${server.httpUrl}/metrics`)).text()), 'mail_sandbox_content_tasks_started_total', { kind });
+
+    it('stores an attachment of several MiB (base64 checked without exhausting the regex stack), composed on a content worker', async function () {
+      const composedBefore = await tasksStarted('composeMessage');
       const bytes = randomBytes(5 * 1024 * 1024);
       const request = { from: { email: 'sender@example.com' }, to: [{ email: 'ann@example.com' }], subject: 'big attachment', attachments: [{ filename: 'big.bin', content: bytes.toString('base64') }] };
       const { id } = expectOk<{ id: string }>(await api.post(`/v1/inboxes/${inbox.id}/send`, request), 201, 'send 5 MiB');
       assertSameBytes(expectFile(await api.get(`/v1/messages/${id}/attachments/0`), 'application/octet-stream', 'big attachment'), bytes, 'big attachment');
+      // The body was parsed, its base64 decoded and its MIME built by a worker, not by the thread serving requests.
+      assert.equal(await tasksStarted('composeMessage'), composedBefore + 1);
+    });
+
+    it('answers a send body that is not JSON 400 invalid_json, and one that is only white space 400 invalid_request', async function () {
+      const post = (rawBody: string) => api.request('POST', `/v1/inboxes/${inbox.id}/send`, { rawBody, headers: { 'content-type': 'application/json' } });
+      assert.match(expectError(await post('{"from": '), 400, 'invalid_json'), /the body is not valid JSON/);
+      expectError(await post(' \r\n '), 400, 'invalid_request');
     });
 
     /** A minimal valid request, for the error cases: each changes one thing. */

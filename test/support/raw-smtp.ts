@@ -42,24 +42,29 @@ export class RawSmtp {
     socket.on('close', () => this.closed(new Error('the server closed the connection')));
   }
 
-  /** Connects and consumes the 220 greeting. */
-  static async connect(port: number): Promise<RawSmtp> {
-    const client = new RawSmtp(net.connect(port, '127.0.0.1'));
+  /** Connects and consumes the 220 greeting; `from` plays another client address of the loopback range. */
+  static async connect(port: number, from?: string): Promise<RawSmtp> {
+    const client = RawSmtp.open(port, from);
     const greeting = await client.nextReply();
     assert.equal(greeting.code, 220, `greeting: ${greeting.text}`);
     return client;
   }
 
+  /** Connects without reading the greeting, for a test that expects a refusal in its place. */
+  static open(port: number, from?: string): RawSmtp {
+    return new RawSmtp(net.connect({ port, host: '127.0.0.1', ...(from ? { localAddress: from } : {}) }));
+  }
+
   /** Connects and says EHLO. */
-  static async greet(port: number): Promise<RawSmtp> {
-    const client = await RawSmtp.connect(port);
+  static async greet(port: number, from?: string): Promise<RawSmtp> {
+    const client = await RawSmtp.connect(port, from);
     await client.expect('EHLO client.test', 250);
     return client;
   }
 
   /** Connects, says EHLO and logs in with AUTH PLAIN. */
-  static async login(credentials: SmtpCredentials): Promise<RawSmtp> {
-    const client = await RawSmtp.greet(credentials.port);
+  static async login(credentials: SmtpCredentials, from?: string): Promise<RawSmtp> {
+    const client = await RawSmtp.greet(credentials.port, from);
     await client.expect(authPlain(credentials), 235);
     return client;
   }

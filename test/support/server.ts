@@ -24,9 +24,20 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'mail-sandbox-test-'));
 }
 
-export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<StartedServer> {
+export interface ServerOptions {
+  dataDir?: string;
+  env?: Record<string, string>;
+  /**
+   * A command the server is started under, such as `['prlimit', '--nofile=2048:2048', '--']`. It must exec the
+   * server in its own place, so that the child's pid (for /proc readings and signals) is the server's.
+   */
+  wrapper?: string[];
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/src/main.js')], {
+  const [command, ...args] = [...(options.wrapper ?? []), process.execPath, path.join(PROJECT_ROOT, 'dist/src/main.js')];
+  const child = spawn(command!, args, {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,

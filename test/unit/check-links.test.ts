@@ -4,8 +4,10 @@ import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkLink, checkLinks, type LinkCheckOptions } from '../../src/outbound/check-links.js';
+import { testNames } from '../support/names.js';
 
-const OPEN: LinkCheckOptions = { policy: { allowPrivate: true }, follow: false, timeoutMs: 2000, maxRedirects: 5 };
+const names = testNames();
+const OPEN: LinkCheckOptions = { policy: { allowPrivate: true, names }, workspaceId: 'ws_links', follow: false, timeoutMs: 2000, maxRedirects: 5 };
 
 interface TestServer {
   base: string;
@@ -81,7 +83,7 @@ describe('checkLink', function () {
 
   it('reports the answer to HEAD when it is not an error', async () => {
     const before = server.seen.length;
-    assert.deepEqual(await checkLink(`${server.base}/ok`, OPEN), { url: `${server.base}/ok`, statusCode: 200, status: 'OK', broken: false, timedOut: false });
+    assert.deepEqual(await checkLink(`${server.base}/ok`, OPEN), { url: `${server.base}/ok`, statusCode: 200, status: 'OK', broken: false, timedOut: false, notChecked: false });
     assert.deepEqual(server.seen.slice(before), ['HEAD /ok']);
   });
 
@@ -98,9 +100,9 @@ describe('checkLink', function () {
 
   it('reports a redirect as it is without follow, and where it ends with follow', async () => {
     const plain = await checkLink(`${server.base}/moved`, OPEN);
-    assert.deepEqual(plain, { url: `${server.base}/moved`, statusCode: 301, status: 'Moved Permanently', broken: false, timedOut: false });
+    assert.deepEqual(plain, { url: `${server.base}/moved`, statusCode: 301, status: 'Moved Permanently', broken: false, timedOut: false, notChecked: false });
     const followed = await checkLink(`${server.base}/moved`, { ...OPEN, follow: true });
-    assert.deepEqual(followed, { url: `${server.base}/moved`, statusCode: 200, status: 'OK', broken: false, timedOut: false, finalUrl: `${server.base}/ok`, redirects: 1 });
+    assert.deepEqual(followed, { url: `${server.base}/moved`, statusCode: 200, status: 'OK', broken: false, timedOut: false, notChecked: false, finalUrl: `${server.base}/ok`, redirects: 1 });
   });
 
   it('follows at most maxRedirects, and stops at a loop', async () => {
@@ -116,7 +118,7 @@ describe('checkLink', function () {
     const started = Date.now();
     const outcome = await checkLink(`${server.base}/hang`, { ...OPEN, timeoutMs: 300 });
     assert.ok(Date.now() - started < 1500, 'no GET after a HEAD that timed out');
-    assert.deepEqual(outcome, { url: `${server.base}/hang`, statusCode: 0, status: 'no answer within 0.3 s', broken: true, timedOut: true });
+    assert.deepEqual(outcome, { url: `${server.base}/hang`, statusCode: 0, status: 'no answer within 0.3 s', broken: true, timedOut: true, notChecked: false });
   });
 
   it('names a server that cannot be reached, and refuses loopback under the default policy without connecting', async () => {
@@ -126,7 +128,7 @@ describe('checkLink', function () {
     assert.equal(unreachable.statusCode, 0);
     assert.match(unreachable.status, /^unreachable: .*ECONNREFUSED/);
     const before = server.connections;
-    const strict = { ...OPEN, policy: { allowPrivate: false, allowPlainHttp: true } };
+    const strict = { ...OPEN, policy: { allowPrivate: false, allowPlainHttp: true, names } };
     for (const url of [`${server.base}/ok`, `http://localhost:${new URL(server.base).port}/ok`]) {
       const refused = await checkLink(url, strict);
       assert.equal(refused.statusCode, 0, url);

@@ -91,6 +91,10 @@ describe('loadConfig', () => {
     ['SANDBOX_STREAMS_PER_WORKSPACE', 'many'],
     ['SANDBOX_TAG_RULE_BUDGET_MS', '0'],
     ['SANDBOX_PLANS', '{"free":{"tag_rule_limit":null}}'],
+    ['SANDBOX_SMTP_MAX_CONNECTIONS', '0'],
+    ['SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 'many'],
+    ['SANDBOX_MAX_TRANSACTIONS', '-1'],
+    ['SANDBOX_SPOOL_THRESHOLD', '1x'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {
@@ -122,6 +126,27 @@ describe('loadConfig', () => {
     assert.deepEqual(loadConfig({ SANDBOX_SPAMD_URL: '/run/spamd/spamd.sock' }).spamd, { path: '/run/spamd/spamd.sock' });
     const bounded = loadConfig({ SANDBOX_SPAMD_TIMEOUT_MS: '2500', SANDBOX_SPAMD_MAX_BYTES: '512k' });
     assert.deepEqual([bounded.spamdTimeoutMs, bounded.spamdMaxBytes], [2500, 512 * 1024]);
+  });
+
+  it('reads the outbound name lookup settings and the ports links are checked on', () => {
+    const config = loadConfig({});
+    assert.deepEqual(
+      [config.dnsServers, config.dnsTimeoutMs, config.dnsTries, config.dnsLookups, config.dnsLookupQueue, config.dnsLookupsPerWorkspace],
+      [[], 2000, 2, 64, 256, 16],
+    );
+    assert.deepEqual(config.linkCheckPorts, [[80, 80], [443, 443], [8000, 8999]]);
+    assert.deepEqual(loadConfig({ SANDBOX_DNS_SERVERS: '127.0.0.1:5353, 9.9.9.9,[::1]:53,2620:fe::fe' }).dnsServers, ['127.0.0.1:5353', '9.9.9.9', '[::1]:53', '2620:fe::fe']);
+    assert.deepEqual(loadConfig({ SANDBOX_LINK_CHECK_PORTS: '443, 8080-8090' }).linkCheckPorts, [[443, 443], [8080, 8090]]);
+    const sized = loadConfig({ SANDBOX_DNS_TIMEOUT_MS: '500', SANDBOX_DNS_TRIES: '3', SANDBOX_DNS_LOOKUPS: '8', SANDBOX_DNS_LOOKUP_QUEUE: '20', SANDBOX_DNS_LOOKUPS_PER_WORKSPACE: '4' });
+    assert.deepEqual([sized.dnsTimeoutMs, sized.dnsTries, sized.dnsLookups, sized.dnsLookupQueue, sized.dnsLookupsPerWorkspace], [500, 3, 8, 20, 4]);
+    for (const [variable, value] of [
+      ['SANDBOX_DNS_SERVERS', 'dns.example.com'], ['SANDBOX_DNS_SERVERS', '127.0.0.1:0'], ['SANDBOX_DNS_SERVERS', '127.1'], ['SANDBOX_DNS_SERVERS', '[::1]'],
+      ['SANDBOX_DNS_TIMEOUT_MS', '0'], ['SANDBOX_DNS_TRIES', 'many'], ['SANDBOX_DNS_LOOKUPS', '-1'], ['SANDBOX_DNS_LOOKUP_QUEUE', '1.5'],
+      ['SANDBOX_DNS_LOOKUPS_PER_WORKSPACE', '0'], ['SANDBOX_LINK_CHECK_PORTS', '0'], ['SANDBOX_LINK_CHECK_PORTS', '8999-8000'], ['SANDBOX_LINK_CHECK_PORTS', '80,https'],
+      ['SANDBOX_LINK_CHECK_PORTS', '70000'],
+    ]) {
+      assert.throws(() => loadConfig({ [variable!]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${variable}: `), `${variable}=${value}`);
+    }
   });
 
   it('puts the SMTP host name on the bind address unless told otherwise', () => {
@@ -164,6 +189,25 @@ describe('loadConfig', () => {
     assert.deepEqual(loadConfig({ SANDBOX_ALLOWED_HOSTS: '' }).allowedHosts, []);
   });
 
+  it('reads the connection and transfer caps, with defaults that keep a per-address cap within its overall one', () => {
+    const { connections, captures } = loadConfig({});
+    assert.deepEqual(connections, {
+      smtpMax: 1000, smtpPerAddress: 100, smtpAuthTimeoutMs: 15_000,
+      httpMax: 2000, httpPerAddress: 256, httpHeadersTimeoutMs: 20_000, httpRequestTimeoutMs: 120_000,
+    });
+    assert.deepEqual(captures, {
+      transactions: 256, transactionsPerWorkspace: 64,
+      bufferedBytes: 512 * 1024 * 1024, bufferedBytesPerWorkspace: 128 * 1024 * 1024, spoolThresholdBytes: 1024 * 1024,
+    });
+    const refusal = (env: Record<string, string>, named: RegExp) => assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && named.test(error.message));
+    refusal({ SANDBOX_SMTP_MAX_CONNECTIONS: '10', SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: '11' }, /^SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: 11 is more than/);
+    refusal({ SANDBOX_HTTP_MAX_CONNECTIONS: '10' }, /^SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS: 256 is more than/);
+    refusal({ SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: '200' }, /^SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: must not be longer/);
+    refusal({ SANDBOX_MAX_TRANSACTIONS: '10' }, /^SANDBOX_TRANSACTIONS_PER_WORKSPACE: 64 is more than/);
+    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '1g' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must not be more than SANDBOX_MAX_BUFFERED/);
+    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '30m' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must be at least the largest \/send body/);
+  });
+
   it('takes a trusted proxy\'s hops and needs SANDBOX_PUBLIC_URL with it', () => {
     const proxied = { SANDBOX_TRUST_PROXY: '1', SANDBOX_PUBLIC_URL: 'https://sandbox.example.com' };
     assert.deepEqual((({ trustProxy, trustProxyHops }) => [trustProxy, trustProxyHops])(loadConfig(proxied)), [true, 1]);
@@ -196,5 +240,20 @@ describe('loadConfig', () => {
   it('tells loopback binds from binds that other machines reach', () => {
     for (const bind of ['127.0.0.1', '127.0.0.2', '::1', 'localhost', '::ffff:127.0.0.1']) assert.equal(isLoopbackBind(bind), true, bind);
     for (const bind of ['0.0.0.0', '::', '192.168.1.10', 'fe80::1', 'sandbox.lan']) assert.equal(isLoopbackBind(bind), false, bind);
+  });
+
+  it('reads the content pool\'s and signed links\' fairness limits, refusing anything but a positive whole number', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(
+      [defaults.contentReadsPerWorkspace, defaults.thumbnailMaxPixels, defaults.thumbnailConcurrency, defaults.signedLinkRate],
+      [16, 40_000_000, 1, 600],
+    );
+    const set = loadConfig({ SANDBOX_CONTENT_READS_PER_WORKSPACE: '4', SANDBOX_THUMBNAIL_MAX_PIXELS: '1000000', SANDBOX_THUMBNAIL_CONCURRENCY: '2', SANDBOX_SIGNED_LINK_RATE: '30' });
+    assert.deepEqual([set.contentReadsPerWorkspace, set.thumbnailMaxPixels, set.thumbnailConcurrency, set.signedLinkRate], [4, 1_000_000, 2, 30]);
+    for (const variable of ['SANDBOX_CONTENT_READS_PER_WORKSPACE', 'SANDBOX_THUMBNAIL_MAX_PIXELS', 'SANDBOX_THUMBNAIL_CONCURRENCY', 'SANDBOX_SIGNED_LINK_RATE']) {
+      for (const value of ['0', '-1', 'many', '1.5']) {
+        assert.throws(() => loadConfig({ [variable]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${variable}: `), `${variable}=${value}`);
+      }
+    }
   });
 });

@@ -4,8 +4,11 @@ import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { publicFetch, PublicFetchError } from '../../src/outbound/public-fetch.js';
+import { testNames } from '../support/names.js';
 
-const open = { allowPrivate: true };
+const names = testNames();
+const open = { allowPrivate: true, names };
+const workspaceId = 'ws_fetch';
 
 describe('publicFetch', () => {
   let server: http.Server;
@@ -31,28 +34,28 @@ describe('publicFetch', () => {
   }));
 
   it('answers HEAD with the status and no body, GET with the body', async () => {
-    const head = await publicFetch(`${base}/ok`, { method: 'HEAD', policy: open, timeoutMs: 2000, maxBodyBytes: 0 });
+    const head = await publicFetch(`${base}/ok`, { method: 'HEAD', policy: open, workspaceId, timeoutMs: 2000, maxBodyBytes: 0 });
     assert.deepEqual({ status: head.status, body: head.body.length }, { status: 200, body: 0 });
-    const get = await publicFetch(`${base}/ok`, { method: 'GET', policy: open, timeoutMs: 2000, maxBodyBytes: 1000 });
+    const get = await publicFetch(`${base}/ok`, { method: 'GET', policy: open, workspaceId, timeoutMs: 2000, maxBodyBytes: 1000 });
     assert.deepEqual({ status: get.status, body: get.body.toString(), truncated: get.truncated, type: get.contentType }, { status: 200, body: 'hello', truncated: false, type: 'text/plain' });
   });
 
   it('reports a redirect with its absolute location and does not follow it', async () => {
     const before = seen.length;
-    const answer = await publicFetch(`${base}/redirect`, { method: 'GET', policy: open, timeoutMs: 2000, maxBodyBytes: 100 });
+    const answer = await publicFetch(`${base}/redirect`, { method: 'GET', policy: open, workspaceId, timeoutMs: 2000, maxBodyBytes: 100 });
     assert.equal(answer.status, 301);
     assert.equal(answer.location, `${base}/target?x=1`);
     assert.deepEqual(seen.slice(before), ['GET /redirect']);
   });
 
   it('keeps no more of a body than asked for', async () => {
-    const answer = await publicFetch(`${base}/big`, { method: 'GET', policy: open, timeoutMs: 2000, maxBodyBytes: 1024 });
+    const answer = await publicFetch(`${base}/big`, { method: 'GET', policy: open, workspaceId, timeoutMs: 2000, maxBodyBytes: 1024 });
     assert.equal(answer.body.length, 1024);
     assert.equal(answer.truncated, true);
   });
 
   it('gives up on a server that does not answer in time', async () => {
-    await assert.rejects(publicFetch(`${base}/hang`, { method: 'GET', policy: open, timeoutMs: 300, maxBodyBytes: 100 }), (error: unknown) => error instanceof PublicFetchError && error.reason === 'timeout');
+    await assert.rejects(publicFetch(`${base}/hang`, { method: 'GET', policy: open, workspaceId, timeoutMs: 300, maxBodyBytes: 100 }), (error: unknown) => error instanceof PublicFetchError && error.reason === 'timeout');
   });
 
   it('names a server that cannot be reached', async () => {
@@ -60,7 +63,7 @@ describe('publicFetch', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await assert.rejects(publicFetch(`http://127.0.0.1:${port}/`, { method: 'HEAD', policy: open, timeoutMs: 2000, maxBodyBytes: 0 }), (error: unknown) => error instanceof PublicFetchError && error.reason === 'unreachable' && /ECONNREFUSED/.test(error.message));
+    await assert.rejects(publicFetch(`http://127.0.0.1:${port}/`, { method: 'HEAD', policy: open, workspaceId, timeoutMs: 2000, maxBodyBytes: 0 }), (error: unknown) => error instanceof PublicFetchError && error.reason === 'unreachable' && /ECONNREFUSED/.test(error.message));
   });
 
   it('refuses loopback, private and odd spellings of them under the default policy without connecting', async () => {
@@ -68,7 +71,7 @@ describe('publicFetch', () => {
     const port = new URL(base).port;
     for (const host of ['127.0.0.1', 'localhost', '127.1', '2130706433', '[::1]', '[::ffff:127.0.0.1]', '10.0.0.1', '169.254.169.254']) {
       await assert.rejects(
-        publicFetch(`http://${host}:${port}/ok`, { method: 'HEAD', policy: { allowPrivate: false, allowPlainHttp: true }, timeoutMs: 2000, maxBodyBytes: 0 }),
+        publicFetch(`http://${host}:${port}/ok`, { method: 'HEAD', policy: { allowPrivate: false, allowPlainHttp: true, names }, workspaceId, timeoutMs: 2000, maxBodyBytes: 0 }),
         (error: unknown) => error instanceof PublicFetchError && error.reason === 'refused',
         host,
       );
@@ -77,6 +80,6 @@ describe('publicFetch', () => {
   });
 
   it('allows plain http only where the policy says so', async () => {
-    await assert.rejects(publicFetch('http://example.com/', { method: 'HEAD', policy: { allowPrivate: false }, timeoutMs: 2000, maxBodyBytes: 0 }), /must use https/);
+    await assert.rejects(publicFetch('http://example.com/', { method: 'HEAD', policy: { allowPrivate: false, names }, workspaceId, timeoutMs: 2000, maxBodyBytes: 0 }), /must use https/);
   });
 });

@@ -4,8 +4,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addressRefusal, urlRefusal } from '../../src/outbound/target-policy.js';
 import { postWebhook } from '../../src/outbound/post-webhook.js';
+import { testNames } from '../support/names.js';
 
 const STRICT = { allowPrivate: false };
+const names = testNames();
 
 describe('webhook target policy', () => {
   const forbidden = [
@@ -58,7 +60,7 @@ describe('webhook target policy', () => {
       const hosts = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '017700000001', 'localhost', '[::ffff:127.0.0.1]', '[::1]'];
       for (const host of hosts) {
         for (const scheme of ['https', 'http']) {
-          const outcome = await postWebhook(`${scheme}://${host}:${port}/hook`, Buffer.from('{}'), { 'Content-Type': 'application/json' }, STRICT);
+          const outcome = await postWebhook(`${scheme}://${host}:${port}/hook`, Buffer.from('{}'), { 'Content-Type': 'application/json' }, { ...STRICT, names }, { workspaceId: 'ws_hooks' });
           assert.equal(outcome.delivered, false, `${scheme}://${host} was delivered`);
           assert.match(outcome.error ?? '', /refused/, `${scheme}://${host}: ${outcome.error}`);
         }
@@ -67,7 +69,7 @@ describe('webhook target policy', () => {
     });
 
     it('reaches the canary when private targets are allowed, so the check above can fail', async () => {
-      const outcome = await postWebhook(`http://localhost:${port}/hook`, Buffer.from('{}'), {}, { allowPrivate: true });
+      const outcome = await postWebhook(`http://localhost:${port}/hook`, Buffer.from('{}'), {}, { allowPrivate: true, names }, { workspaceId: 'ws_hooks' });
       assert.deepEqual(outcome, { delivered: true, status: 200, error: null });
       assert.ok(connections > 0);
     });

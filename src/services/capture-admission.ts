@@ -1,0 +1,76 @@
+// Admission for captures in progress: the transactions open and the message bytes held for them, per workspace and
+// overall, so one workspace's senders (slow, chaos-delayed or simply many) cannot take the memory, disk or capture
+// capacity every other workspace needs. Past a cap: too_many_transactions (SMTP 451 4.3.2, HTTP 503).
+import { AppError } from '../errors.js';
+import type { CaptureLimits } from '../config.js';
+
+/** One open transaction's claim: released exactly once, whatever became of it. */
+export interface CaptureTicket {
+  /**
+   * Holds `bytes` more for this transaction; false when that would pass a cap. The transaction is then refused, so
+   * what it held is given back at once, for the transactions under way beside it to finish (first come, first
+   * served: otherwise many large transactions arriving together would each hold a share and all be refused).
+   */
+  hold(bytes: number): boolean;
+  /** The refusal for a transaction whose bytes did not fit. */
+  overBuffered(): AppError;
+  release(): void;
+}
+
+const busy = (message: string): AppError => new AppError('too_many_transactions', message, { headers: { 'Retry-After': '1' } });
+
+export class CaptureAdmission {
+  private transactions = 0;
+  private bytes = 0;
+  private readonly byWorkspace = new Map<string, { transactions: number; bytes: number }>();
+
+  constructor(private readonly limits: CaptureLimits) {}
+
+  /** Opens a transaction for `workspaceId`, or throws too_many_transactions when either count is at its cap. */
+  open(workspaceId: string): CaptureTicket {
+    const { transactions, transactionsPerWorkspace } = this.limits;
+    const own = this.byWorkspace.get(workspaceId) ?? { transactions: 0, bytes: 0 };
+    if (own.transactions >= transactionsPerWorkspace) {
+      throw busy(`this workspace has ${transactionsPerWorkspace} messages in transfer already (the most at once); try again when some have finished`);
+    }
+    if (this.transactions >= transactions) throw busy(`the server has ${transactions} messages in transfer already; try again shortly`);
+    own.transactions++;
+    this.transactions++;
+    this.byWorkspace.set(workspaceId, own);
+    let held = 0;
+    let released = false;
+    let refused = false;
+    const giveBack = () => {
+      own.bytes -= held;
+      this.bytes -= held;
+      held = 0;
+    };
+    return {
+      hold: (bytes) => {
+        if (refused) return false;
+        if (own.bytes + bytes > this.limits.bufferedBytesPerWorkspace || this.bytes + bytes > this.limits.bufferedBytes) {
+          refused = true;
+          giveBack();
+          return false;
+        }
+        own.bytes += bytes;
+        this.bytes += bytes;
+        held += bytes;
+        return true;
+      },
+      overBuffered: () => busy(`messages in transfer hold too many bytes already (at most ${size(this.limits.bufferedBytesPerWorkspace)} for a workspace, `
+        + `${size(this.limits.bufferedBytes)} in all); nothing was stored, try again shortly`),
+      release: () => {
+        if (released) return;
+        released = true;
+        giveBack();
+        own.transactions--;
+        this.transactions--;
+        if (own.transactions === 0) this.byWorkspace.delete(workspaceId);
+      },
+    };
+  }
+}
+
+/** A byte count as people read it: whole MiB, or KiB below one MiB. */
+const size = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`);
