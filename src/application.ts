@@ -196,7 +196,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const { workspaces, inboxes, tagRules, webhooks, pipeline } = buildCaptureServices(backend, config, contentPool, log, () => deliveryWorker.wake(), { now, observer: metrics });
     const accounts = buildAccountServices(backend, config, workspaces, now);
     const captureAdmission = new CaptureAdmission(config.captures);
-    const messages = new MessageService(backend, inboxes);
+    const messages = new MessageService(backend, inboxes, config.scanRowsPerPage);
     const content = new MessageContentService(messages, backend.blobs, contentPool);
     // One secret for every node, so a link signed by one is honoured by all.
     const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => deps.random(32).toString('hex')), config.fileUrlTtlSeconds);
@@ -258,10 +258,11 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...chaosHandlers(new ChaosService(inboxes, chance)),
         ...messageHandlers(messages, content, signer),
         ...viewHandlers(messages, content),
-        ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules),
+        ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules, workspaces),
         ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
         ...webhookHandlers(webhooks, workspaces),
-        ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes), new InboxEventStreams(feeds, backend.messages, inboxes), content, signer, metrics),
+        ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes, {}, config.waitsPerWorkspace),
+          new InboxEventStreams(feeds, backend.messages, inboxes, { perWorkspace: config.streamsPerWorkspace }), content, signer, metrics),
         // Links are checked as written, and many are plain http.
         ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
         ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),

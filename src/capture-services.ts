@@ -37,6 +37,6 @@ export function buildCaptureServices(
   // Registering a webhook looks its name up once per request, under a gate of its own of the same sizes.
   const registrationNames = new NameResolver(nameResolverSettings(config));
   const webhooks = new WebhookService(backend.webhooks, inboxes, { allowPrivate: config.webhookAllowPrivate, names: registrationNames }, messageSummaryJson, deliveriesQueued);
-  const pipeline = new IngestPipeline(backend, workspaces, inboxes, tagRules, content, log, { ...capture, afterStore: [webhooks] });
+  const pipeline = new IngestPipeline(backend, workspaces, inboxes, tagRules, content, log, { ...capture, afterStore: [webhooks], tagRuleBudgetMs: config.tagRuleBudgetMs });
   return { workspaces, inboxes, tagRules, webhooks, pipeline };
 }

@@ -27,6 +27,22 @@ export interface Config {
   parseTimeoutMs: number;
   /** Heap limit of each content worker, in MB. */
   parseMemoryMb: number;
+  /** Reader threads of the embedded profile: every search of the messages runs on one of them. */
+  queryThreads: number;
+  /** Longest one search may run before it is stopped with query_too_expensive (queueing does not count). */
+  queryTimeoutMs: number;
+  /** Searches one workspace may have waiting for a reader thread before more are refused (too_many_queries). */
+  queryQueuePerWorkspace: number;
+  /** Messages one list page examines at most; a page that reaches it ends early with a cursor to go on from. */
+  scanRowsPerPage: number;
+  /** Messages a batch change selects and writes per step (one transaction or one bulk request). */
+  batchChunkSize: number;
+  /** Longest the tag rules are matched against one arriving message; rules not reached by then give no tags. */
+  tagRuleBudgetMs: number;
+  /** Waits for a message one workspace may have open on a node at once (too_many_waits past it). */
+  waitsPerWorkspace: number;
+  /** Inbox event streams one workspace may have open on a node at once (too_many_streams past it). */
+  streamsPerWorkspace: number;
   /** Content reads (anything but a capture's analysis) one workspace may have running and waiting in the pool. */
   contentReadsPerWorkspace: number;
   /** Largest image, in pixels (width × height), a thumbnail is made of. */
@@ -168,9 +184,9 @@ export class ConfigError extends Error {
 
 /** Plans shipped by default; SANDBOX_PLANS (JSON) may change them or add more. */
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
-  free: { name: 'free', monthlyLimit: 500, retentionDays: 7, memberLimit: 1, inboxLimit: 3, webhookLimit: 1, requestsPerSecond: 5 },
-  team: { name: 'team', monthlyLimit: 50_000, retentionDays: 30, memberLimit: 20, inboxLimit: 100, webhookLimit: 20, requestsPerSecond: 50 },
-  unlimited: { name: 'unlimited', monthlyLimit: null, retentionDays: 365, memberLimit: null, inboxLimit: null, webhookLimit: null, requestsPerSecond: null },
+  free: { name: 'free', monthlyLimit: 500, retentionDays: 7, memberLimit: 1, inboxLimit: 3, webhookLimit: 1, requestsPerSecond: 5, tagRuleLimit: 10 },
+  team: { name: 'team', monthlyLimit: 50_000, retentionDays: 30, memberLimit: 20, inboxLimit: 100, webhookLimit: 20, requestsPerSecond: 50, tagRuleLimit: 100 },
+  unlimited: { name: 'unlimited', monthlyLimit: null, retentionDays: 365, memberLimit: null, inboxLimit: null, webhookLimit: null, requestsPerSecond: null, tagRuleLimit: 500 },
 };
 
 type Env = Record<string, string | undefined>;
@@ -310,7 +326,7 @@ function readPlans(env: Env): Record<string, Plan> {
     throw new ConfigError('SANDBOX_PLANS', 'expected a JSON object of plan name to limits');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError('SANDBOX_PLANS', 'expected a JSON object of plan name to limits');
-  const limitFields = ['monthly_limit', 'retention_days', 'member_limit', 'inbox_limit', 'webhook_limit', 'requests_per_second'] as const;
+  const limitFields = ['monthly_limit', 'retention_days', 'member_limit', 'inbox_limit', 'webhook_limit', 'requests_per_second', 'tag_rule_limit'] as const;
   for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (!/^[a-z0-9_-]{1,40}$/.test(name)) throw new ConfigError('SANDBOX_PLANS', `plan name '${name}' must be 1-40 of a-z, 0-9, _ and -`);
     if (typeof value !== 'object' || value === null) throw new ConfigError('SANDBOX_PLANS', `plan '${name}' must be an object`);
@@ -318,7 +334,7 @@ function readPlans(env: Env): Record<string, Plan> {
     for (const key of Object.keys(fields)) {
       if (!(limitFields as readonly string[]).includes(key)) throw new ConfigError('SANDBOX_PLANS', `plan '${name}' has unknown field '${key}' (allowed: ${limitFields.join(', ')})`);
       const v = fields[key];
-      const nullable = key !== 'retention_days';
+      const nullable = key !== 'retention_days' && key !== 'tag_rule_limit';
       // A rate of 0 would refuse every request forever; "no requests" is not a plan.
       const minimum = key === 'requests_per_second' ? 1 : 0;
       if (!((v === null && nullable) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= minimum))) {
@@ -335,6 +351,7 @@ function readPlans(env: Env): Record<string, Plan> {
       inboxLimit: pick('inbox_limit', base.inboxLimit),
       webhookLimit: pick('webhook_limit', base.webhookLimit),
       requestsPerSecond: pick('requests_per_second', base.requestsPerSecond),
+      tagRuleLimit: pick('tag_rule_limit', base.tagRuleLimit) ?? base.tagRuleLimit,
     };
   }
   return plans;
@@ -486,6 +503,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', os.availableParallelism()),
     parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
     parseMemoryMb: readPositiveInt(env, 'SANDBOX_PARSE_MEMORY_MB', 512),
+    queryThreads: readPositiveInt(env, 'SANDBOX_QUERY_THREADS', 2),
+    queryTimeoutMs: readPositiveInt(env, 'SANDBOX_QUERY_TIMEOUT_MS', 2000),
+    queryQueuePerWorkspace: readPositiveInt(env, 'SANDBOX_QUERY_QUEUE_PER_WORKSPACE', 100),
+    scanRowsPerPage: readPositiveInt(env, 'SANDBOX_SCAN_ROWS_PER_PAGE', 5000),
+    batchChunkSize: readPositiveInt(env, 'SANDBOX_BATCH_CHUNK_SIZE', 250),
+    tagRuleBudgetMs: readPositiveInt(env, 'SANDBOX_TAG_RULE_BUDGET_MS', 500),
+    waitsPerWorkspace: readPositiveInt(env, 'SANDBOX_WAITS_PER_WORKSPACE', 64),
+    streamsPerWorkspace: readPositiveInt(env, 'SANDBOX_STREAMS_PER_WORKSPACE', 32),
     contentReadsPerWorkspace: readPositiveInt(env, 'SANDBOX_CONTENT_READS_PER_WORKSPACE', 16),
     thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
     thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),

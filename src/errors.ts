@@ -35,6 +35,11 @@ export const ERROR_TABLE = {
   shutting_down: { http: 503, smtp: { code: 421, enhanced: '4.4.2' } },
   server_busy: { http: 503, smtp: { code: 451, enhanced: '4.3.0' } },
   analysis_limit: { http: 422 },
+  // Bounded query work: a search stopped at its time budget, and searches, waits and streams past a workspace's share.
+  query_too_expensive: { http: 422 },
+  too_many_queries: { http: 429 },
+  too_many_waits: { http: 429 },
+  too_many_streams: { http: 429 },
   auth_required: { smtp: { code: 530, enhanced: '5.7.0' } },
   auth_failed: { smtp: { code: 535, enhanced: '5.7.8' } },
   message_too_large: { http: 413, smtp: { code: 552, enhanced: '5.3.4' } },

@@ -148,6 +148,7 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
           inbox_limit: p.inboxLimit,
           webhook_limit: p.webhookLimit,
           requests_per_second: p.requestsPerSecond,
+          tag_rule_limit: p.tagRuleLimit,
         }));
         return { json: plans, text: plans.map((p) => JSON.stringify(p)).join('\n') };
       }

@@ -14,7 +14,7 @@ import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
 import type { ComposedBody } from '../mime/compose-message.js';
-import type { ContentResults, ContentTask, ThumbnailOutcome } from './content-tasks.js';
+import type { AnalyzeTagRules, ContentResults, ContentTask, ThumbnailOutcome } from './content-tasks.js';
 
 export interface ContentPoolOptions {
   /** Worker threads (SANDBOX_CONTENT_THREADS). */
@@ -157,9 +157,9 @@ export class ContentPool {
    * its worker, the message keeps what a header-only read gives, and parseError says which limit stopped it.
    * Only a full queue refuses (server_busy: the sender retries).
    */
-  async analyze(workspaceId: string, raw: Buffer): Promise<ParsedEmail> {
+  async analyze(workspaceId: string, raw: Buffer, tagRules?: AnalyzeTagRules): Promise<ParsedEmail & Pick<ContentResults['analyze'], 'ruleTags'>> {
     try {
-      const analysis = () => this.run('capture', workspaceId, 'analyze', raw, {}, this.options.taskTimeoutMs);
+      const analysis = () => this.run('capture', workspaceId, 'analyze', raw, tagRules ? { tagRules } : {}, this.options.taskTimeoutMs);
       return await (raw.byteLength >= LARGE_CAPTURE_BYTES ? this.admit(this.largeCaptures, workspaceId, analysis) : analysis());
     } catch (error) {
       if (!(error instanceof ContentTaskFailure)) throw error;

@@ -4,6 +4,17 @@ import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
+import type { MessageRecord } from '../domain/types.js';
+import type { ParsedTagRule, RuleMatchOutcome } from '../query/match-rules.js';
+
+/** Tag rules for an analysis to match against the message it parses, so their cost is the worker's, not the event loop's. */
+export interface AnalyzeTagRules {
+  rules: ParsedTagRule[];
+  /** What the message's record takes from its envelope rather than its bytes. */
+  envelope: Pick<MessageRecord, 'envelopeFrom' | 'recipients' | 'size' | 'tags' | 'receivedAt'>;
+  /** Matching stops after this long; the rules not reached give no tags (SANDBOX_TAG_RULE_BUDGET_MS). */
+  budgetMs: number;
+}
 import type { ComposedBody } from '../mime/compose-message.js';
 
 interface TaskBase {
@@ -13,7 +24,7 @@ interface TaskBase {
 }
 
 export type ContentTask =
-  | (TaskBase & { kind: 'analyze' })
+  | (TaskBase & { kind: 'analyze'; tagRules?: AnalyzeTagRules })
   | (TaskBase & { kind: 'headers' })
   | (TaskBase & { kind: 'view' })
   | (TaskBase & { kind: 'html' })
@@ -33,7 +44,8 @@ export type ContentTask =
 export type ThumbnailOutcome = { thumbnail: Uint8Array } | { refused: string };
 
 export interface ContentResults {
-  analyze: ParsedEmail;
+  /** `ruleTags`: what the tag rules gave, when the task carried some. */
+  analyze: ParsedEmail & { ruleTags?: RuleMatchOutcome };
   headers: HeaderSummary;
   view: MessageView;
   html: string | null;

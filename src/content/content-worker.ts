@@ -3,6 +3,8 @@ import { parseEmail } from '../mime/parse-email.js';
 import { headerSummary } from '../mime/header-summary.js';
 import { attachmentContent, checkableLinks, htmlBody, messageParts, messageView } from '../mime/message-view.js';
 import { renderedHtml, renderedText } from '../mime/rendered-view.js';
+import { searchFields } from '../domain/search-text.js';
+import { matchRules } from '../query/match-rules.js';
 import { imageThumbnail } from './thumbnail.js';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { ComposedBody } from '../mime/compose-message.js';
@@ -28,8 +30,16 @@ export default async function runContentTask(task: ContentTask): Promise<Content
   // Structured cloning delivers a plain Uint8Array; the parsers want a Buffer over the same memory.
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
   switch (task.kind) {
-    case 'analyze':
-      return parseEmail(raw);
+    case 'analyze': {
+      const parsed = await parseEmail(raw);
+      if (!task.tagRules) return parsed;
+      const { rules, envelope, budgetMs } = task.tagRules;
+      const message = {
+        read: false, tags: envelope.tags, attachmentCount: parsed.attachmentCount, size: envelope.size, receivedAt: envelope.receivedAt,
+        search: searchFields({ ...parsed, envelopeFrom: envelope.envelopeFrom, recipients: envelope.recipients }, parsed.textBody, parsed.htmlText),
+      };
+      return { ...parsed, ruleTags: matchRules(rules, message, budgetMs) };
+    }
     case 'headers':
       return headerSummary(raw);
     case 'view':

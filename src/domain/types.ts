@@ -13,6 +13,8 @@ export interface Plan {
   inboxLimit: number | null;
   webhookLimit: number | null;
   requestsPerSecond: number | null;
+  /** Tag rules a workspace may have; every rule is matched against every arrival, so none is unlimited. */
+  tagRuleLimit: number;
 }
 
 export interface Workspace {

@@ -63,6 +63,7 @@ export const planJson = (plan: Plan, usage: Usage, howToChange: string): Schemas
   inbox_limit: plan.inboxLimit,
   webhook_limit: plan.webhookLimit,
   requests_per_second: plan.requestsPerSecond,
+  tag_rule_limit: plan.tagRuleLimit,
   usage: usageJson(usage),
   how_to_change: howToChange,
 });

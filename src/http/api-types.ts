@@ -178,6 +178,10 @@ export interface paths {
          *     when the first page was read exactly once. A cursor is tied to the inbox and to the search parameters it
          *     came from; using it with others answers 400 `invalid_cursor`.
          *
+         *     A page examines at most SANDBOX_SCAN_ROWS_PER_PAGE (default 5000) of the inbox's messages, newest first
+         *     from the cursor. When a search selects few of them, a page can stop there with fewer items than `limit`,
+         *     even none, and a `next_cursor` to go on from: keep paging until a page comes without `next_cursor`.
+         *
          *     `q`, `from`, `to`, `subject` and `since` combine with AND; see the `SearchQuery` parameter for the language.
          */
         get: operations["listMessages"];
@@ -214,6 +218,9 @@ export interface paths {
          *
          *     To wait only for mail that arrives from now on, pass `since` (e.g. the time the test started). A client
          *     that goes away frees its subscription at once.
+         *
+         *     A workspace may have SANDBOX_WAITS_PER_WORKSPACE (default 64) waits open on a server node at once; one
+         *     more answers 429 `too_many_waits` (on the cluster profile the count is per node).
          */
         get: operations["waitForMessage"];
         put?: never;
@@ -258,6 +265,9 @@ export interface paths {
          *     `SANDBOX_STREAM_HEARTBEAT_SECONDS` (15 by default) so proxies keep the connection open. The server ends a
          *     stream after `SANDBOX_STREAM_MAX_SECONDS` (1800, about 30 minutes), and ends the stream of a client that
          *     reads too slowly to keep up; in both cases the client reconnects with `Last-Event-ID` and loses nothing.
+         *
+         *     A workspace may have SANDBOX_STREAMS_PER_WORKSPACE (default 32) streams open on a server node at once;
+         *     one more answers 429 `too_many_streams` (on the cluster profile the count is per node).
          *
          *     **Cursors.** A cursor is opaque; compare and store it only as a string. Each inbox numbers its arrivals
          *     1, 2, 3... in the order they were stored, and a cursor names one such position. Reconnecting with header
@@ -667,6 +677,12 @@ export interface paths {
          *
          *     `affected` is exact: the number of messages whose state changed. A message already read does not count
          *     for `read`, one that already has every tag does not count for `tag`.
+         *
+         *     The messages are selected and changed in chunks of SANDBOX_BATCH_CHUNK_SIZE (default 250), each chunk
+         *     selected by a search with its own time budget (422 `query_too_expensive` when one overruns; chunks before
+         *     it stay changed) and written in a short step of its own, so captures to the workspace go on meanwhile.
+         *     A batch is therefore not atomic: a message changed by another request between its chunk's selection and
+         *     write is written as selected.
          */
         post: operations["batchMessages"];
         delete?: never;
@@ -896,7 +912,12 @@ export interface paths {
          * Create a rule that tags matching messages as they arrive
          * @description Rules run when a message arrives, before it is visible to lists, waits, streams or webhooks. They do not
          *     touch messages already stored. An invalid query is refused with 400 `invalid_query`; an unknown inbox_id
-         *     with 404.
+         *     with 404. A workspace may have its plan's `tag_rule_limit` rules (free 10, team 100, unlimited 500); one
+         *     more answers 402 `limit_reached`.
+         *
+         *     Rules are matched in the worker that parses the arriving message, each query parsed once per version of
+         *     the rule, within SANDBOX_TAG_RULE_BUDGET_MS (default 500) per message: rules not reached by then give no
+         *     tags to that message (the server logs how many were skipped).
          */
         post: operations["createTagRule"];
         delete?: never;
@@ -1480,13 +1501,14 @@ export interface components {
          *     unauthorized 401; limit_reached, quota_reached 402; read_only_key, signature_invalid, signature_expired 403; not_found, wait_timeout 404;
          *     already_exists, delivery_pending 409; payload_too_large, message_too_large 413; unsupported_media_type 415; analysis_limit 422;
          *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503;
+         *     query_too_expensive 422; too_many_queries, too_many_waits, too_many_streams 429;
          *     not_configured 400; spam_engine_unavailable 503;
          *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unclaimed 409;
          *     host_not_allowed 421; metrics_token_required 403;
          *     request_timeout 408; too_many_connections, too_many_transactions 503.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "request_timeout" | "too_many_connections" | "too_many_transactions";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions";
         Readiness: {
             /** @enum {unknown} */
             status: "ready" | "not_ready";
@@ -1654,6 +1676,8 @@ export interface components {
             inbox_limit: number | null;
             webhook_limit: number | null;
             requests_per_second: number | null;
+            /** @description Tag rules the workspace may have; never unlimited, since every rule is matched against every arrival */
+            tag_rule_limit: number;
             usage: components["schemas"]["Usage"];
             /** @description How an operator changes the plan (it is not a dashboard action) */
             how_to_change: string;
@@ -2457,7 +2481,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Request rate exceeded (`rate_limited`) */
+        /**
+         * @description The search ran out of its time budget and was stopped (`query_too_expensive`): SANDBOX_QUERY_TIMEOUT_MS
+         *     (default 2000) of running time. Narrow it: fewer text terms (negated ones and ones of one or two
+         *     characters cost most), longer words, an `after:` or `since` bound, or one inbox.
+         */
+        QueryTooExpensive: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description Request rate exceeded (`rate_limited`, with Retry-After), or more at once than a workspace's share:
+         *     `too_many_queries` (searches waiting for a reader thread, SANDBOX_QUERY_QUEUE_PER_WORKSPACE),
+         *     `too_many_waits` (open waits, SANDBOX_WAITS_PER_WORKSPACE), `too_many_streams` (open event streams,
+         *     SANDBOX_STREAMS_PER_WORKSPACE). Those three carry no Retry-After: retry once one of the workspace's own
+         *     requests has answered.
+         */
         RateLimited: {
             headers: {
                 /** @description Seconds to wait */
@@ -2539,6 +2582,12 @@ export interface components {
          *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
          *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
          *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+         *
+         *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+         *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+         *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+         *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+         *     of the embedded profile; more answer 429 `too_many_queries`.
          */
         SearchQuery: string;
         /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -2905,6 +2954,12 @@ export interface operations {
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+                 *     of the embedded profile; more answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -2939,7 +2994,10 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["MessageSummary"][];
-                        /** @description Present only when more messages exist */
+                        /**
+                         * @description Present when more messages may match: the page is full, or it stopped after examining
+                         *     SANDBOX_SCAN_ROWS_PER_PAGE messages with more after them
+                         */
                         next_cursor?: string;
                     };
                 };
@@ -2948,6 +3006,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["QueryTooExpensive"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
@@ -3005,6 +3064,12 @@ export interface operations {
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+                 *     of the embedded profile; more answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -3052,6 +3117,7 @@ export interface operations {
                 };
             };
             421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["QueryTooExpensive"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
@@ -3239,6 +3305,12 @@ export interface operations {
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+                 *     of the embedded profile; more answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /**
@@ -3299,6 +3371,12 @@ export interface operations {
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
+                 *     of the embedded profile; more answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
             };
@@ -3734,6 +3812,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["QueryTooExpensive"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
@@ -4262,6 +4341,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["LimitReached"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];

@@ -11,6 +11,7 @@ import { GroupCommit } from './group-commit.js';
 import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
 import { encodeEnvelope, messageRecord } from './capture-envelope.js';
 import type { CaptureChannel } from '../observability/metrics.js';
+import { matchRules, type ParsedTagRule } from '../query/match-rules.js';
 
 export interface IncomingMessage {
   inbox: Inbox;
@@ -44,15 +45,18 @@ export interface CaptureInboxes {
   sweepDeleted(workspaceId: string, inboxId: string): Promise<number>;
 }
 
-/** The tags a workspace's rules give a just-parsed message, as the tag-rule service answers them. */
+/** The rules that apply to a message arriving in an inbox, parsed, as the tag-rule service answers them. */
 export interface CaptureTagRules {
-  tagsFor(message: MessageRecord): Promise<string[]>;
+  rulesFor(workspaceId: string, inboxId: string): Promise<ParsedTagRule[]>;
 }
 
 /** Work that must be durably done for every stored message before the sender hears it was stored. */
 export interface StoredMessageHandler {
   messageStored(record: MessageRecord): Promise<void>;
 }
+
+/** Tag rule budget per message when the caller sets none (SANDBOX_TAG_RULE_BUDGET_MS's default). */
+const DEFAULT_TAG_RULE_BUDGET_MS = 500;
 
 /** Messages per group write: a group of this many is one transaction, or one `_bulk`. */
 const MAX_GROUP_MESSAGES = 256;
@@ -65,6 +69,8 @@ export class IngestPipeline {
   private readonly now: () => Date;
   private readonly afterStore: StoredMessageHandler[];
   private readonly observer: CaptureObserver;
+  /** Longest the tag rules are matched against one message (SANDBOX_TAG_RULE_BUDGET_MS). */
+  private readonly tagRuleBudgetMs: number;
   /** Groups the captures that finish while the previous group is being written into one write. */
   private readonly writes: GroupCommit<CapturedMessage, InsertOutcome>;
 
@@ -76,9 +82,10 @@ export class IngestPipeline {
     private readonly tagRules: CaptureTagRules,
     private readonly content: Pick<ContentPool, 'analyze'>,
     private readonly log: Logger,
-    options: { now?: () => Date; afterStore?: StoredMessageHandler[]; observer?: CaptureObserver } = {},
+    options: { now?: () => Date; afterStore?: StoredMessageHandler[]; observer?: CaptureObserver; tagRuleBudgetMs?: number } = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.tagRuleBudgetMs = options.tagRuleBudgetMs ?? DEFAULT_TAG_RULE_BUDGET_MS;
     this.afterStore = options.afterStore ?? [];
     this.observer = options.observer ?? unobserved;
     this.writes = new GroupCommit((group) => {
@@ -145,7 +152,11 @@ export class IngestPipeline {
     const rawKey = rawBlobKey(workspace.id, id);
     let blobsMayExist = false;
     try {
-      const parsed = await this.content.analyze(workspace.id, incoming.raw);
+      const senderTags = incoming.tags ?? [];
+      const rules = await this.tagRules.rulesFor(workspace.id, inbox.id);
+      const arrival = { envelopeFrom: incoming.envelopeFrom, recipients: incoming.recipients, size: incoming.raw.length, tags: senderTags, receivedAt };
+      // Rules are matched where the message is parsed, so their cost is a worker's, within its time limit too.
+      const parsed = await this.content.analyze(workspace.id, incoming.raw, rules.length > 0 ? { rules, envelope: arrival, budgetMs: this.tagRuleBudgetMs } : undefined);
       const record = messageRecord({
         id,
         workspaceId: workspace.id,
@@ -157,11 +168,14 @@ export class IngestPipeline {
         rawKey,
         size: incoming.raw.length,
         read: false,
-        tags: incoming.tags ?? [],
+        tags: senderTags,
       }, parsed);
       // Rules run before the message is indexed, so nobody ever sees it without its tags; they see the
-      // sender's tags, so `tag:` rules can build on them.
-      record.tags = [...new Set([...record.tags, ...(await this.tagRules.tagsFor(record))])];
+      // sender's tags, so `tag:` rules can build on them. An analysis cut short kept only header fields, which
+      // are few and short: the rules are matched on those here, within the same budget.
+      const ruleTags = parsed.ruleTags ?? (rules.length > 0 ? matchRules(rules, record, this.tagRuleBudgetMs) : { tags: [], skipped: 0 });
+      if (ruleTags.skipped > 0) this.log.warn({ messageId: id, workspaceId: workspace.id, skipped: ruleTags.skipped, rules: rules.length }, 'tag rules not matched within their budget per message');
+      record.tags = [...new Set([...record.tags, ...ruleTags.tags])];
       const envelope = encodeEnvelope({
         version: 1,
         inbox_id: inbox.id,

@@ -1,9 +1,11 @@
 // GET /inboxes/{id}/events: an inbox's arrivals as a stream that resumes after a cursor without gaps or repeats.
+import { AppError } from '../errors.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { MessageIndex } from '../storage/ports.js';
 import type { InboxService } from './inboxes.js';
 import type { ArrivalListener, InboxFeeds } from './inbox-feeds.js';
 import { decodeStreamCursor, encodeStreamCursor } from './stream-cursor.js';
+import { OpenPerWorkspace } from './open-per-workspace.js';
 
 export type StreamItem =
   /** First of every stream: where it starts (the cursor given, or the newest arrival). */
@@ -28,6 +30,8 @@ export interface EventStreamOptions {
    * client resumes from its cursor, so a stuck client costs bounded memory.
    */
   maxQueued?: number;
+  /** Streams one workspace may have open on this node (SANDBOX_STREAMS_PER_WORKSPACE); past it too_many_streams. */
+  perWorkspace?: number;
 }
 
 /** Buffers what the feed delivers until the stream's reader takes it. */
@@ -81,6 +85,7 @@ class ArrivalQueue implements ArrivalListener {
 export class InboxEventStreams {
   private readonly replayPageSize: number;
   private readonly maxQueued: number;
+  private readonly openStreams: OpenPerWorkspace;
 
   constructor(
     private readonly feeds: InboxFeeds,
@@ -90,6 +95,8 @@ export class InboxEventStreams {
   ) {
     this.replayPageSize = options.replayPageSize ?? 500;
     this.maxQueued = options.maxQueued ?? 5000;
+    this.openStreams = new OpenPerWorkspace(options.perWorkspace ?? Number.POSITIVE_INFINITY, (limit) => new AppError('too_many_streams',
+      `this workspace has ${limit} event streams open on this server already (the limit); close one, or share one stream between readers`));
   }
 
   /**
@@ -100,12 +107,20 @@ export class InboxEventStreams {
   async open(workspaceId: string, inboxId: string, lastEventId: string | undefined): Promise<InboxEventStream> {
     await this.inboxes.require(workspaceId, inboxId);
     const resumeAfter = lastEventId === undefined ? null : decodeStreamCursor(inboxId, lastEventId);
+    const giveBack = this.openStreams.take(workspaceId);
     const live = new ArrivalQueue(this.maxQueued);
-    const unlisten = await this.feeds.listen(workspaceId, inboxId, live);
+    let unlisten: () => void;
+    try {
+      unlisten = await this.feeds.listen(workspaceId, inboxId, live);
+    } catch (error) {
+      giveBack();
+      throw error;
+    }
     // Ending the queue as well lets a reader blocked on it finish, so nothing of the stream stays behind.
     const close = () => {
       unlisten();
       live.closed();
+      giveBack();
     };
     let latest: number;
     try {

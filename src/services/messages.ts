@@ -20,30 +20,33 @@ export interface BatchRequest {
 }
 
 export class MessageService {
+  /** `scanRowsPerPage`: messages one page examines at most (SANDBOX_SCAN_ROWS_PER_PAGE). */
   constructor(
     private readonly storage: Pick<Backend, 'messages' | 'blobs'>,
     private readonly inboxes: InboxService,
+    private readonly scanRowsPerPage: number,
   ) {}
 
   /**
    * One page of an inbox's messages that the filter selects. `filterKey` identifies the filter's
-   * source text so a cursor is only honoured for the list it came from.
+   * source text so a cursor is only honoured for the list it came from. A page examines at most scanRowsPerPage
+   * messages: one that stops there holds what it found (maybe nothing) and a cursor to go on from.
    */
   async list(workspaceId: string, inboxId: string, page: { filter: QueryNode; filterKey: string; limit: number; cursor: string | null }): Promise<{ items: MessageRecord[]; nextCursor: string | null }> {
     await this.inboxes.require(workspaceId, inboxId);
     const after = page.cursor === null ? null : decodeCursor(inboxId, page.filterKey, page.cursor);
     // One extra row tells whether another page exists without a count query.
-    const rows = await this.storage.messages.list(workspaceId, inboxId, { filter: page.filter, limit: page.limit + 1, after });
-    const items = rows.slice(0, page.limit);
+    const { records, scannedTo } = await this.storage.messages.list(workspaceId, inboxId, { filter: page.filter, limit: page.limit + 1, after, scanLimit: this.scanRowsPerPage });
+    const items = records.slice(0, page.limit);
     const last = items.at(-1);
-    const nextCursor = rows.length > page.limit && last ? encodeCursor(inboxId, page.filterKey, { receivedAt: last.receivedAt, id: last.id }) : null;
-    return { items, nextCursor };
+    const next = records.length > page.limit && last ? { receivedAt: last.receivedAt, id: last.id } : scannedTo;
+    return { items, nextCursor: next ? encodeCursor(inboxId, page.filterKey, next) : null };
   }
 
   /** The inbox's newest message (by received_at) that the filter selects; `narrowed` says whether the filter selects at all. */
   async latest(workspaceId: string, inboxId: string, filter: QueryNode, narrowed: boolean): Promise<MessageRecord> {
     await this.inboxes.require(workspaceId, inboxId);
-    const [newest] = await this.storage.messages.list(workspaceId, inboxId, { filter, limit: 1, after: null });
+    const [newest] = (await this.storage.messages.list(workspaceId, inboxId, { filter, limit: 1, after: null })).records;
     if (!newest) throw new AppError('not_found', narrowed ? `no message in inbox ${inboxId} matches the query` : `inbox ${inboxId} has no messages`);
     return newest;
   }

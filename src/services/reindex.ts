@@ -5,6 +5,7 @@ import type { TagRuleService } from './tag-rules.js';
 import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
 import { decodeEnvelope, messageRecord, type RecordSource } from '../ingest/capture-envelope.js';
 import type { ContentPool } from '../content/content-pool.js';
+import { matchRules } from '../query/match-rules.js';
 
 export interface ReindexReport {
   /** Documents rewritten from their blobs. */
@@ -17,7 +18,7 @@ export interface ReindexReport {
 
 export async function reindexMessages(
   backend: Pick<Backend, 'metadata' | 'messages' | 'blobs'>,
-  tagRules: Pick<TagRuleService, 'tagsFor'>,
+  tagRules: Pick<TagRuleService, 'rulesFor'>,
   content: Pick<ContentPool, 'analyze'>,
   onProgress: (report: ReindexReport) => void = () => undefined,
 ): Promise<ReindexReport> {
@@ -54,7 +55,8 @@ export async function reindexMessages(
         };
       }
       const record = messageRecord(source, await content.analyze(workspaceId, raw));
-      if (!existing) record.tags = [...new Set([...record.tags, ...(await tagRules.tagsFor(record))])];
+      // An operator's rebuild, in its own process: a recovered message gets every rule's tags, with no budget.
+      if (!existing) record.tags = [...new Set([...record.tags, ...matchRules(await tagRules.rulesFor(workspaceId, record.inboxId), record, Infinity).tags])];
       await messages.restore(record);
       report.rebuilt++;
       if (!existing) report.recovered++;

@@ -2,11 +2,15 @@
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { normalizeTags } from '../domain/tags.js';
-import type { MessageRecord, TagRule } from '../domain/types.js';
+import type { Plan, TagRule } from '../domain/types.js';
+import type { QueryNode } from '../query/ast.js';
 import { parseQuery } from '../query/parse-query.js';
-import { matches } from '../query/match.js';
+import type { ParsedTagRule } from '../query/match-rules.js';
 import type { MetadataStore } from '../storage/ports.js';
 import type { InboxService } from './inboxes.js';
+
+/** Parsed rule queries kept; past it the least recently used is parsed again when next needed. */
+const PARSED_RULES_KEPT = 10_000;
 
 export interface TagRuleInput {
   inbox_id?: string | null;
@@ -15,6 +19,9 @@ export interface TagRuleInput {
 }
 
 export class TagRuleService {
+  /** By rule id and query text: a rule replaced with another query is a new entry, its old one ages out. */
+  private readonly parsed = new Map<string, QueryNode>();
+
   constructor(
     private readonly metadata: MetadataStore,
     private readonly inboxes: InboxService,
@@ -34,9 +41,11 @@ export class TagRuleService {
     return { id, workspaceId, inboxId, query: input.query, tags, createdAt };
   }
 
-  async create(workspaceId: string, input: TagRuleInput): Promise<TagRule> {
+  async create(workspaceId: string, plan: Plan, input: TagRuleInput): Promise<TagRule> {
     const rule = await this.validated(workspaceId, newId('rule'), input, this.now());
-    await this.metadata.createTagRule(rule);
+    if ((await this.metadata.createTagRule(rule, plan.tagRuleLimit)) === 'limit_reached') {
+      throw new AppError('limit_reached', `the plan allows ${plan.tagRuleLimit} tag rule(s); delete one or change plan`);
+    }
     return rule;
   }
 
@@ -52,14 +61,22 @@ export class TagRuleService {
     if (!(await this.metadata.deleteTagRule(workspaceId, id))) throw new AppError('not_found', `no tag rule with id '${id}'`);
   }
 
-  /** Tags the workspace's rules give a just-parsed message. */
-  async tagsFor(message: MessageRecord): Promise<string[]> {
-    const rules = await this.metadata.listTagRules(message.workspaceId);
-    const tags: string[] = [];
-    for (const rule of rules) {
-      if (rule.inboxId !== null && rule.inboxId !== message.inboxId) continue;
-      if (matches(parseQuery(rule.query), message)) tags.push(...rule.tags);
+  /** The rules that apply to a message arriving in the inbox, their queries parsed (once per rule version). */
+  async rulesFor(workspaceId: string, inboxId: string): Promise<ParsedTagRule[]> {
+    const rules = await this.metadata.listTagRules(workspaceId);
+    return rules.filter((rule) => rule.inboxId === null || rule.inboxId === inboxId).map((rule) => ({ filter: this.filterOf(rule), tags: rule.tags }));
+  }
+
+  private filterOf(rule: TagRule): QueryNode {
+    const key = `${rule.id}\n${rule.query}`;
+    let filter = this.parsed.get(key);
+    if (filter) {
+      this.parsed.delete(key);
+    } else {
+      filter = parseQuery(rule.query);
+      if (this.parsed.size >= PARSED_RULES_KEPT) this.parsed.delete(this.parsed.keys().next().value!);
     }
-    return tags;
+    this.parsed.set(key, filter);
+    return filter;
   }
 }

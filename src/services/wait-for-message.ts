@@ -6,6 +6,7 @@ import { matches } from '../query/match.js';
 import type { MessageIndex } from '../storage/ports.js';
 import type { InboxService } from './inboxes.js';
 import type { InboxFeeds } from './inbox-feeds.js';
+import { OpenPerWorkspace } from './open-per-workspace.js';
 
 /** Seams for the race tests, which land messages at exactly these points of a wait. */
 export interface WaitHooks {
@@ -16,12 +17,19 @@ export interface WaitHooks {
 }
 
 export class MessageWaiter {
+  private readonly openWaits: OpenPerWorkspace;
+
+  /** `waitsPerWorkspace`: waits one workspace may have open on this node (SANDBOX_WAITS_PER_WORKSPACE). */
   constructor(
     private readonly feeds: InboxFeeds,
     private readonly index: MessageIndex,
     private readonly inboxes: InboxService,
     private readonly hooks: WaitHooks = {},
-  ) {}
+    waitsPerWorkspace = Number.POSITIVE_INFINITY,
+  ) {
+    this.openWaits = new OpenPerWorkspace(waitsPerWorkspace, (limit) => new AppError('too_many_waits',
+      `this workspace has ${limit} waits open on this server already (the limit); let one answer or time out before waiting again`));
+  }
 
   /**
    * Subscribes first, then looks: a message stored between the two is delivered by the subscription, one stored
@@ -31,9 +39,18 @@ export class MessageWaiter {
    */
   async wait(workspaceId: string, inboxId: string, filter: QueryNode, timeoutMs: number, signal: AbortSignal): Promise<MessageRecord> {
     await this.inboxes.require(workspaceId, inboxId);
+    const giveBack = this.openWaits.take(workspaceId);
+    try {
+      return await this.waitHere(workspaceId, inboxId, filter, timeoutMs, signal);
+    } finally {
+      giveBack();
+    }
+  }
+
+  private async waitHere(workspaceId: string, inboxId: string, filter: QueryNode, timeoutMs: number, signal: AbortSignal): Promise<MessageRecord> {
     const outcome = settleOnce<MessageRecord>();
     const lookUp = async (): Promise<boolean> => {
-      const [newest] = await this.index.list(workspaceId, inboxId, { filter, limit: 1, after: null });
+      const [newest] = (await this.index.list(workspaceId, inboxId, { filter, limit: 1, after: null })).records;
       if (newest) outcome.resolve(newest);
       return newest !== undefined;
     };

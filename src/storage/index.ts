@@ -5,7 +5,9 @@ import type { Backend } from './ports.js';
 import { openSqlite, WAL_SIZE_LIMIT, WalGroupCommit } from './embedded/sqlite-database.js';
 import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
 import { SqliteAccountStore } from './embedded/sqlite-account-store.js';
-import { SqliteMessageIndex, type SqliteMessageIndexOptions } from './embedded/sqlite-message-index.js';
+import { SqliteMessageIndex } from './embedded/sqlite-message-index.js';
+import type { SqliteMessageSearchOptions } from './embedded/sqlite-message-search.js';
+import { SqliteReaders } from './embedded/sqlite-readers.js';
 import { importFileBlobs, SqliteBlobStore } from './embedded/sqlite-blob-store.js';
 import { WalCheckpointer } from './embedded/wal-checkpointer.js';
 import { openClusterBackend } from './cluster/open-cluster-backend.js';
@@ -21,7 +23,7 @@ export function embeddedRoot(config: Pick<Config, 'dataDir' | 'namespace'>): str
 
 /** Knobs the contract tests turn to drive every query plan; production uses the defaults. */
 export interface BackendTuning {
-  embeddedSearch?: SqliteMessageIndexOptions;
+  embeddedSearch?: SqliteMessageSearchOptions;
 }
 
 /** Failures of background work inside a backend (reconnects, reconciliation), for the caller to log. */
@@ -48,7 +50,9 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
   const onError = options.onError ?? (() => undefined);
   db.pragma('wal_autocheckpoint = 0');
   const checkpointer = new WalCheckpointer(db.name, WAL_SIZE_LIMIT, (message) => onError(new Error(message), 'WAL checkpoint'));
-  const messages = new SqliteMessageIndex(db, commits, config.streamResumeLimit, tuning.embeddedSearch);
+  const readers = new SqliteReaders({ file: db.name, search: tuning.embeddedSearch ?? {} },
+    { threads: config.queryThreads, timeoutMs: config.queryTimeoutMs, queuePerWorkspace: config.queryQueuePerWorkspace });
+  const messages = new SqliteMessageIndex(db, commits, config.streamResumeLimit, readers, config.batchChunkSize);
   const blobs = new SqliteBlobStore(db, commits);
   const captures = new SqliteCaptureStore({ file: db.name, arrivalLogLength: config.streamResumeLimit });
   return {
@@ -63,6 +67,7 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
     probes: [{ component: 'sqlite', check: async () => void db.prepare('SELECT 1').get() }],
     close: async () => {
       await captures.close();
+      await readers.close();
       await checkpointer.close();
       await commits.close();
       db.close();

@@ -74,7 +74,8 @@ export interface MetadataStore {
 
   listTagRules(workspaceId: string, inboxId?: string): Promise<TagRule[]>;
   getTagRule(workspaceId: string, id: string): Promise<TagRule | null>;
-  createTagRule(rule: TagRule): Promise<void>;
+  /** Stores a rule unless the workspace has `limit` rules already (null: no limit), as one atomic step. */
+  createTagRule(rule: TagRule, limit: number | null): Promise<'created' | 'limit_reached'>;
   /** Replaces query, inbox and tags of an existing rule; false when it does not exist. */
   replaceTagRule(rule: TagRule): Promise<boolean>;
   deleteTagRule(workspaceId: string, id: string): Promise<boolean>;
@@ -172,6 +173,21 @@ export interface MessageListOptions {
   limit: number;
   /** Return only messages strictly after this position in newest-first order. */
   after: MessagePosition | null;
+  /**
+   * Examine at most this many of the inbox's messages after `after` (newest first), whether they match or not;
+   * omitted: as many as it takes to fill the page.
+   */
+  scanLimit?: number;
+}
+
+/** A page of list results. */
+export interface MessagePage {
+  records: MessageRecord[];
+  /**
+   * Set when the scan stopped at `scanLimit` before the page was full: the position of the last message examined,
+   * where the next page starts. Null when every message after `after` was examined or the page filled.
+   */
+  scannedTo: MessagePosition | null;
 }
 
 /** Which messages a change applies to: always one workspace, optionally one inbox, ids and/or a query (all given parts must hold). */
@@ -276,11 +292,18 @@ export interface MessageIndex {
   get(workspaceId: string, id: string): Promise<MessageRecord | null>;
   /** The ones among `ids` that exist in the workspace, in no particular order. */
   getMany(workspaceId: string, ids: string[]): Promise<MessageRecord[]>;
-  /** Messages of one inbox that the filter selects, newest first. */
-  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]>;
+  /**
+   * Messages of one inbox that the filter selects, newest first. A search that overruns the backend's time budget
+   * fails with query_too_expensive.
+   */
+  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessagePage>;
   /** How many messages each inbox holds, and how many of them are unread; 0 and 0 for an inbox with none. */
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, InboxCounts>>;
-  /** Applies one change to every selected message, atomically. Tag names arrive normalised (lower case). */
+  /**
+   * Applies one change to every selected message. Tag names arrive normalised (lower case). A selection beyond a
+   * chunk is selected and written chunk by chunk, in a stable order, each chunk atomically; a message changed by someone
+   * else between its chunk's selection and write is written as selected.
+   */
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult>;
   /** The ones among `ids` that exist in the workspace. */
   existingIds(workspaceId: string, ids: string[]): Promise<Set<string>>;

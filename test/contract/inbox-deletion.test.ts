@@ -52,7 +52,7 @@ for (const factory of backendFactories) {
 
     async function tagRule(workspaceId: string, inboxId: string | null): Promise<TagRule> {
       const rule = { id: newId('rule'), workspaceId, inboxId, query: 'hello', tags: ['x'], createdAt: new Date() };
-      await backend.metadata.createTagRule(rule);
+      await backend.metadata.createTagRule(rule, null);
       return rule;
     }
 

@@ -32,11 +32,11 @@ for (const factory of backendFactories) {
         aMessage('ws_l', 'inb_other', { receivedAt: at }),
       ];
       for (const message of inserted) await insertOne(index, message, UNLIMITED);
-      const all = await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 10, after: null });
+      const all = (await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 10, after: null })).records;
       assert.deepEqual(all.map((m) => m.id), [inserted[3]!.id, 'msg_c', 'msg_b', inserted[0]!.id]);
-      const rest = await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 10, after: { receivedAt: at, id: 'msg_c' } });
+      const rest = (await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 10, after: { receivedAt: at, id: 'msg_c' } })).records;
       assert.deepEqual(rest.map((m) => m.id), ['msg_b', inserted[0]!.id]);
-      assert.equal((await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 2, after: null })).length, 2);
+      assert.equal((await index.list('ws_l', 'inb_l', { filter: matchAll(), limit: 2, after: null })).records.length, 2);
     });
 
     it('counts and deletes per inbox, returning the ids', async () => {
@@ -109,7 +109,7 @@ for (const factory of backendFactories) {
       const charge = { period: '2026-11', monthlyLimit: 5 };
       const results = await Promise.all(Array.from({ length: 20 }, () => insertOne(index, aMessage('ws_quota', 'inb_quota'), charge)));
       assert.equal(results.filter(Boolean).length, 5);
-      assert.equal((await index.list('ws_quota', 'inb_quota', { filter: matchAll(), limit: 100, after: null })).length, 5, 'refused messages are not stored');
+      assert.equal((await index.list('ws_quota', 'inb_quota', { filter: matchAll(), limit: 100, after: null })).records.length, 5, 'refused messages are not stored');
       assert.equal(await under.backend.metadata.getQuotaUsed('ws_quota', '2026-11'), 5);
       assert.equal(await under.backend.metadata.getQuotaUsed('ws_quota', '2026-12'), 0, 'periods are separate');
       assert.equal(await insertOne(index, aMessage('ws_quota', 'inb_quota'), { period: '2026-12', monthlyLimit: null }), true, 'null is unlimited');
@@ -128,7 +128,7 @@ for (const factory of backendFactories) {
       const missing = aMessage('ws_restore', 'inb_restore');
       await index.restore(missing);
       assert.deepEqual(await index.get('ws_restore', missing.id), missing, 'a document the index lost comes back although the allowance is used up');
-      const found = await index.list('ws_restore', 'inb_restore', { filter: { kind: 'text', fields: ['subject'], needle: 'rebuilt' }, limit: 10, after: null });
+      const found = (await index.list('ws_restore', 'inb_restore', { filter: { kind: 'text', fields: ['subject'], needle: 'rebuilt' }, limit: 10, after: null })).records;
       assert.deepEqual(found.map((m) => m.id), [original.id], 'search sees the rebuilt text, once');
       assert.equal(await under.backend.metadata.getQuotaUsed('ws_restore', '2026-11'), 1);
     });

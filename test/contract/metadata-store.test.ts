@@ -165,8 +165,8 @@ for (const factory of backendFactories) {
       await store.createInbox(inbox, null);
       const everywhere = { id: newId('rule'), workspaceId: workspace.id, inboxId: null, query: 'reset', tags: ['auth'], createdAt: new Date(1000) };
       const scoped = { ...everywhere, id: newId('rule'), inboxId: inbox.id, createdAt: new Date(2000) };
-      await store.createTagRule(everywhere);
-      await store.createTagRule(scoped);
+      await store.createTagRule(everywhere, null);
+      await store.createTagRule(scoped, null);
       assert.deepEqual((await store.listTagRules(workspace.id)).map((r) => r.id), [everywhere.id, scoped.id]);
       assert.deepEqual((await store.listTagRules(workspace.id, inbox.id)).map((r) => r.id), [scoped.id]);
       assert.equal(await store.replaceTagRule({ ...everywhere, query: 'invoice', tags: ['billing'] }), true);

@@ -6,7 +6,7 @@ import { parseQuery } from '../../src/query/parse-query.js';
 import { matches } from '../../src/query/match.js';
 import { searchFields } from '../../src/domain/search-text.js';
 import type { MessageRecord } from '../../src/domain/types.js';
-import type { MessagePosition } from '../../src/storage/ports.js';
+import type { MessagePage, MessagePosition } from '../../src/storage/ports.js';
 import { searchPlanFactories, type BackendUnderTest } from './backends.js';
 import { insertOne, aMessage, UNLIMITED } from './fixtures.js';
 
@@ -97,13 +97,13 @@ for (const factory of searchPlanFactories) {
       await fc.assert(fc.asyncProperty(queryArb, async (query) => {
         const filter = parseQuery(query);
         const expected = stored.filter((m) => matches(filter, m)).sort(newestFirst).map((m) => m.id);
-        const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).map((m) => m.id);
+        const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).records.map((m) => m.id);
         assert.deepEqual(actual, expected, `query: ${query}`);
         // Small pages from each page's last position must add up to the same sequence.
         const paged: string[] = [];
         let after: MessagePosition | null = null;
         for (;;) {
-          const page = await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 7, after });
+          const page: MessageRecord[] = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 7, after })).records;
           paged.push(...page.map((m) => m.id));
           const last = page.at(-1);
           if (page.length < 7 || !last) break;
@@ -113,12 +113,32 @@ for (const factory of searchPlanFactories) {
       }), { numRuns: 400, seed: 20261121 });
     });
 
+    it('pages that stop at a scan limit, followed by the position each gives, add up to the same sequence', async () => {
+      await fc.assert(fc.asyncProperty(queryArb, async (query) => {
+        const filter = parseQuery(query);
+        const expected = stored.filter((m) => matches(filter, m)).sort(newestFirst).map((m) => m.id);
+        const budgeted: string[] = [];
+        let after: MessagePosition | null = null;
+        for (let pages = 0; ; pages++) {
+          assert.ok(pages <= 60, `budgeted paging of ${query} does not end`);
+          // Pages of up to 7 that may examine 15 messages each: some fill, some stop at the limit.
+          const { records, scannedTo }: MessagePage = await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 7, after, scanLimit: 15 });
+          budgeted.push(...records.map((m) => m.id));
+          const last = records.at(-1);
+          if (scannedTo) after = scannedTo;
+          else if (records.length === 7 && last) after = { receivedAt: last.receivedAt, id: last.id };
+          else break;
+        }
+        assert.deepEqual(budgeted, expected, `budgeted paged query: ${query}`);
+      }), { numRuns: 40, seed: 20261126 });
+    });
+
     it('runs the largest queries the limits allow (16 text terms, 4 of them short; 250 ANDed or 200 ORed others) and still agrees', async () => {
       const atTextLimits = ['a', 'x', 'ab', 'é', ...Array.from({ length: 12 }, (_, i) => WORDS.filter((word) => word.length > 2)[i % 10]!)];
       for (const query of [atTextLimits.join(' '), atTextLimits.map((term) => `-${term}`).join(' OR '), Array(250).fill('is:read').join(' '), Array(200).fill('tag:qa').join(' OR ')]) {
         const filter = parseQuery(query);
         const expected = stored.filter((m) => matches(filter, m)).sort(newestFirst).map((m) => m.id);
-        const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).map((m) => m.id);
+        const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).records.map((m) => m.id);
         assert.deepEqual(actual, expected, query.slice(0, 40));
       }
     });
@@ -134,7 +154,7 @@ for (const factory of searchPlanFactories) {
       }
       const found = async (query: string) => {
         const filter = parseQuery(query);
-        const actual = (await under.backend.messages.list('ws_q', 'inb_short', { filter, limit: 100, after: null })).map((m) => m.subject).sort();
+        const actual = (await under.backend.messages.list('ws_q', 'inb_short', { filter, limit: 100, after: null })).records.map((m) => m.subject).sort();
         assert.deepEqual(actual, shortOnes.filter((m) => matches(filter, m)).map((m) => m.subject).sort(), `query: ${query}`);
         return actual;
       };

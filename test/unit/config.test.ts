@@ -99,6 +99,15 @@ describe('loadConfig', () => {
     ['SANDBOX_ALLOWED_HOSTS', 'http://sandbox.internal'],
     ['SANDBOX_ALLOWED_HOSTS', 'a b'],
     ['SANDBOX_ALLOWED_HOSTS', '*'],
+    ['SANDBOX_QUERY_THREADS', '0'],
+    ['SANDBOX_QUERY_TIMEOUT_MS', 'long'],
+    ['SANDBOX_QUERY_QUEUE_PER_WORKSPACE', '-1'],
+    ['SANDBOX_SCAN_ROWS_PER_PAGE', '0'],
+    ['SANDBOX_BATCH_CHUNK_SIZE', '1.5'],
+    ['SANDBOX_WAITS_PER_WORKSPACE', '0'],
+    ['SANDBOX_STREAMS_PER_WORKSPACE', 'many'],
+    ['SANDBOX_TAG_RULE_BUDGET_MS', '0'],
+    ['SANDBOX_PLANS', '{"free":{"tag_rule_limit":null}}'],
     ['SANDBOX_SMTP_MAX_CONNECTIONS', '0'],
     ['SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 'many'],
     ['SANDBOX_MAX_TRANSACTIONS', '-1'],
@@ -229,6 +238,20 @@ describe('loadConfig', () => {
       assert.match(error.message, /^SANDBOX_PUBLIC_URL: is required with SANDBOX_TRUST_PROXY=1/);
       return true;
     });
+  });
+
+  it('bounds query work per workspace by default and takes other bounds', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.queryThreads, defaults.queryTimeoutMs, defaults.queryQueuePerWorkspace, defaults.scanRowsPerPage, defaults.batchChunkSize,
+      defaults.waitsPerWorkspace, defaults.streamsPerWorkspace, defaults.tagRuleBudgetMs], [2, 2000, 100, 5000, 250, 64, 32, 500]);
+    assert.deepEqual(Object.values(defaults.plans).map((plan) => plan.tagRuleLimit), [10, 100, 500]);
+    assert.equal(loadConfig({ SANDBOX_PLANS: '{"ci":{"tag_rule_limit":3}}' }).plans.ci!.tagRuleLimit, 3);
+    const set = loadConfig({
+      SANDBOX_QUERY_THREADS: '4', SANDBOX_QUERY_TIMEOUT_MS: '500', SANDBOX_QUERY_QUEUE_PER_WORKSPACE: '3', SANDBOX_SCAN_ROWS_PER_PAGE: '100',
+      SANDBOX_BATCH_CHUNK_SIZE: '50', SANDBOX_WAITS_PER_WORKSPACE: '5', SANDBOX_STREAMS_PER_WORKSPACE: '6',
+    });
+    assert.deepEqual([set.queryThreads, set.queryTimeoutMs, set.queryQueuePerWorkspace, set.scanRowsPerPage, set.batchChunkSize,
+      set.waitsPerWorkspace, set.streamsPerWorkspace], [4, 500, 3, 100, 50, 5, 6]);
   });
 
   it('tells loopback binds from binds that other machines reach', () => {

@@ -1,10 +1,11 @@
 // Tag and tag-rule endpoints.
 import type { TagService } from '../../services/tags.js';
 import type { TagRuleService } from '../../services/tag-rules.js';
+import type { WorkspaceService } from '../../services/workspaces.js';
 import { handlers } from '../handler.js';
 import { tagJson, tagRuleJson } from '../presenters.js';
 
-export function tagHandlers(tags: TagService, rules: TagRuleService) {
+export function tagHandlers(tags: TagService, rules: TagRuleService, workspaces: WorkspaceService) {
   return handlers({
     listTags: async ({ principal }) => ({ data: (await tags.list(principal.workspace.id)).map(tagJson) }),
     updateTag: async ({ principal, params, body }) => {
@@ -13,7 +14,7 @@ export function tagHandlers(tags: TagService, rules: TagRuleService) {
     },
     deleteTag: async ({ principal, params }) => ({ data: { deleted: await tags.delete(principal.workspace.id, params.name) } }),
     listTagRules: async ({ principal, query }) => ({ data: (await rules.list(principal.workspace.id, query.inbox_id)).map(tagRuleJson) }),
-    createTagRule: async ({ principal, body }) => ({ status: 201, data: tagRuleJson(await rules.create(principal.workspace.id, body)) }),
+    createTagRule: async ({ principal, body }) => ({ status: 201, data: tagRuleJson(await rules.create(principal.workspace.id, workspaces.planFor(principal.workspace), body)) }),
     replaceTagRule: async ({ principal, params, body }) => ({ data: tagRuleJson(await rules.replace(principal.workspace.id, params.id, body)) }),
     deleteTagRule: async ({ principal, params }) => {
       await rules.delete(principal.workspace.id, params.id);

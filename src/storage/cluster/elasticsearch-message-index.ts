@@ -4,13 +4,14 @@ import { elasticsearchLibrary } from './cluster-libraries.js';
 import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import { matches } from '../../query/match.js';
-import type { ArrivalPage, ChangeResult, InboxCounts, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessageSelection, NewMessage } from '../ports.js';
+import type { ArrivalPage, ChangeResult, InboxCounts, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessagePosition, MessageSelection, NewMessage } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
 import type { ClusterNames } from './names.js';
 import type { QuotaLedger } from './quota-ledger.js';
 import type { RedisArrivalLog } from './redis-arrival-log.js';
 import { CoalescedFlush } from '../coalesced-flush.js';
 import { compileEs } from './compile-es.js';
+import { queryTooExpensive } from '../../query/query-budget.js';
 import { padSearchText, unpadSearchText } from './search-document-format.js';
 
 /** The document, as search-mappings/messages.template.json maps it (search text in SEARCH_DOCUMENT_FORMAT). */
@@ -110,11 +111,6 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
 const MAX_PAGE = 10_000;
 /** Ids or tag buckets asked for per request. */
 const READ_BATCH = 1000;
-/**
- * Messages a change rewrites per `_bulk`: a partial update re-indexes the whole document, a few ms for a large
- * body (3000 messages of 9 KB took 13 s here), so a batch stays well inside the request timeout.
- */
-const WRITE_BATCH = 250;
 /** A document that keeps changing under a batch change is retried this often before the change gives up. */
 const MAX_CONFLICT_ROUNDS = 20;
 
@@ -127,7 +123,13 @@ export class ElasticsearchMessageIndex implements MessageIndex {
   private readonly alias: string;
   private readonly refreshes: CoalescedFlush;
 
-  constructor(private readonly client: Client, names: ClusterNames, private readonly quota: QuotaLedger, private readonly arrivals: RedisArrivalLog) {
+  /**
+   * `bounds.queryTimeoutMs`: the budget of every search (SANDBOX_QUERY_TIMEOUT_MS). `bounds.batchChunk`: messages a
+   * change rewrites per `_bulk` (SANDBOX_BATCH_CHUNK_SIZE); a partial update re-indexes the whole document, a few ms
+   * for a large body (3000 messages of 9 KB took 13 s here), so a chunk stays well inside the request timeout.
+   */
+  constructor(private readonly client: Client, names: ClusterNames, private readonly quota: QuotaLedger, private readonly arrivals: RedisArrivalLog,
+    private readonly bounds: { queryTimeoutMs: number; batchChunk: number }) {
     this.alias = names.messagesAlias;
     this.refreshes = new CoalescedFlush(async () => {
       const failed = (await this.client.indices.refresh({ index: this.alias }))._shards?.failed ?? 0;
@@ -273,21 +275,73 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     });
   }
 
-  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]> {
+  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessagePage> {
     return this.guard(async () => {
-      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, compileEs(options.filter));
+      const inbox = this.scoped(workspaceId, { term: { inbox_id: inboxId } });
       const after = options.after && [options.after.receivedAt.getTime(), options.after.id];
-      const messages: MessageRecord[] = [];
+      const scannedTo = options.scanLimit === undefined ? null : await this.scanEnd(workspaceId, inbox, after, options.scanLimit);
+      const upTo: estypes.QueryDslQueryContainer[] = scannedTo ? [{ bool: { should: [
+        { range: { received_at: { gt: scannedTo.receivedAt.getTime(), format: 'epoch_millis' } } },
+        { bool: { filter: [{ term: { received_at: scannedTo.receivedAt.getTime() } }, { range: { id: { gte: scannedTo.id } } }] } },
+      ], minimum_should_match: 1 } }] : [];
+      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, ...upTo, compileEs(options.filter));
+      const records: MessageRecord[] = [];
       for await (const hits of this.pages(workspaceId, query, NEWEST_FIRST, { after, limit: options.limit })) {
-        messages.push(...hits.map((hit) => toMessage(hit._source!)));
+        records.push(...hits.map((hit) => toMessage(hit._source!)));
       }
-      return messages;
+      return { records, scannedTo: records.length < options.limit ? scannedTo : null };
     });
+  }
+
+  /**
+   * The `scanLimit`th message of the inbox after `after`, newest first, or null when fewer are left. Within the
+   * result window it is one hit at an offset (each shard sorts doc values alone, nothing crosses the wire); beyond
+   * it, pages of sort values.
+   */
+  private async scanEnd(workspaceId: string, inbox: estypes.QueryDslQueryContainer, after: estypes.FieldValue[] | null, scanLimit: number): Promise<MessagePosition | null> {
+    let last: Hit | undefined;
+    if (scanLimit <= MAX_PAGE) {
+      // An offset cannot be combined with search_after, so the cursor becomes a range.
+      const [receivedAt, id] = (after ?? []) as [number?, string?];
+      const older: estypes.QueryDslQueryContainer[] = receivedAt === undefined ? [] : [{ bool: { should: [
+        { range: { received_at: { lt: receivedAt, format: 'epoch_millis' } } },
+        { bool: { filter: [{ term: { received_at: receivedAt } }, { range: { id: { lt: id } } }] } },
+      ], minimum_should_match: 1 } }];
+      const result = await this.budgetedSearch({
+        index: this.alias, routing: workspaceId, query: { bool: { filter: [inbox, ...older] } }, sort: NEWEST_FIRST, from: scanLimit - 1, size: 1,
+        _source: false, track_total_hits: false,
+      });
+      last = result.hits.hits[0];
+    } else {
+      let seen = 0;
+      for await (const hits of this.pages(workspaceId, inbox, NEWEST_FIRST, { after, limit: scanLimit, source: ['id'] })) {
+        seen += hits.length;
+        last = hits.at(-1);
+      }
+      if (seen < scanLimit) return null;
+    }
+    if (!last) return null;
+    const [receivedAt, id] = last.sort as [number, string];
+    return { receivedAt: new Date(receivedAt), id };
   }
 
   /** Every query filters by workspace, besides being routed to it. */
   private scoped(workspaceId: string, ...filters: estypes.QueryDslQueryContainer[]): estypes.QueryDslQueryContainer {
     return { bool: { filter: [{ term: { workspace_id: workspaceId } }, ...filters] } };
+  }
+
+  /** A search a tenant's query drives, stopped at the query budget: query_too_expensive when it overruns. */
+  private async budgetedSearch(request: estypes.SearchRequest): Promise<estypes.SearchResponse<MessageDoc>> {
+    const result = await this.client.search<MessageDoc>({ ...request, timeout: `${this.bounds.queryTimeoutMs}ms` }, {
+      // Elasticsearch's own timeout is checked coarsely and never counts queueing; the client's ends the wait at
+      // the budget, and closing the connection cancels the search there. Retrying would spend the budget again.
+      requestTimeout: this.bounds.queryTimeoutMs, maxRetries: 0,
+    }).catch((error: unknown) => {
+      throw error instanceof elasticsearchLibrary().errors.TimeoutError ? queryTooExpensive(this.bounds.queryTimeoutMs) : error;
+    });
+    // Hits found before the timeout are only some of them: a page or a change made of them would be wrong.
+    if (result.timed_out) throw queryTooExpensive(this.bounds.queryTimeoutMs);
+    return result;
   }
 
   /** Hits in `sort` order (which must end in a unique field), page by page, up to `limit`. */
@@ -298,7 +352,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     let after = options.after ?? undefined;
     while (remaining > 0) {
       const size = Math.min(remaining, options.pageSize ?? MAX_PAGE);
-      const result = await this.client.search<MessageDoc>({
+      const result = await this.budgetedSearch({
         index: this.alias, routing: workspaceId, query, sort, size, search_after: after, track_total_hits: false,
         _source: options.source ?? true, seq_no_primary_term: options.versions,
       });
@@ -393,7 +447,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
    */
   private async rewrite(workspaceId: string, query: estypes.QueryDslQueryContainer, stillSelected: (m: MessageRecord) => boolean, rewrite: Rewrite): Promise<string[]> {
     const written: string[] = [];
-    for await (const hits of this.pages(workspaceId, query, [{ id: 'asc' }], { pageSize: WRITE_BATCH, source: ['read', 'tags'], versions: true })) {
+    for await (const hits of this.pages(workspaceId, query, [{ id: 'asc' }], { pageSize: this.bounds.batchChunk, source: ['read', 'tags'], versions: true })) {
       let pending = hits.map((hit) => ({ id: hit._id!, seqNo: hit._seq_no!, primaryTerm: hit._primary_term!, doc: hit._source! }));
       for (let round = 0; pending.length > 0; round++) {
         if (round === MAX_CONFLICT_ROUNDS) throw new AppError('storage_unavailable', `Elasticsearch is unavailable: messages kept changing under a batch change (${pending.length} left)`, { component: 'elasticsearch' });

@@ -41,7 +41,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
     const blobs = await MinioBlobStore.open(config, names.bucket);
     const arrivals = new RedisArrivalLog(redis, names.redisPrefix, config.streamResumeLimit);
     const quota = new RedisQuotaLedger(redis, names.redisPrefix, config.nodeId, arrivals);
-    const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota, arrivals);
+    const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota, arrivals, { queryTimeoutMs: config.queryTimeoutMs, batchChunk: config.batchChunkSize });
     const captures = new BlobsThenIndex(blobs, messages);
     const isStored = (workspaceId: string, messageId: string) => messages.isStoredAndVisible(workspaceId, messageId);
     // Before this node captures anything: what its previous run left pending is settled now, not minutes later.

@@ -116,12 +116,15 @@ return 1
 `);
 
 /**
- * Stores a rule unless the id is taken, listing it for the workspace and, when scoped, for its inbox.
- * KEYS: rule, workspace rule list, [inbox rule list]. ARGV: id, score, field/value pairs.
+ * Stores a rule unless the workspace has reached the limit or the id is taken, listing it for the workspace and,
+ * when scoped, for its inbox; 1 when stored, 0 when the id is taken, -1 at the limit.
+ * KEYS: rule, workspace rule list, [inbox rule list]. ARGV: id, score, limit ('' = none), field/value pairs.
  */
 const CREATE_TAG_RULE = new LuaScript(`
+local limit = tonumber(ARGV[3])
+if limit and redis.call('ZCARD', KEYS[2]) >= limit then return -1 end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 if KEYS[3] then redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1]) end
 return 1
@@ -346,7 +349,7 @@ export class RedisMetadataStore implements MetadataStore {
     });
   }
 
-  createTagRule(rule: TagRule): Promise<void> {
+  createTagRule(rule: TagRule, limit: number | null): Promise<'created' | 'limit_reached'> {
     return guardedRedis(async () => {
       const fields: Record<string, string | number> = {
         id: rule.id, workspaceId: rule.workspaceId, query: rule.query, tags: JSON.stringify(rule.tags), createdAt: rule.createdAt.getTime(),
@@ -356,8 +359,10 @@ export class RedisMetadataStore implements MetadataStore {
         fields.inboxId = rule.inboxId;
         keys.push(this.inboxRulesKey(rule.workspaceId, rule.inboxId));
       }
-      const created = await CREATE_TAG_RULE.run(this.redis, keys, [rule.id, rule.createdAt.getTime(), ...pairs(fields)]);
+      const created = await CREATE_TAG_RULE.run(this.redis, keys, [rule.id, rule.createdAt.getTime(), limit ?? '', ...pairs(fields)]);
+      if (created === -1) return 'limit_reached';
       if (created !== 1) throw new AppError('already_exists', `tag rule ${rule.id} already exists`);
+      return 'created';
     });
   }
 

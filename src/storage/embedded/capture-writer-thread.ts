@@ -5,7 +5,8 @@ import { workerData } from 'node:worker_threads';
 import type { CapturedMessage } from '../ports.js';
 import { connectSqlite, translateSqliteError, WalGroupCommit } from './sqlite-database.js';
 import { SqliteBlobStore } from './sqlite-blob-store.js';
-import { SqliteMessageIndex } from './sqlite-message-index.js';
+import { searchesInPlace, SqliteMessageIndex } from './sqlite-message-index.js';
+import { SqliteMessageSearch } from './sqlite-message-search.js';
 import type { CaptureWriterSettings, SentFailure, WriteReply } from './sqlite-capture-store.js';
 
 const settings = workerData as CaptureWriterSettings;
@@ -17,7 +18,8 @@ db.pragma('synchronous = NORMAL');
 db.pragma('wal_autocheckpoint = 0');
 // Only their in-transaction writes (insertMessage, writeRows) are used here, never their own commits.
 const unusedCommits = new WalGroupCommit(db);
-const index = new SqliteMessageIndex(db, unusedCommits, settings.arrivalLogLength);
+// It never searches nor changes messages, so searching in place (and chunks of one) are never used either.
+const index = new SqliteMessageIndex(db, unusedCommits, settings.arrivalLogLength, searchesInPlace(new SqliteMessageSearch(db)), 1);
 const blobs = new SqliteBlobStore(db, unusedCommits);
 
 const quotaRefusal = new Error('quota reached');

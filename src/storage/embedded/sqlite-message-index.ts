@@ -1,76 +1,23 @@
 // MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags, written in one transaction.
 import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/types.js';
-import type { ArrivalPage, ChangeResult, InboxCounts, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessageSelection, NewMessage, QuotaCharge } from '../ports.js';
+import type { ArrivalPage, ChangeResult, InboxCounts, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessageSelection, NewMessage, QuotaCharge } from '../ports.js';
+import { SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
 import { guarded, statementCache, translateSqliteError, type SqliteDatabase, type WalGroupCommit } from './sqlite-database.js';
-import { compileSql, requiredPhrases } from './compile-sql.js';
+import { SqliteMessageSearch } from './sqlite-message-search.js';
 
-interface MessageRow {
-  seq: number;
-  id: string;
-  workspace_id: string;
-  inbox_id: string;
-  received_at: number;
-  envelope_from: string;
-  recipients: string;
-  from_header: string;
-  to_header: string;
-  cc_header: string;
-  subject: string;
-  message_id: string;
-  size: number;
-  has_text: number;
-  has_html: number;
-  attachment_count: number;
-  link_count: number;
-  tls: number;
-  parse_error: string | null;
-  read: number;
-  /** JSON array, gathered from message_tags by the select. */
-  tags: string;
-  raw_key: string;
-  search_subject: string;
-  search_sender: string;
-  search_recipients: string;
-  search_body: string;
+/** Where searches run: the reader threads (sqlite-readers.ts), or the calling thread when it is already off the event loop. */
+export interface MessageSearches {
+  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessagePage>;
+  /** The next `limit` selected rows after row `afterSeq`, in row order. */
+  selectChunk(selection: MessageSelection, afterSeq: number, limit: number): Promise<number[]>;
 }
 
-const toMessage = (row: MessageRow): MessageRecord => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  inboxId: row.inbox_id,
-  receivedAt: new Date(row.received_at),
-  envelopeFrom: row.envelope_from,
-  recipients: JSON.parse(row.recipients) as string[],
-  from: row.from_header,
-  to: row.to_header,
-  cc: row.cc_header,
-  subject: row.subject,
-  messageId: row.message_id,
-  size: row.size,
-  hasText: row.has_text === 1,
-  hasHtml: row.has_html === 1,
-  attachmentCount: row.attachment_count,
-  linkCount: row.link_count,
-  tls: row.tls === 1,
-  parseError: row.parse_error,
-  read: row.read === 1,
-  tags: JSON.parse(row.tags) as string[],
-  rawKey: row.raw_key,
-  search: { subject: row.search_subject, sender: row.search_sender, recipients: row.search_recipients, body: row.search_body },
+/** The searches of `search` run where they are called, for a thread that is already off the event loop. */
+export const searchesInPlace = (search: SqliteMessageSearch): MessageSearches => ({
+  list: (workspaceId, inboxId, options) => guarded(() => search.list(workspaceId, inboxId, options)),
+  selectChunk: (selection, afterSeq, limit) => guarded(() => search.selectChunk(selection, afterSeq, limit)),
 });
-
-/** Every message read selects these, so tags always come along. */
-const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(tag ORDER BY tag), '[]') FROM message_tags WHERE message_seq = m.seq) AS tags`;
-const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
-
-export interface SqliteMessageIndexOptions {
-  /**
-   * A text clause every match needs, with fewer index hits than this, drives a page from its hits; otherwise
-   * the page walks the inbox newest first and stops once full. See list().
-   */
-  indexDrivenBelow?: number;
-}
 
 export class SqliteMessageIndex implements MessageIndex {
   private readonly insertRow;
@@ -82,14 +29,18 @@ export class SqliteMessageIndex implements MessageIndex {
    */
   readonly insertMessage: (message: MessageRecord, charge: QuotaCharge) => boolean;
   private readonly appendArrival;
-  private readonly indexDrivenBelow: number;
 
   private readonly sql: (sql: string) => Database.Statement;
+  private readonly idLookups: MessageSearches;
 
-  /** `arrivalLogLength`: arrivals kept per inbox (SANDBOX_STREAM_RESUME_LIMIT). */
-  constructor(private readonly db: SqliteDatabase, private readonly commits: WalGroupCommit, arrivalLogLength: number, options: SqliteMessageIndexOptions = {}) {
+  /**
+   * `arrivalLogLength`: arrivals kept per inbox (SANDBOX_STREAM_RESUME_LIMIT). `batchChunk`: messages a change
+   * selects and writes per transaction (SANDBOX_BATCH_CHUNK_SIZE).
+   */
+  constructor(private readonly db: SqliteDatabase, private readonly commits: WalGroupCommit, arrivalLogLength: number,
+    private readonly searches: MessageSearches, private readonly batchChunk: number) {
     this.sql = statementCache(db);
-    this.indexDrivenBelow = options.indexDrivenBelow ?? 2000;
+    this.idLookups = searchesInPlace(new SqliteMessageSearch(db));
     this.insertRow = db.prepare(`INSERT INTO messages (
         id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
         message_id, size, has_text, has_html, attachment_count, link_count, tls, parse_error, read, raw_key,
@@ -205,40 +156,8 @@ export class SqliteMessageIndex implements MessageIndex {
     });
   }
 
-  /**
-   * A page costs what it reads, so the plan depends on how common the searched text is. Rare text: start from
-   * the trigram hits of the rarest required phrase and sort those few rows. Common text (or none): walk the
-   * inbox newest first, checking each row with instr(), and stop when the page is full, which is soon.
-   */
-  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessageRecord[]> {
-    return guarded(() => this.db.transaction(() => {
-      const filter = compileSql(options.filter, { trigramIndex: false });
-      const after = options.after;
-      // Written as a range on received_at so the inbox index can start at the cursor.
-      const position = after ? 'AND m.received_at <= ? AND NOT (m.received_at = ? AND m.id >= ?)' : '';
-      const positionParams = after ? [after.receivedAt.getTime(), after.receivedAt.getTime(), after.id] : [];
-      const conditions = `m.workspace_id = ? AND m.inbox_id = ? ${position} AND ${filter.where} ORDER BY m.received_at DESC, m.id DESC LIMIT ?`;
-      const params = [workspaceId, inboxId, ...positionParams, ...filter.params, options.limit];
-      const driver = this.rarestPhrase(requiredPhrases(options.filter));
-      if (driver === null) return (this.sql(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params) as MessageRow[]).map(toMessage);
-      // The hits are sorted by their keys alone and only the page's rows are read whole: sorting whole rows
-      // (bodies included) of a thousand hits to keep fifty cost most of such a query.
-      const rows = this.sql(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?),
-          page(seq) AS MATERIALIZED (SELECT m.seq FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions})
-          SELECT ${MESSAGE_COLUMNS} FROM page CROSS JOIN messages m ON m.seq = page.seq ORDER BY m.received_at DESC, m.id DESC`).all(driver, ...params);
-      return (rows as MessageRow[]).map(toMessage);
-    })());
-  }
-
-  /** The phrase with the fewest index hits, if it has fewer than indexDrivenBelow; counting stops there. */
-  private rarestPhrase(phrases: string[]): string | null {
-    let rarest: { phrase: string; hits: number } | null = null;
-    const count = this.sql('SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)').pluck();
-    for (const phrase of phrases) {
-      const hits = count.get(phrase, this.indexDrivenBelow) as number;
-      if (hits < this.indexDrivenBelow && (rarest === null || hits < rarest.hits)) rarest = { phrase, hits };
-    }
-    return rarest?.phrase ?? null;
+  list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessagePage> {
+    return this.searches.list(workspaceId, inboxId, options);
   }
 
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, InboxCounts>> {
@@ -250,10 +169,27 @@ export class SqliteMessageIndex implements MessageIndex {
     });
   }
 
-  change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult> {
-    return guarded(() => this.db.transaction((): ChangeResult => {
-      const seqs = this.selectSeqs(selection);
-      if (seqs.length === 0) return { affected: 0, deletedIds: [] };
+  /**
+   * Chunk by chunk: a chunk's rows are selected on a reader, then written in a short transaction of their own, so
+   * neither the search nor a whole workspace's writes hold the write lock captures wait for.
+   */
+  async change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult> {
+    // Listed ids alone are looked up in the id index, at most a thousand of them (the API's cap): no search.
+    const searches = selection.filter === undefined && selection.ids !== undefined ? this.idLookups : this.searches;
+    const result: ChangeResult = { affected: 0, deletedIds: [] };
+    for (let afterSeq = 0; ;) {
+      const seqs = await searches.selectChunk(selection, afterSeq, this.batchChunk);
+      if (seqs.length === 0) return result;
+      const chunk = await guarded(() => this.changeRows(selection.workspaceId, seqs, change));
+      result.affected += chunk.affected;
+      result.deletedIds.push(...chunk.deletedIds);
+      if (seqs.length < this.batchChunk) return result;
+      afterSeq = seqs.at(-1)!;
+    }
+  }
+
+  private changeRows(workspaceId: string, seqs: number[], change: MessageChange): ChangeResult {
+    return this.db.transaction((): ChangeResult => {
       // Selected rows go through a temporary table so any number of them fits one statement.
       this.db.exec('CREATE TEMP TABLE IF NOT EXISTS selected_seqs (seq INTEGER PRIMARY KEY); DELETE FROM temp.selected_seqs;');
       const remember = this.sql('INSERT INTO temp.selected_seqs (seq) VALUES (?)');
@@ -274,7 +210,7 @@ export class SqliteMessageIndex implements MessageIndex {
               SELECT 1 FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM message_tags t WHERE t.message_seq = s.seq AND t.tag = j.value))`)
             .get(tagList(change.tags)) as { n: number };
           this.sql(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
-              SELECT s.seq, ?, j.value FROM temp.selected_seqs s, json_each(?) j`).run(selection.workspaceId, tagList(change.tags));
+              SELECT s.seq, ?, j.value FROM temp.selected_seqs s, json_each(?) j`).run(workspaceId, tagList(change.tags));
           return { affected: gaining.n, deletedIds: [] };
         }
         case 'remove_tags': {
@@ -291,30 +227,11 @@ export class SqliteMessageIndex implements MessageIndex {
               <> (SELECT coalesce(json_group_array(value ORDER BY value), '[]') FROM json_each(?))`).get(wanted) as { n: number };
           this.sql('DELETE FROM message_tags WHERE message_seq IN (SELECT seq FROM temp.selected_seqs) AND tag NOT IN (SELECT value FROM json_each(?))').run(wanted);
           this.sql(`INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag)
-              SELECT s.seq, ?, j.value FROM temp.selected_seqs s, json_each(?) j`).run(selection.workspaceId, wanted);
+              SELECT s.seq, ?, j.value FROM temp.selected_seqs s, json_each(?) j`).run(workspaceId, wanted);
           return { affected: differing.n, deletedIds: [] };
         }
       }
-    }).immediate());
-  }
-
-  private selectSeqs(selection: MessageSelection): number[] {
-    const clauses = ['m.workspace_id = ?'];
-    const params: (string | number)[] = [selection.workspaceId];
-    if (selection.inboxId !== undefined) {
-      clauses.push('m.inbox_id = ?');
-      params.push(selection.inboxId);
-    }
-    if (selection.ids !== undefined) {
-      clauses.push('m.id IN (SELECT value FROM json_each(?))');
-      params.push(JSON.stringify(selection.ids));
-    }
-    if (selection.filter !== undefined) {
-      const filter = compileSql(selection.filter);
-      clauses.push(filter.where);
-      params.push(...filter.params);
-    }
-    return (this.sql(`SELECT m.seq FROM messages m WHERE ${clauses.join(' AND ')}`).pluck().all(...params)) as number[];
+    }).immediate();
   }
 
   existingIds(workspaceId: string, ids: string[]): Promise<Set<string>> {

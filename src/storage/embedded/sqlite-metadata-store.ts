@@ -233,11 +233,13 @@ export class SqliteMetadataStore implements MetadataStore {
     });
   }
 
-  createTagRule(rule: TagRule): Promise<void> {
-    return guarded(() => {
+  createTagRule(rule: TagRule, limit: number | null): Promise<'created' | 'limit_reached'> {
+    return guarded(() => this.db.transaction(() => {
+      if (limit !== null && (this.sql('SELECT count(*) FROM tag_rules WHERE workspace_id = ?').pluck().get(rule.workspaceId) as number) >= limit) return 'limit_reached';
       this.sql('INSERT INTO tag_rules (id, workspace_id, inbox_id, query, tags, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(rule.id, rule.workspaceId, rule.inboxId, rule.query, JSON.stringify(rule.tags), rule.createdAt.getTime());
-    });
+      return 'created' as const;
+    }).immediate());
   }
 
   replaceTagRule(rule: TagRule): Promise<boolean> {

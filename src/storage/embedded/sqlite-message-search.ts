@@ -1,0 +1,98 @@
+// The searches of the messages table: list pages and batch selections. They run on reader threads
+// (sqlite-readers.ts), never on the event loop, since their cost is whatever query a tenant writes.
+import type Database from 'better-sqlite3';
+import type { MessagePage, MessageListOptions, MessagePosition, MessageSelection } from '../ports.js';
+import { statementCache, type SqliteDatabase } from './sqlite-database.js';
+import { compileSql, requiredPhrases } from './compile-sql.js';
+import { MESSAGE_COLUMNS, SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
+
+export interface SqliteMessageSearchOptions {
+  /**
+   * A text clause every match needs, with fewer index hits than this, drives a page from its hits; otherwise
+   * the page walks the inbox newest first and stops once full. See list().
+   */
+  indexDrivenBelow?: number;
+}
+
+/** Written as a range on received_at so the inbox index can start at the cursor. */
+const AFTER_POSITION = 'AND m.received_at <= ? AND NOT (m.received_at = ? AND m.id >= ?)';
+/** The same range's other end: the scan budget's last message, itself included. */
+const UP_TO_POSITION = 'AND m.received_at >= ? AND NOT (m.received_at = ? AND m.id < ?)';
+
+const positionParams = (position: MessagePosition | null): (string | number)[] =>
+  position ? [position.receivedAt.getTime(), position.receivedAt.getTime(), position.id] : [];
+
+export class SqliteMessageSearch {
+  private readonly sql: (sql: string) => Database.Statement;
+  private readonly indexDrivenBelow: number;
+
+  constructor(private readonly db: SqliteDatabase, options: SqliteMessageSearchOptions = {}) {
+    this.sql = statementCache(db);
+    this.indexDrivenBelow = options.indexDrivenBelow ?? 2000;
+  }
+
+  /**
+   * A page costs what it reads, so the plan depends on how common the searched text is. Rare text: start from
+   * the trigram hits of the rarest required phrase and sort those few rows. Common text (or none): walk the
+   * inbox newest first, checking each row with instr(), and stop when the page is full, which is soon. With a
+   * scan limit, either plan only considers the next `scanLimit` messages of the inbox, found from its index alone.
+   */
+  list(workspaceId: string, inboxId: string, options: MessageListOptions): MessagePage {
+    return this.db.transaction((): MessagePage => {
+      const filter = compileSql(options.filter, { trigramIndex: false });
+      const after = options.after;
+      const scannedTo = options.scanLimit === undefined ? null : this.scanEnd(workspaceId, inboxId, after, options.scanLimit);
+      const conditions = `m.workspace_id = ? AND m.inbox_id = ? ${after ? AFTER_POSITION : ''} ${scannedTo ? UP_TO_POSITION : ''}
+          AND ${filter.where} ORDER BY m.received_at DESC, m.id DESC LIMIT ?`;
+      const params = [workspaceId, inboxId, ...positionParams(after), ...positionParams(scannedTo), ...filter.params, options.limit];
+      const driver = this.rarestPhrase(requiredPhrases(options.filter));
+      // The hits are sorted by their keys alone and only the page's rows are read whole: sorting whole rows
+      // (bodies included) of a thousand hits to keep fifty cost most of such a query.
+      const rows = driver === null
+        ? this.sql(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params)
+        : this.sql(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?),
+            page(seq) AS MATERIALIZED (SELECT m.seq FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions})
+            SELECT ${MESSAGE_COLUMNS} FROM page CROSS JOIN messages m ON m.seq = page.seq ORDER BY m.received_at DESC, m.id DESC`).all(driver, ...params);
+      const records = (rows as MessageRow[]).map(toMessage);
+      return { records, scannedTo: records.length < options.limit ? scannedTo : null };
+    })();
+  }
+
+  /** The `scanLimit`th message after `after`, or null when fewer are left. */
+  private scanEnd(workspaceId: string, inboxId: string, after: MessagePosition | null, scanLimit: number): MessagePosition | null {
+    const row = this.sql(`SELECT m.received_at, m.id FROM messages m WHERE m.workspace_id = ? AND m.inbox_id = ? ${after ? AFTER_POSITION : ''}
+        ORDER BY m.received_at DESC, m.id DESC LIMIT 1 OFFSET ?`).get(workspaceId, inboxId, ...positionParams(after), scanLimit - 1) as { received_at: number; id: string } | undefined;
+    return row ? { receivedAt: new Date(row.received_at), id: row.id } : null;
+  }
+
+  /** The phrase with the fewest index hits, if it has fewer than indexDrivenBelow; counting stops there. */
+  private rarestPhrase(phrases: string[]): string | null {
+    let rarest: { phrase: string; hits: number } | null = null;
+    const count = this.sql('SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)').pluck();
+    for (const phrase of phrases) {
+      const hits = count.get(phrase, this.indexDrivenBelow) as number;
+      if (hits < this.indexDrivenBelow && (rarest === null || hits < rarest.hits)) rarest = { phrase, hits };
+    }
+    return rarest?.phrase ?? null;
+  }
+
+  /** The next `limit` selected messages after row `afterSeq`, in row order: one chunk of a batch change. */
+  selectChunk(selection: MessageSelection, afterSeq: number, limit: number): number[] {
+    const clauses = ['m.workspace_id = ?', 'm.seq > ?'];
+    const params: (string | number)[] = [selection.workspaceId, afterSeq];
+    if (selection.inboxId !== undefined) {
+      clauses.push('m.inbox_id = ?');
+      params.push(selection.inboxId);
+    }
+    if (selection.ids !== undefined) {
+      clauses.push('m.id IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(selection.ids));
+    }
+    if (selection.filter !== undefined) {
+      const filter = compileSql(selection.filter);
+      clauses.push(filter.where);
+      params.push(...filter.params);
+    }
+    return this.sql(`SELECT m.seq FROM messages m WHERE ${clauses.join(' AND ')} ORDER BY m.seq LIMIT ?`).pluck().all(...params, limit) as number[];
+  }
+}

@@ -1,0 +1,191 @@
+// The reader threads of the embedded profile: every search whose cost a tenant chooses (list pages, waits' lookups,
+// batch selections) runs on one of them, on a read-only connection, and is stopped when it overruns its time budget.
+import { Piscina } from 'piscina';
+import { AppError } from '../../errors.js';
+import { queryTooExpensive } from '../../query/query-budget.js';
+import { workerFile } from '../../worker-file.js';
+import type { MessageListOptions, MessagePage, MessageSelection } from '../ports.js';
+import type { SentFailure } from './sqlite-capture-store.js';
+import type { SqliteMessageSearchOptions } from './sqlite-message-search.js';
+
+/** What each reader thread is started with. */
+export interface ReaderSettings {
+  /** The database file, already migrated. */
+  file: string;
+  search: SqliteMessageSearchOptions;
+}
+
+type ReaderSearch =
+  | { kind: 'list'; workspaceId: string; inboxId: string; options: MessageListOptions }
+  | { kind: 'select'; selection: MessageSelection; afterSeq: number; limit: number };
+
+/**
+ * One search, as it crosses to a reader thread; `started` is one BigInt64 where the thread writes when it began (ms
+ * since the epoch), so the budget counts running time, not queueing.
+ */
+export type ReaderTask = ReaderSearch & { started: SharedArrayBuffer };
+
+/** A search's answer, or its failure as it crosses back (cloning keeps no class). */
+export type ReaderReply = { page: MessagePage } | { seqs: number[] } | { failure: SentFailure };
+
+export interface SqliteReadersOptions {
+  /** Reader threads (SANDBOX_QUERY_THREADS). */
+  threads: number;
+  /** Longest one search may run (SANDBOX_QUERY_TIMEOUT_MS); time spent queued does not count. */
+  timeoutMs: number;
+  /** Searches one workspace may have waiting for a thread (SANDBOX_QUERY_QUEUE_PER_WORKSPACE). */
+  queuePerWorkspace: number;
+}
+
+/** Searches waiting over every workspace before new ones are refused as busy. */
+const MAX_QUEUED_SEARCHES = 1000;
+/** A search's rows are short-lived; V8's default young generation would let each thread hold tens of MB of them. */
+const READER_YOUNG_GENERATION_MB = 8;
+/** Below the event loop's priority, as the content workers are: a hostile search must not take the loop's CPU share. */
+const READER_NICE_INCREMENT = 10;
+
+const received = (failure: SentFailure): AppError => new AppError(failure.code, failure.message, failure.component ? { component: failure.component } : {});
+
+/**
+ * better-sqlite3 cannot interrupt a statement, so a search that overruns has its thread terminated (piscina starts
+ * another). Threads are shared fairly: a workspace runs at most all threads but one at a time (one when there are
+ * one or two), so another workspace's search always finds a thread within one budget at worst, and waiting searches
+ * start in turns between workspaces.
+ */
+export class SqliteReaders {
+  private readonly pool: Piscina<ReaderTask, ReaderReply>;
+  private readonly turns: WorkspaceTurns;
+
+  constructor(settings: ReaderSettings, private readonly options: SqliteReadersOptions) {
+    this.pool = new Piscina({
+      filename: workerFile(import.meta.url, 'sqlite-reader-thread').href,
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      // Started now and kept: a search must not wait for a thread to load.
+      idleTimeout: Infinity,
+      workerData: settings,
+      resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB },
+      niceIncrement: READER_NICE_INCREMENT,
+    });
+    // A thread terminated for its budget is replaced by piscina; the error belongs to the search, answered already.
+    this.pool.on('error', () => undefined);
+    this.turns = new WorkspaceTurns({
+      threads: options.threads,
+      perWorkspace: Math.max(1, options.threads - 1),
+      queuePerWorkspace: options.queuePerWorkspace,
+      queueTotal: MAX_QUEUED_SEARCHES,
+    });
+  }
+
+  async list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessagePage> {
+    const reply = await this.run(workspaceId, { kind: 'list', workspaceId, inboxId, options });
+    if (!('page' in reply)) throw new AppError('internal_error', 'a reader thread answered a list with something else');
+    return reply.page;
+  }
+
+  /** The next `limit` selected rows after `afterSeq`, in row order. */
+  async selectChunk(selection: MessageSelection, afterSeq: number, limit: number): Promise<number[]> {
+    const reply = await this.run(selection.workspaceId, { kind: 'select', selection, afterSeq, limit });
+    if (!('seqs' in reply)) throw new AppError('internal_error', 'a reader thread answered a selection with something else');
+    return reply.seqs;
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+
+  private async run(workspaceId: string, search: ReaderSearch): Promise<Exclude<ReaderReply, { failure: SentFailure }>> {
+    await this.turns.acquire(workspaceId);
+    const started = new BigInt64Array(new SharedArrayBuffer(8));
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout;
+    // Armed for the whole budget, then again for what is left once the thread has said when it started.
+    const watch = (delayMs: number) => {
+      timer = setTimeout(() => {
+        const startedAt = Number(Atomics.load(started, 0));
+        const left = startedAt === 0 ? this.options.timeoutMs : startedAt + this.options.timeoutMs - Date.now();
+        if (startedAt !== 0 && left <= 0) controller.abort();
+        else watch(left);
+      }, delayMs);
+    };
+    watch(this.options.timeoutMs);
+    let reply: ReaderReply;
+    try {
+      reply = await this.pool.run({ ...search, started: started.buffer }, { signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) throw queryTooExpensive(this.options.timeoutMs);
+      throw new AppError('storage_unavailable', `embedded storage failed: a reader thread stopped (${(error as Error).message})`, { component: 'sqlite', cause: error });
+    } finally {
+      clearTimeout(timer!);
+      this.turns.release(workspaceId);
+    }
+    if ('failure' in reply) throw received(reply.failure);
+    return reply;
+  }
+}
+
+interface TurnLimits {
+  threads: number;
+  perWorkspace: number;
+  queuePerWorkspace: number;
+  queueTotal: number;
+}
+
+/** Who may use a reader thread next: a cap per workspace on threads held, and waiting workspaces served in turns. */
+class WorkspaceTurns {
+  private running = 0;
+  private waitingTotal = 0;
+  private readonly runningBy = new Map<string, number>();
+  /** Waiting searches per workspace, in a map whose insertion order is the rotation. */
+  private readonly waitingBy = new Map<string, (() => void)[]>();
+
+  constructor(private readonly limits: TurnLimits) {}
+
+  acquire(workspaceId: string): Promise<void> {
+    if (this.mayStart(workspaceId) && !this.waitingBy.has(workspaceId)) {
+      this.start(workspaceId);
+      return Promise.resolve();
+    }
+    const queue = this.waitingBy.get(workspaceId) ?? [];
+    if (queue.length >= this.limits.queuePerWorkspace) {
+      throw new AppError('too_many_queries', `this workspace has ${queue.length} searches waiting already (the limit); wait for their answers before sending more`);
+    }
+    if (this.waitingTotal >= this.limits.queueTotal) throw new AppError('server_busy', 'the server has too many searches waiting; try again shortly');
+    this.waitingTotal++;
+    return new Promise((resolve) => {
+      queue.push(resolve);
+      this.waitingBy.set(workspaceId, queue);
+    });
+  }
+
+  release(workspaceId: string): void {
+    this.running--;
+    const held = (this.runningBy.get(workspaceId) ?? 1) - 1;
+    if (held === 0) this.runningBy.delete(workspaceId);
+    else this.runningBy.set(workspaceId, held);
+    this.startWaiting();
+  }
+
+  private mayStart(workspaceId: string): boolean {
+    return this.running < this.limits.threads && (this.runningBy.get(workspaceId) ?? 0) < this.limits.perWorkspace;
+  }
+
+  private start(workspaceId: string): void {
+    this.running++;
+    this.runningBy.set(workspaceId, (this.runningBy.get(workspaceId) ?? 0) + 1);
+  }
+
+  private startWaiting(): void {
+    for (const [workspaceId, queue] of [...this.waitingBy]) {
+      if (this.running >= this.limits.threads) return;
+      if (!this.mayStart(workspaceId)) continue;
+      const next = queue.shift()!;
+      this.waitingTotal--;
+      // To the back of the rotation, or out of it with nothing left waiting.
+      this.waitingBy.delete(workspaceId);
+      if (queue.length > 0) this.waitingBy.set(workspaceId, queue);
+      this.start(workspaceId);
+      next();
+    }
+  }
+}
