@@ -1,6 +1,6 @@
-// A bounded, fair queue in front of scarce work: at most `concurrency` tasks run, at most `queueLimit` wait, no key
-// holds more than `perKeyLimit` of either, and waiting tasks start in turns between keys, so one key's backlog is
-// its own.
+// A bounded, fair queue in front of scarce work: at most `concurrency` tasks run (at most `perKeyConcurrency` of them
+// one key's), at most `queueLimit` wait, no key holds more than `perKeyLimit` running and waiting, and waiting tasks
+// start in turns between keys, so one key's backlog is its own.
 
 export interface FairGateLimits {
   /** Tasks running at once. */
@@ -9,6 +9,8 @@ export interface FairGateLimits {
   queueLimit: number;
   /** Tasks one key may have running and waiting together. */
   perKeyLimit: number;
+  /** Tasks one key may have running at once (all of `concurrency` when absent), so others always find a slot. */
+  perKeyConcurrency?: number;
 }
 
 /** Why a task was not let in: the whole queue is full, or its key has its share already. */
@@ -24,6 +26,8 @@ export class FairGate {
   private waitingCount = 0;
   /** Per key: its tasks running and waiting. */
   private readonly held = new Map<string, number>();
+  /** Per key: its tasks running. */
+  private readonly runningByKey = new Map<string, number>();
   /** Waiting starts per key, in a map whose insertion order is the rotation. */
   private readonly waiting = new Map<string, (() => void)[]>();
 
@@ -33,26 +37,34 @@ export class FairGate {
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
     const heldByKey = this.held.get(key) ?? 0;
     if (heldByKey >= this.limits.perKeyLimit) throw new GateRefusal('key_full');
-    if (this.running >= this.limits.concurrency && this.waitingCount >= this.limits.queueLimit) throw new GateRefusal('queue_full');
+    const startsNow = this.mayStart(key) && !this.waiting.has(key);
+    if (!startsNow && this.waitingCount >= this.limits.queueLimit) throw new GateRefusal('queue_full');
     this.held.set(key, heldByKey + 1);
     try {
-      if (this.running < this.limits.concurrency) this.running++;
+      if (startsNow) this.start(key);
       else await this.enqueue(key);
       try {
         return await task();
       } finally {
-        this.startNext();
+        this.finish(key);
       }
     } finally {
-      const left = (this.held.get(key) ?? 1) - 1;
-      if (left === 0) this.held.delete(key);
-      else this.held.set(key, left);
+      decrement(this.held, key);
     }
   }
 
   /** Tasks running and waiting now, for operators' metrics and tests. */
   stats(): { running: number; waiting: number } {
     return { running: this.running, waiting: this.waitingCount };
+  }
+
+  private mayStart(key: string): boolean {
+    return this.running < this.limits.concurrency && (this.runningByKey.get(key) ?? 0) < (this.limits.perKeyConcurrency ?? this.limits.concurrency);
+  }
+
+  private start(key: string): void {
+    this.running++;
+    this.runningByKey.set(key, (this.runningByKey.get(key) ?? 0) + 1);
   }
 
   private enqueue(key: string): Promise<void> {
@@ -64,18 +76,25 @@ export class FairGate {
     });
   }
 
-  /** Hands the freed slot to the first waiting task of the next key in turn, which then goes to the back. */
-  private startNext(): void {
-    const next = this.waiting.entries().next();
-    if (next.done) {
-      this.running--;
-      return;
+  /** Frees the task's slot and hands free slots to waiting tasks of keys in turn, each of which goes to the back. */
+  private finish(key: string): void {
+    this.running--;
+    decrement(this.runningByKey, key);
+    for (const [waitingKey, queue] of [...this.waiting]) {
+      if (this.running >= this.limits.concurrency) return;
+      if (!this.mayStart(waitingKey)) continue;
+      const start = queue.shift()!;
+      this.waiting.delete(waitingKey);
+      if (queue.length > 0) this.waiting.set(waitingKey, queue);
+      this.waitingCount--;
+      this.start(waitingKey);
+      start();
     }
-    const [key, queue] = next.value;
-    const start = queue.shift()!;
-    this.waiting.delete(key);
-    if (queue.length > 0) this.waiting.set(key, queue);
-    this.waitingCount--;
-    start();
   }
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left === 0) counts.delete(key);
+  else counts.set(key, left);
 }

@@ -1,4 +1,4 @@
-// FairGate: bounded concurrency, a bounded queue, a share per key, and turns between keys.
+// FairGate: bounded concurrency, a bounded queue, a share and a concurrency per key, and turns between keys.
 import { strict as assert } from 'node:assert';
 import { FairGate, GateRefusal } from '../../src/domain/fair-gate.js';
 
@@ -47,6 +47,23 @@ describe('FairGate', () => {
     }
     await Promise.all(running);
     assert.equal(await gate.run('a', async () => 'later'), 'later', 'shares come back when tasks end');
+  });
+
+  it('runs at most `perKeyConcurrency` of one key\'s tasks, leaving a slot that another key takes at once', async () => {
+    const gate = new FairGate({ concurrency: 2, queueLimit: 10, perKeyLimit: 10, perKeyConcurrency: 1 });
+    const started: string[] = [];
+    const a = [heldTask(started, 'a1'), heldTask(started, 'a2')];
+    const results = a.map((held) => gate.run('a', held.task));
+    await settle();
+    assert.deepEqual(started, ['a1'], 'a\'s second waits although a slot is free');
+    assert.deepEqual(gate.stats(), { running: 1, waiting: 1 });
+    assert.equal(await gate.run('b', async () => 'b1'), 'b1', 'b takes the free slot at once');
+    a[0]!.release();
+    await settle();
+    assert.deepEqual(started, ['a1', 'a2']);
+    a[1]!.release();
+    assert.deepEqual(await Promise.all(results), ['a1', 'a2']);
+    assert.deepEqual(gate.stats(), { running: 0, waiting: 0 });
   });
 
   it('frees the slot and the share when a task fails', async () => {

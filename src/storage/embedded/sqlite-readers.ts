@@ -2,6 +2,7 @@
 // batch selections) runs on one of them, on a read-only connection, and is stopped when it overruns its time budget.
 import { Piscina } from 'piscina';
 import { AppError } from '../../errors.js';
+import { FairGate, GateRefusal } from '../../domain/fair-gate.js';
 import { queryTooExpensive } from '../../query/query-budget.js';
 import { workerFile } from '../../worker-file.js';
 import type { MessageListOptions, MessagePage, MessageSelection } from '../ports.js';
@@ -54,7 +55,7 @@ const received = (failure: SentFailure): AppError => new AppError(failure.code, 
  */
 export class SqliteReaders {
   private readonly pool: Piscina<ReaderTask, ReaderReply>;
-  private readonly turns: WorkspaceTurns;
+  private readonly turns: FairGate;
 
   constructor(settings: ReaderSettings, private readonly options: SqliteReadersOptions) {
     this.pool = new Piscina({
@@ -69,11 +70,12 @@ export class SqliteReaders {
     });
     // A thread terminated for its budget is replaced by piscina; the error belongs to the search, answered already.
     this.pool.on('error', () => undefined);
-    this.turns = new WorkspaceTurns({
-      threads: options.threads,
-      perWorkspace: Math.max(1, options.threads - 1),
-      queuePerWorkspace: options.queuePerWorkspace,
-      queueTotal: MAX_QUEUED_SEARCHES,
+    const perWorkspace = Math.max(1, options.threads - 1);
+    this.turns = new FairGate({
+      concurrency: options.threads,
+      perKeyConcurrency: perWorkspace,
+      perKeyLimit: perWorkspace + options.queuePerWorkspace,
+      queueLimit: MAX_QUEUED_SEARCHES,
     });
   }
 
@@ -94,8 +96,20 @@ export class SqliteReaders {
     return this.pool.destroy();
   }
 
+  /** Runs the search on a reader thread once it is its workspace's turn; refuses at once when it may not wait. */
   private async run(workspaceId: string, search: ReaderSearch): Promise<Exclude<ReaderReply, { failure: SentFailure }>> {
-    await this.turns.acquire(workspaceId);
+    try {
+      return await this.turns.run(workspaceId, () => this.runOnThread(search));
+    } catch (error) {
+      if (!(error instanceof GateRefusal)) throw error;
+      if (error.reason === 'key_full') {
+        throw new AppError('too_many_queries', `this workspace has ${this.options.queuePerWorkspace} searches waiting already (the limit); wait for their answers before sending more`);
+      }
+      throw new AppError('server_busy', 'the server has too many searches waiting; try again shortly');
+    }
+  }
+
+  private async runOnThread(search: ReaderSearch): Promise<Exclude<ReaderReply, { failure: SentFailure }>> {
     const started = new BigInt64Array(new SharedArrayBuffer(8));
     const controller = new AbortController();
     let timer: NodeJS.Timeout;
@@ -117,75 +131,8 @@ export class SqliteReaders {
       throw new AppError('storage_unavailable', `embedded storage failed: a reader thread stopped (${(error as Error).message})`, { component: 'sqlite', cause: error });
     } finally {
       clearTimeout(timer!);
-      this.turns.release(workspaceId);
     }
     if ('failure' in reply) throw received(reply.failure);
     return reply;
-  }
-}
-
-interface TurnLimits {
-  threads: number;
-  perWorkspace: number;
-  queuePerWorkspace: number;
-  queueTotal: number;
-}
-
-/** Who may use a reader thread next: a cap per workspace on threads held, and waiting workspaces served in turns. */
-class WorkspaceTurns {
-  private running = 0;
-  private waitingTotal = 0;
-  private readonly runningBy = new Map<string, number>();
-  /** Waiting searches per workspace, in a map whose insertion order is the rotation. */
-  private readonly waitingBy = new Map<string, (() => void)[]>();
-
-  constructor(private readonly limits: TurnLimits) {}
-
-  acquire(workspaceId: string): Promise<void> {
-    if (this.mayStart(workspaceId) && !this.waitingBy.has(workspaceId)) {
-      this.start(workspaceId);
-      return Promise.resolve();
-    }
-    const queue = this.waitingBy.get(workspaceId) ?? [];
-    if (queue.length >= this.limits.queuePerWorkspace) {
-      throw new AppError('too_many_queries', `this workspace has ${queue.length} searches waiting already (the limit); wait for their answers before sending more`);
-    }
-    if (this.waitingTotal >= this.limits.queueTotal) throw new AppError('server_busy', 'the server has too many searches waiting; try again shortly');
-    this.waitingTotal++;
-    return new Promise((resolve) => {
-      queue.push(resolve);
-      this.waitingBy.set(workspaceId, queue);
-    });
-  }
-
-  release(workspaceId: string): void {
-    this.running--;
-    const held = (this.runningBy.get(workspaceId) ?? 1) - 1;
-    if (held === 0) this.runningBy.delete(workspaceId);
-    else this.runningBy.set(workspaceId, held);
-    this.startWaiting();
-  }
-
-  private mayStart(workspaceId: string): boolean {
-    return this.running < this.limits.threads && (this.runningBy.get(workspaceId) ?? 0) < this.limits.perWorkspace;
-  }
-
-  private start(workspaceId: string): void {
-    this.running++;
-    this.runningBy.set(workspaceId, (this.runningBy.get(workspaceId) ?? 0) + 1);
-  }
-
-  private startWaiting(): void {
-    for (const [workspaceId, queue] of [...this.waitingBy]) {
-      if (this.running >= this.limits.threads) return;
-      if (!this.mayStart(workspaceId)) continue;
-      const next = queue.shift()!;
-      this.waitingTotal--;
-      // To the back of the rotation, or out of it with nothing left waiting.
-      this.waitingBy.delete(workspaceId);
-      if (queue.length > 0) this.waitingBy.set(workspaceId, queue);
-      this.start(workspaceId);
-      next();
-    }
   }
 }
