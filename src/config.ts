@@ -281,10 +281,12 @@ function readCaptureLimits(env: Env, maxMessageBytes: number): CaptureLimits {
   const limits: CaptureLimits = {
     transactions: readPositiveInt(env, 'SANDBOX_MAX_TRANSACTIONS', 256),
     transactionsPerWorkspace: readPositiveInt(env, 'SANDBOX_TRANSACTIONS_PER_WORKSPACE', 64),
-    bufferedBytes: readSize(env, 'SANDBOX_MAX_BUFFERED', 512 * 1024 * 1024),
-    bufferedBytesPerWorkspace: readSize(env, 'SANDBOX_BUFFERED_PER_WORKSPACE', 128 * 1024 * 1024),
+    bufferedBytes: 0,
+    bufferedBytesPerWorkspace: readSize(env, 'SANDBOX_BUFFERED_PER_WORKSPACE', Math.max(64 * 1024 * 1024, sendBodyLimit(maxMessageBytes))),
     spoolThresholdBytes: readSize(env, 'SANDBOX_SPOOL_THRESHOLD', 1024 * 1024),
   };
+  // By default a larger message size raises the byte caps with it, rather than stop the server from starting.
+  limits.bufferedBytes = readSize(env, 'SANDBOX_MAX_BUFFERED', Math.max(256 * 1024 * 1024, limits.bufferedBytesPerWorkspace));
   if (limits.transactionsPerWorkspace > limits.transactions) {
     throw new ConfigError('SANDBOX_TRANSACTIONS_PER_WORKSPACE', `${limits.transactionsPerWorkspace} is more than SANDBOX_MAX_TRANSACTIONS (${limits.transactions})`);
   }

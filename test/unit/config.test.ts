@@ -214,15 +214,18 @@ describe('loadConfig', () => {
     });
     assert.deepEqual(captures, {
       transactions: 256, transactionsPerWorkspace: 64,
-      bufferedBytes: 512 * 1024 * 1024, bufferedBytesPerWorkspace: 128 * 1024 * 1024, spoolThresholdBytes: 1024 * 1024,
+      bufferedBytes: 256 * 1024 * 1024, bufferedBytesPerWorkspace: 64 * 1024 * 1024, spoolThresholdBytes: 1024 * 1024,
     });
     const refusal = (env: Record<string, string>, named: RegExp) => assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && named.test(error.message));
     refusal({ SANDBOX_SMTP_MAX_CONNECTIONS: '10', SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: '11' }, /^SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: 11 is more than/);
     refusal({ SANDBOX_HTTP_MAX_CONNECTIONS: '10' }, /^SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS: 256 is more than/);
     refusal({ SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: '200' }, /^SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS: must not be longer/);
     refusal({ SANDBOX_MAX_TRANSACTIONS: '10' }, /^SANDBOX_TRANSACTIONS_PER_WORKSPACE: 64 is more than/);
-    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '1g' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must not be more than SANDBOX_MAX_BUFFERED/);
+    refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '1g', SANDBOX_MAX_BUFFERED: '512m' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must not be more than SANDBOX_MAX_BUFFERED/);
     refusal({ SANDBOX_BUFFERED_PER_WORKSPACE: '30m' }, /^SANDBOX_BUFFERED_PER_WORKSPACE: must be at least the largest \/send body/);
+    // Left to their defaults, the byte caps grow with a larger message size.
+    const large = loadConfig({ SANDBOX_MAX_MESSAGE_BYTES: '100m' }).captures;
+    assert.deepEqual([large.bufferedBytesPerWorkspace, large.bufferedBytes], [Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024, 256 * 1024 * 1024]);
   });
 
   it('takes a trusted proxy\'s hops and needs SANDBOX_PUBLIC_URL with it', () => {
