@@ -36,7 +36,8 @@ export interface ServerOptions {
 
 export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const [command, ...args] = [...(options.wrapper ?? []), process.execPath, path.join(PROJECT_ROOT, 'dist/src/main.js')];
+  // As `npm start` runs it (scripts/start execs node with the allocator settings the server is measured with).
+  const [command, ...args] = [...(options.wrapper ?? []), path.join(PROJECT_ROOT, 'scripts/start')];
   const child = spawn(command!, args, {
     cwd: PROJECT_ROOT,
     env: {
