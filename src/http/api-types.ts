@@ -350,8 +350,8 @@ export interface paths {
          *     composed on a content worker, and one that overruns the content limits answers 422 `analysis_limit`.
          *     A send is a transaction like an SMTP one: while the workspace has SANDBOX_TRANSACTIONS_PER_WORKSPACE
          *     (default 64) sends and SMTP transactions open, or the server SANDBOX_MAX_TRANSACTIONS (default 256), or the
-         *     message would take the bytes held for them past SANDBOX_BUFFERED_PER_WORKSPACE (default 128 MiB) or
-         *     SANDBOX_MAX_BUFFERED (default 512 MiB), it answers 503 `too_many_transactions` with `Retry-After: 1`.
+         *     message would take the bytes held for them past SANDBOX_BUFFERED_PER_WORKSPACE (default 64 MiB) or
+         *     SANDBOX_MAX_BUFFERED (default 256 MiB), it answers 503 `too_many_transactions` with `Retry-After: 1`.
          */
         post: operations["sendMessage"];
         delete?: never;
