@@ -21,13 +21,15 @@ export class GateRefusal extends Error {
   }
 }
 
+import { KeyedCounts } from './keyed-counts.js';
+
 export class FairGate {
   private running = 0;
   private waitingCount = 0;
   /** Per key: its tasks running and waiting. */
-  private readonly held = new Map<string, number>();
+  private readonly held = new KeyedCounts();
   /** Per key: its tasks running. */
-  private readonly runningByKey = new Map<string, number>();
+  private readonly runningByKey = new KeyedCounts();
   /** Waiting starts per key, in a map whose insertion order is the rotation. */
   private readonly waiting = new Map<string, (() => void)[]>();
 
@@ -35,11 +37,10 @@ export class FairGate {
 
   /** Runs `task` once a slot is free and it is its key's turn; throws GateRefusal at once when it may not wait. */
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const heldByKey = this.held.get(key) ?? 0;
-    if (heldByKey >= this.limits.perKeyLimit) throw new GateRefusal('key_full');
+    if (this.held.of(key) >= this.limits.perKeyLimit) throw new GateRefusal('key_full');
     const startsNow = this.mayStart(key) && !this.waiting.has(key);
     if (!startsNow && this.waitingCount >= this.limits.queueLimit) throw new GateRefusal('queue_full');
-    this.held.set(key, heldByKey + 1);
+    this.held.add(key);
     try {
       if (startsNow) this.start(key);
       else await this.enqueue(key);
@@ -49,7 +50,7 @@ export class FairGate {
         this.finish(key);
       }
     } finally {
-      decrement(this.held, key);
+      this.held.remove(key);
     }
   }
 
@@ -59,12 +60,12 @@ export class FairGate {
   }
 
   private mayStart(key: string): boolean {
-    return this.running < this.limits.concurrency && (this.runningByKey.get(key) ?? 0) < (this.limits.perKeyConcurrency ?? this.limits.concurrency);
+    return this.running < this.limits.concurrency && this.runningByKey.of(key) < (this.limits.perKeyConcurrency ?? this.limits.concurrency);
   }
 
   private start(key: string): void {
     this.running++;
-    this.runningByKey.set(key, (this.runningByKey.get(key) ?? 0) + 1);
+    this.runningByKey.add(key);
   }
 
   private enqueue(key: string): Promise<void> {
@@ -79,22 +80,22 @@ export class FairGate {
   /** Frees the task's slot and hands free slots to waiting tasks of keys in turn, each of which goes to the back. */
   private finish(key: string): void {
     this.running--;
-    decrement(this.runningByKey, key);
-    for (const [waitingKey, queue] of [...this.waiting]) {
-      if (this.running >= this.limits.concurrency) return;
-      if (!this.mayStart(waitingKey)) continue;
+    this.runningByKey.remove(key);
+    for (let next = this.nextStartable(); next !== undefined; next = this.nextStartable()) {
+      const queue = this.waiting.get(next)!;
       const start = queue.shift()!;
-      this.waiting.delete(waitingKey);
-      if (queue.length > 0) this.waiting.set(waitingKey, queue);
+      this.waiting.delete(next);
+      if (queue.length > 0) this.waiting.set(next, queue);
       this.waitingCount--;
-      this.start(waitingKey);
+      this.start(next);
       start();
     }
   }
-}
 
-function decrement(counts: Map<string, number>, key: string): void {
-  const left = (counts.get(key) ?? 1) - 1;
-  if (left === 0) counts.delete(key);
-  else counts.set(key, left);
+  /** The first key in turn with a task waiting that may start now; without a per-key concurrency, the first key. */
+  private nextStartable(): string | undefined {
+    if (this.running >= this.limits.concurrency) return undefined;
+    for (const key of this.waiting.keys()) if (this.mayStart(key)) return key;
+    return undefined;
+  }
 }

@@ -3,6 +3,7 @@
 import net from 'node:net';
 import type http from 'node:http';
 import { AppError } from '../errors.js';
+import { KeyedCounts } from '../domain/keyed-counts.js';
 
 export interface HttpAdmissionLimits {
   /** Connections open at once. */
@@ -16,12 +17,11 @@ export interface HttpAdmissionLimits {
  * without its request ever being parsed, so a flood costs a descriptor for a moment and no request work.
  */
 export function admittingListener(server: http.Server, limits: HttpAdmissionLimits, refused: (reason: 'overall' | 'address') => void): net.Server {
-  const byAddress = new Map<string, number>();
+  const byAddress = new KeyedCounts();
   let open = 0;
   return net.createServer({ pauseOnConnect: true }, (socket) => {
     const address = socket.remoteAddress ?? 'unknown';
-    const fromAddress = byAddress.get(address) ?? 0;
-    if (open >= limits.max || fromAddress >= limits.perAddress) {
+    if (open >= limits.max || byAddress.of(address) >= limits.perAddress) {
       const overall = open >= limits.max;
       refused(overall ? 'overall' : 'address');
       refuse(socket, overall ? `Too many HTTP connections (${limits.max}) are open; try again later`
@@ -29,12 +29,10 @@ export function admittingListener(server: http.Server, limits: HttpAdmissionLimi
       return;
     }
     open++;
-    byAddress.set(address, fromAddress + 1);
+    byAddress.add(address);
     socket.once('close', () => {
       open--;
-      const left = (byAddress.get(address) ?? 1) - 1;
-      if (left === 0) byAddress.delete(address);
-      else byAddress.set(address, left);
+      byAddress.remove(address);
     });
     server.emit('connection', socket);
     socket.resume();

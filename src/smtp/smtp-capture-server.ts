@@ -8,6 +8,7 @@ import type { IngestPipeline } from '../ingest/ingest-message.js';
 import type { InboxService } from '../services/inboxes.js';
 import type { CaptureAdmission, CaptureTicket } from '../services/capture-admission.js';
 import { MessageSpool } from './message-spool.js';
+import { KeyedCounts } from '../domain/keyed-counts.js';
 import type { TlsMaterial } from './tls-material.js';
 import type { CaptureObserver } from '../ingest/ingest-message.js';
 import type { OpenCount, SmtpStage } from '../observability/metrics.js';
@@ -66,15 +67,16 @@ const IDLE_SESSION_CLOSE_MS = 1000;
 export class SmtpCaptureServer {
   private readonly servers: SMTPServer[] = [];
   private draining = false;
-  /** Sessions between an accepted MAIL FROM and the end of their DATA (or disconnect). */
-  private readonly openTransactions = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   /** Sessions counted as open; smtp-server may report the close of a socket it never announced. */
   private readonly openSessions = new Set<string>();
   /** Admitted sessions: their client address, and the timer that closes them unless they authenticate first. */
   private readonly admitted = new Map<string, { address: string; authDeadline: NodeJS.Timeout | null }>();
-  private readonly sessionsByAddress = new Map<string, number>();
-  /** The admission ticket of each open transaction, by session. */
+  private readonly sessionsByAddress = new KeyedCounts();
+  /**
+   * The open transactions, by session: from MAIL FROM (admitted before its policies, so a chaos delay counts) to the
+   * end of DATA or a disconnect, each with its admission ticket.
+   */
   private readonly tickets = new Map<string, CaptureTicket>();
 
   /** `policies` answer each command in order (smtp-policy.ts): auth, quota, size, recipient limit, chaos. */
@@ -105,7 +107,7 @@ export class SmtpCaptureServer {
 
   /** Resolves when no transaction is open, or after timeoutMs, whichever comes first. */
   async transactionsFinished(timeoutMs: number): Promise<void> {
-    if (this.openTransactions.size === 0) return;
+    if (this.tickets.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
@@ -119,8 +121,7 @@ export class SmtpCaptureServer {
   private endTransaction(sessionId: string): void {
     this.tickets.get(sessionId)?.release();
     this.tickets.delete(sessionId);
-    this.openTransactions.delete(sessionId);
-    if (this.openTransactions.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    if (this.tickets.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   /** Stops listening; sessions still connected are sent 421 and closed shortly after. */
@@ -209,7 +210,6 @@ export class SmtpCaptureServer {
             this.endTransaction(session.id);
             return;
           }
-          this.openTransactions.add(session.id);
           this.observer.smtpReplied('mail', 250);
           callback();
         });
@@ -287,12 +287,12 @@ export class SmtpCaptureServer {
   private admit(server: SMTPServer, session: SMTPServerSession): SmtpError | null {
     const { max, perAddress, authTimeoutMs } = this.options.connections;
     const address = session.remoteAddress;
-    const fromAddress = this.sessionsByAddress.get(address) ?? 0;
+    const fromAddress = this.sessionsByAddress.of(address);
     let refusal: AppError | null = null;
     if (this.admitted.size >= max) refusal = new AppError('too_many_connections', `Too many SMTP sessions (${max}) are open; try again later`);
     else if (fromAddress >= perAddress) refusal = new AppError('too_many_connections', `Too many SMTP sessions (${perAddress}) are open from your address; try again later`);
     if (refusal) return this.refused('connect', smtpErrorFor(refusal));
-    this.sessionsByAddress.set(address, fromAddress + 1);
+    this.sessionsByAddress.add(address);
     const authDeadline = setTimeout(() => this.closeUnauthenticated(server, session.id), authTimeoutMs);
     authDeadline.unref();
     this.admitted.set(session.id, { address, authDeadline });
@@ -310,9 +310,7 @@ export class SmtpCaptureServer {
     if (!entry) return;
     if (entry.authDeadline) clearTimeout(entry.authDeadline);
     this.admitted.delete(sessionId);
-    const left = (this.sessionsByAddress.get(entry.address) ?? 1) - 1;
-    if (left === 0) this.sessionsByAddress.delete(entry.address);
-    else this.sessionsByAddress.set(entry.address, left);
+    this.sessionsByAddress.remove(entry.address);
   }
 
   /** A session that holds a connection without authenticating is told why and closed (a 421 closes it). */

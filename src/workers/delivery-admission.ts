@@ -1,6 +1,7 @@
 // Which webhook attempts this node may start: in-flight caps per workspace and per receiver, and a breaker per
 // workspace and receiver that keeps not answering, so one tenant's slow or dead receiver cannot hold everyone's deliveries.
 import type { ClaimShares } from '../storage/ports.js';
+import { KeyedCounts } from '../domain/keyed-counts.js';
 
 export interface AdmissionLimits {
   /** Deliveries of one workspace claimed or in flight at once. */
@@ -45,8 +46,8 @@ interface Route {
 }
 
 export class DeliveryAdmission {
-  private readonly byWorkspace = new Map<string, number>();
-  private readonly byReceiver = new Map<string, number>();
+  private readonly byWorkspace = new KeyedCounts();
+  private readonly byReceiver = new KeyedCounts();
   /**
    * Breakers per workspace and receiver: one workspace's attempts that get no answer (a path of a shared host that
    * hangs, its own name lookups refused) cool the receiver off for that workspace only, never for the others.
@@ -59,17 +60,17 @@ export class DeliveryAdmission {
 
   /** A claimed delivery holds one of its workspace's slots until `released`. */
   claimed(workspaceId: string): void {
-    this.byWorkspace.set(workspaceId, (this.byWorkspace.get(workspaceId) ?? 0) + 1);
+    this.byWorkspace.add(workspaceId);
   }
 
   released(workspaceId: string): void {
-    decrement(this.byWorkspace, workspaceId);
+    this.byWorkspace.remove(workspaceId);
   }
 
   /** What the next claim may take: the room each busy workspace has left, and the webhooks to leave alone. */
   shares(): ClaimShares {
     const workspaceRoom = new Map<string, number>();
-    for (const [workspaceId, held] of this.byWorkspace) workspaceRoom.set(workspaceId, Math.max(0, this.limits.perWorkspace - held));
+    for (const [workspaceId, held] of this.byWorkspace.entries()) workspaceRoom.set(workspaceId, Math.max(0, this.limits.perWorkspace - held));
     const skipWebhooks = new Set<string>();
     const anyProbeOut = [...this.health.values()].some((health) => health.probing);
     const anyReceiverFull = [...this.byReceiver.values()].some((held) => held >= this.limits.perHost);
@@ -85,19 +86,19 @@ export class DeliveryAdmission {
     remember(this.routeOfWebhook, webhookId, route);
     const health = this.health.get(route.breaker);
     if (health?.openUntil != null && this.now() < health.openUntil) return { kind: 'cooling_off', until: new Date(health.openUntil) };
-    if ((this.byReceiver.get(receiver) ?? 0) >= this.limits.perHost) return { kind: 'busy' };
+    if (this.byReceiver.of(receiver) >= this.limits.perHost) return { kind: 'busy' };
     if (health?.openUntil != null) {
       // Cooled off: one attempt probes the receiver; the workspace's others wait for what it finds.
       if (health.probing) return { kind: 'busy' };
       health.probing = true;
     }
-    this.byReceiver.set(receiver, (this.byReceiver.get(receiver) ?? 0) + 1);
+    this.byReceiver.add(receiver);
     return { kind: 'go' };
   }
 
   /** Gives back the receiver's slot and tells the workspace's breaker how the attempt went; true when this opened it. */
   settle(workspaceId: string, receiver: string, reach: ReceiverReach): boolean {
-    decrement(this.byReceiver, receiver);
+    this.byReceiver.remove(receiver);
     const key = breakerKey(workspaceId, receiver);
     const health = this.health.get(key);
     if (reach === 'answered') {
@@ -123,17 +124,11 @@ export class DeliveryAdmission {
    * say when.
    */
   private blocked(route: Route): boolean {
-    return (this.byReceiver.get(route.receiver) ?? 0) >= this.limits.perHost || this.health.get(route.breaker)?.probing === true;
+    return this.byReceiver.of(route.receiver) >= this.limits.perHost || this.health.get(route.breaker)?.probing === true;
   }
 }
 
 const breakerKey = (workspaceId: string, receiver: string) => `${workspaceId} ${receiver}`;
-
-function decrement(counts: Map<string, number>, key: string): void {
-  const left = (counts.get(key) ?? 1) - 1;
-  if (left <= 0) counts.delete(key);
-  else counts.set(key, left);
-}
 
 /** Sets the entry as the newest, forgetting the oldest past TRACKED_LIMIT. */
 function remember<V>(map: Map<string, V>, key: string, value: V): void {
