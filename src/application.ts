@@ -39,6 +39,7 @@ import { messageHandlers } from './http/routes/messages.js';
 import { tagHandlers } from './http/routes/tags.js';
 import { sendHandlers } from './http/routes/send.js';
 import { fileHandlers } from './http/routes/files.js';
+import { FileServingTurns } from './services/file-serving-turns.js';
 import { realtimeHandlers } from './http/routes/realtime.js';
 import { metricsRefusal, metricsReply, operationsHandlers, type MetricsAccess } from './http/routes/operations.js';
 import { hostCheck, type HostCheck } from './http/host-allow-list.js';
@@ -198,6 +199,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const captureAdmission = new CaptureAdmission(config.captures);
     const messages = new MessageService(backend, inboxes, config.scanRowsPerPage);
     const content = new MessageContentService(messages, backend.blobs, contentPool);
+    const fileTurns = new FileServingTurns(config.fileServesPerWorkspace);
     // One secret for every node, so a link signed by one is honoured by all.
     const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => deps.random(32).toString('hex')), config.fileUrlTtlSeconds);
 
@@ -256,7 +258,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...workspaceHandlers(workspaces),
         ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
         ...chaosHandlers(new ChaosService(inboxes, chance)),
-        ...messageHandlers(messages, content, signer),
+        ...messageHandlers(messages, content, signer, fileTurns),
         ...viewHandlers(messages, content),
         ...tagHandlers(new TagService(backend.metadata, backend.messages), tagRules, workspaces),
         ...sendHandlers(new SendService(inboxes, pipeline, config.maxMessageBytes)),
@@ -274,7 +276,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...planHandlers(workspaces, accounts.audit),
       },
       publicHandlers: {
-        ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate)),
+        ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),
         ...operationsHandlers({
           readiness: () => checkReadiness(backend.probes),
           metrics,
@@ -303,6 +305,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       sessions: accounts.sessions,
       now,
       eventStreams: { heartbeatMs: config.streamHeartbeatSeconds * 1000, maxMs: config.streamMaxSeconds * 1000 },
+      refusalPauseMs: config.refusalPauseMs,
       log,
       metrics,
     });

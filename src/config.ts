@@ -51,6 +51,10 @@ export interface Config {
   thumbnailConcurrency: number;
   /** Requests by signed file link per workspace per minute. */
   signedLinkRate: number;
+  /** Message files (raw, HTML, attachments, thumbnails) served at once per workspace; more wait their turn. */
+  fileServesPerWorkspace: number;
+  /** Longest a 429 answer is held before it is sent (never past its Retry-After). */
+  refusalPauseMs: number;
   tlsCertPath: string | null;
   tlsKeyPath: string | null;
   shutdownGraceMs: number;
@@ -517,6 +521,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
     thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),
     signedLinkRate: readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600),
+    fileServesPerWorkspace: readPositiveInt(env, 'SANDBOX_FILE_SERVES_PER_WORKSPACE', 4),
+    refusalPauseMs: readPositiveInt(env, 'SANDBOX_REFUSAL_PAUSE_MS', 1000),
     tlsCertPath,
     tlsKeyPath,
     shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),

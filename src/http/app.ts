@@ -18,6 +18,7 @@ import { JSON_BODY_LIMIT, readBody, readJsonBody } from './json-body.js';
 import type { CaptureAdmission, CaptureTicket } from '../services/capture-admission.js';
 import type { ContentPool } from '../content/content-pool.js';
 import { requestContext, type RequestState } from './request-context.js';
+import { pauseBeforeRefusal } from './refusal-pause.js';
 import { wellFormedHost, type HostCheck } from './host-allow-list.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
@@ -55,6 +56,8 @@ export interface HttpAppDeps {
   now: () => Date;
   /** Heartbeat interval and time limit of event streams. */
   eventStreams: { heartbeatMs: number; maxMs: number };
+  /** SANDBOX_REFUSAL_PAUSE_MS: how long a 429 is held before it is sent, at most (never past its Retry-After). */
+  refusalPauseMs: number;
   log: Logger;
   metrics: Pick<ServiceMetrics, 'httpRequestFinished' | 'storageFailed'>;
 }
@@ -84,7 +87,7 @@ function fromThrown(error: unknown): AppError {
   return toAppError(error);
 }
 
-function errorEnvelope(metrics: Pick<ServiceMetrics, 'storageFailed'>) {
+function errorEnvelope(metrics: Pick<ServiceMetrics, 'storageFailed'>, refusalPauseMs: number) {
   return async (ctx: Context & { state: RequestState }, next: Next) => {
     ctx.set('Cache-Control', 'no-store');
     try {
@@ -96,6 +99,7 @@ function errorEnvelope(metrics: Pick<ServiceMetrics, 'storageFailed'>) {
       const error = fromThrown(thrown);
       if (error.code === 'storage_unavailable') metrics.storageFailed(error.component ?? 'unknown');
       if (error.httpStatus >= 500) ctx.state.log.error({ err: error.cause ?? error, method: ctx.method, path: ctx.path }, 'request failed');
+      await pauseBeforeRefusal(ctx.req.socket, error, refusalPauseMs);
       sendError(ctx, error);
     }
   };
@@ -410,7 +414,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   // Each proxy appends the address it was reached from; entries left of the nearest proxies' are the client's to write.
   app.maxIpsCount = deps.trustProxyHops;
   app.use(requestContext(deps.log, deps.metrics));
-  app.use(errorEnvelope(deps.metrics));
+  app.use(errorEnvelope(deps.metrics, deps.refusalPauseMs));
   if (deps.hostCheck) app.use(answeredHosts(deps.hostCheck));
   app.use(underBasePath(deps.basePath));
   app.use(router.routes());

@@ -8,6 +8,7 @@ import type { BlobEntry, BlobStore } from '../storage/ports.js';
 import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageParts, type MessageView } from '../domain/message-view.js';
 import { attachmentBlobKey, htmlBodyBlobKey, messageBlobFolder, partsManifestBlobKey, thumbnailBlobKey } from '../domain/blob-keys.js';
 import { analysisCutShort, ContentTaskFailure, type ContentPool } from '../content/content-pool.js';
+import { WeightedLru } from '../domain/weighted-lru.js';
 import type { MessageService } from './messages.js';
 
 export interface MessageDetail extends MessageView {
@@ -32,6 +33,12 @@ type PartsManifest =
     attachments: { filename: string; contentType: string; kept: boolean }[];
   }
   | { failed: string };
+
+/**
+ * Parsed manifests kept in memory, by the length of their JSON: a manifest never changes once written, and a burst of
+ * downloads of one message's many parts would otherwise read and parse the whole list once per part.
+ */
+const MANIFEST_CACHE_CHARACTERS = 16 * 1024 * 1024;
 
 /** Blobs written per storage call when keeping a message's parts: a message may have a thousand. */
 const PARTS_WRITE_BATCH = 64;
@@ -72,6 +79,7 @@ function keptParts(workspaceId: string, messageId: string, parts: MessageParts, 
 export class MessageContentService {
   /** Parts being taken out now, by message, so a burst of first reads of one message costs one parse. */
   private readonly extracting = new Map<string, Promise<PartsManifest>>();
+  private readonly manifests = new WeightedLru<string, PartsManifest>(MANIFEST_CACHE_CHARACTERS);
 
   constructor(private readonly messages: MessageService, private readonly blobs: BlobStore, private readonly pool: ContentPool) {}
 
@@ -167,13 +175,19 @@ export class MessageContentService {
 
   /** What is kept of the message's parts, taking them out first when this is the first read of any of them. */
   private async partsOf(record: MessageRecord): Promise<PartsManifest> {
+    const messageKey = `${record.workspaceId}/${record.id}`;
+    const cached = this.manifests.get(messageKey);
+    if (cached) return cached;
     const stored = await this.blobs.get(partsManifestBlobKey(record.workspaceId, record.id));
-    if (stored) return JSON.parse(stored.toString('utf8')) as PartsManifest;
-    const flightKey = `${record.workspaceId}/${record.id}`;
-    let extraction = this.extracting.get(flightKey);
+    if (stored) {
+      const manifest = JSON.parse(stored.toString('utf8')) as PartsManifest;
+      this.manifests.set(messageKey, manifest, stored.length);
+      return manifest;
+    }
+    let extraction = this.extracting.get(messageKey);
     if (!extraction) {
-      extraction = this.extractParts(record).finally(() => this.extracting.delete(flightKey));
-      this.extracting.set(flightKey, extraction);
+      extraction = this.extractParts(record).finally(() => this.extracting.delete(messageKey));
+      this.extracting.set(messageKey, extraction);
     }
     return extraction;
   }

@@ -2,6 +2,7 @@
 // reads; signed links are held to their workspace's budget; a second download is a blob read, not a parse (by the
 // content task counter in /metrics); a hostile thumbnail gets none; deleting a message removes what was kept of it.
 import { strict as assert } from 'node:assert';
+import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { loadConfig } from '../../src/config.js';
 import { attachmentBlobKey, htmlBodyBlobKey, partsManifestBlobKey, thumbnailBlobKey } from '../../src/domain/blob-keys.js';
@@ -127,7 +128,11 @@ describe(`content fairness (${testProfile()} profile)`, function () {
     const victimDetail = await detailOf(victim, victimMessage);
     assert.equal((await victim.withKey(null).get(victimDetail.files.attachments[1]!)).status, 200);
     assert.equal((await victim.get(`/v1/messages/${victimMessage}/attachments/2`)).status, 200);
+    // A refusal is held for SANDBOX_REFUSAL_PAUSE_MS (1 s here) before it is sent: a client that ignores Retry-After
+    // asks about once a second per connection, not as fast as refusals can be made.
+    const askedAt = performance.now();
     expectError(await anonymous.get(links[1]!), 429, 'rate_limited', 'the attacker is still past its budget');
+    assert.ok(performance.now() - askedAt >= 900, `the refusal came after ${Math.round(performance.now() - askedAt)} ms, not held for its pause`);
   });
 
   it('takes a message\'s parts out once: later downloads and the HTML are blob reads, not parses', async () => {

@@ -1,13 +1,14 @@
 // Message endpoints: list and search an inbox, detail, raw, HTML, links, attachments, read state, delete, batch, tags.
 import type { MessageService } from '../../services/messages.js';
 import type { MessageContentService } from '../../services/message-content.js';
+import type { FileServingTurns } from '../../services/file-serving-turns.js';
 import type { FileUrlSigner } from '../../services/signed-urls.js';
 import { listFilter } from '../../query/parse-query.js';
 import { handlers } from '../handler.js';
 import { messageDetailJson, messageSummaryJson } from '../presenters.js';
 import { attachmentReply, htmlReply, rawReply, thumbnailReply } from './file-replies.js';
 
-export function messageHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner) {
+export function messageHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner, turns: FileServingTurns) {
   return handlers({
     listMessages: async ({ principal, params, query }) => {
       const page = await messages.list(principal.workspace.id, params.id, {
@@ -21,11 +22,14 @@ export function messageHandlers(messages: MessageService, content: MessageConten
     getMessage: async ({ principal, params, baseUrl }) => ({
       data: messageDetailJson(await content.detail(principal.workspace.id, params.id), signer, baseUrl),
     }),
-    getMessageRaw: async ({ principal, params }) => rawReply(await messages.raw(principal.workspace.id, params.id), params.id),
-    getMessageHtml: async ({ principal, params, query }) => htmlReply(await content.html(principal.workspace.id, params.id), query.remote),
+    getMessageRaw: async ({ principal, params }) => rawReply(await turns.serve(principal.workspace.id, () => messages.raw(principal.workspace.id, params.id)), params.id),
+    getMessageHtml: async ({ principal, params, query }) =>
+      htmlReply(await turns.serve(principal.workspace.id, () => content.html(principal.workspace.id, params.id)), query.remote),
     getMessageLinks: async ({ principal, params }) => ({ data: await content.links(principal.workspace.id, params.id) }),
-    getAttachment: async ({ principal, params }) => attachmentReply(await content.attachment(principal.workspace.id, params.id, params.index)),
-    getAttachmentThumb: async ({ principal, params }) => thumbnailReply(await content.thumbnail(principal.workspace.id, params.id, params.index)),
+    getAttachment: async ({ principal, params }) =>
+      attachmentReply(await turns.serve(principal.workspace.id, () => content.attachment(principal.workspace.id, params.id, params.index))),
+    getAttachmentThumb: async ({ principal, params }) =>
+      thumbnailReply(await turns.serve(principal.workspace.id, () => content.thumbnail(principal.workspace.id, params.id, params.index))),
     markRead: async ({ principal, params }) => ({ data: await messages.setRead(principal.workspace.id, params.id, true) }),
     markUnread: async ({ principal, params }) => ({ data: await messages.setRead(principal.workspace.id, params.id, false) }),
     deleteMessage: async ({ principal, params }) => ({ data: { deleted_messages: await messages.delete(principal.workspace.id, params.id) } }),
