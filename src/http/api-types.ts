@@ -2496,10 +2496,11 @@ export interface components {
         };
         /**
          * @description Request rate exceeded (`rate_limited`, with Retry-After), or more at once than a workspace's share:
-         *     `too_many_queries` (searches waiting for a reader thread, SANDBOX_QUERY_QUEUE_PER_WORKSPACE),
+         *     `too_many_queries` (searches waiting for their turn, SANDBOX_QUERY_QUEUE_PER_WORKSPACE),
          *     `too_many_waits` (open waits, SANDBOX_WAITS_PER_WORKSPACE), `too_many_streams` (open event streams,
          *     SANDBOX_STREAMS_PER_WORKSPACE). Those three carry no Retry-After: retry once one of the workspace's own
-         *     requests has answered.
+         *     requests has answered. Every 429 is sent after a pause of SANDBOX_REFUSAL_PAUSE_MS (default 1,000 ms,
+         *     never longer than its Retry-After).
          */
         RateLimited: {
             headers: {
@@ -2586,8 +2587,9 @@ export interface components {
          *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
          *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
          *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
-         *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
-         *     of the embedded profile; more answer 429 `too_many_queries`.
+         *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
+         *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
+         *     answer 429 `too_many_queries`.
          */
         SearchQuery: string;
         /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -2958,8 +2960,9 @@ export interface operations {
                  *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
                  *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
                  *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
-                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
-                 *     of the embedded profile; more answer 429 `too_many_queries`.
+                 *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
+                 *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
+                 *     answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -3068,8 +3071,9 @@ export interface operations {
                  *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
                  *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
                  *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
-                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
-                 *     of the embedded profile; more answer 429 `too_many_queries`.
+                 *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
+                 *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
+                 *     answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -3309,8 +3313,9 @@ export interface operations {
                  *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
                  *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
                  *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
-                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
-                 *     of the embedded profile; more answer 429 `too_many_queries`.
+                 *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
+                 *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
+                 *     answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /**
@@ -3375,8 +3380,9 @@ export interface operations {
                  *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
                  *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
                  *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
-                 *     A workspace may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for a reader thread
-                 *     of the embedded profile; more answer 429 `too_many_queries`.
+                 *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
+                 *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
+                 *     answer 429 `too_many_queries`.
                  */
                 q?: components["parameters"]["SearchQuery"];
             };

@@ -11,6 +11,7 @@ import type { QuotaLedger } from './quota-ledger.js';
 import type { RedisArrivalLog } from './redis-arrival-log.js';
 import { CoalescedFlush } from '../coalesced-flush.js';
 import { compileEs } from './compile-es.js';
+import type { SearchTurns } from '../search-turns.js';
 import { queryTooExpensive } from '../../query/query-budget.js';
 import { padSearchText, unpadSearchText } from './search-document-format.js';
 
@@ -129,7 +130,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
    * for a large body (3000 messages of 9 KB took 13 s here), so a chunk stays well inside the request timeout.
    */
   constructor(private readonly client: Client, names: ClusterNames, private readonly quota: QuotaLedger, private readonly arrivals: RedisArrivalLog,
-    private readonly bounds: { queryTimeoutMs: number; batchChunk: number }) {
+    private readonly bounds: { queryTimeoutMs: number; batchChunk: number; searchTurns: SearchTurns }) {
     this.alias = names.messagesAlias;
     this.refreshes = new CoalescedFlush(async () => {
       const failed = (await this.client.indices.refresh({ index: this.alias }))._shards?.failed ?? 0;
@@ -307,8 +308,8 @@ export class ElasticsearchMessageIndex implements MessageIndex {
         { range: { received_at: { lt: receivedAt, format: 'epoch_millis' } } },
         { bool: { filter: [{ term: { received_at: receivedAt } }, { range: { id: { lt: id } } }] } },
       ], minimum_should_match: 1 } }];
-      const result = await this.budgetedSearch({
-        index: this.alias, routing: workspaceId, query: { bool: { filter: [inbox, ...older] } }, sort: NEWEST_FIRST, from: scanLimit - 1, size: 1,
+      const result = await this.budgetedSearch(workspaceId, {
+        index: this.alias, query: { bool: { filter: [inbox, ...older] } }, sort: NEWEST_FIRST, from: scanLimit - 1, size: 1,
         _source: false, track_total_hits: false,
       });
       last = result.hits.hits[0];
@@ -330,8 +331,15 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     return { bool: { filter: [{ term: { workspace_id: workspaceId } }, ...filters] } };
   }
 
-  /** A search a tenant's query drives, stopped at the query budget: query_too_expensive when it overruns. */
-  private async budgetedSearch(request: estypes.SearchRequest): Promise<estypes.SearchResponse<MessageDoc>> {
+  /**
+   * A search a tenant's query drives, in its workspace's turn (bounds.searchTurns) and stopped at the query budget:
+   * query_too_expensive when it overruns.
+   */
+  private budgetedSearch(workspaceId: string, request: estypes.SearchRequest): Promise<estypes.SearchResponse<MessageDoc>> {
+    return this.bounds.searchTurns.run(workspaceId, () => this.searchWithinBudget({ ...request, routing: workspaceId }));
+  }
+
+  private async searchWithinBudget(request: estypes.SearchRequest): Promise<estypes.SearchResponse<MessageDoc>> {
     const result = await this.client.search<MessageDoc>({ ...request, timeout: `${this.bounds.queryTimeoutMs}ms` }, {
       // Elasticsearch's own timeout is checked coarsely and never counts queueing; the client's ends the wait at
       // the budget, and closing the connection cancels the search there. Retrying would spend the budget again.
@@ -352,8 +360,8 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     let after = options.after ?? undefined;
     while (remaining > 0) {
       const size = Math.min(remaining, options.pageSize ?? MAX_PAGE);
-      const result = await this.budgetedSearch({
-        index: this.alias, routing: workspaceId, query, sort, size, search_after: after, track_total_hits: false,
+      const result = await this.budgetedSearch(workspaceId, {
+        index: this.alias, query, sort, size, search_after: after, track_total_hits: false,
         _source: options.source ?? true, seq_no_primary_term: options.versions,
       });
       const hits = result.hits.hits;

@@ -15,6 +15,7 @@ import { RedisEventBus } from './redis-event-bus.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { RedisWebhookStore } from './redis-webhook-store.js';
 import { BlobsThenIndex } from '../blobs-then-index.js';
+import { SearchTurns } from '../search-turns.js';
 
 /**
  * A reservation this old belongs to a node that died mid-insert and has not come back: a live insert settles
@@ -22,6 +23,9 @@ import { BlobsThenIndex } from '../blobs-then-index.js';
  */
 const STALE_RESERVATION_MS = 2 * 60_000;
 const RECONCILE_EVERY_MS = 30_000;
+/** Tenant-driven searches one node has in flight to Elasticsearch at once, over every workspace, and waiting. */
+const SEARCHES_IN_FLIGHT_PER_NODE = 32;
+const SEARCHES_WAITING_PER_NODE = 1000;
 
 export async function openClusterBackend(config: Config, onError: (error: unknown, context: string) => void, options: { upgradeSearchIndex: boolean }): Promise<Backend> {
   const names = clusterNames(config.namespace);
@@ -41,7 +45,15 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
     const blobs = await MinioBlobStore.open(config, names.bucket);
     const arrivals = new RedisArrivalLog(redis, names.redisPrefix, config.streamResumeLimit);
     const quota = new RedisQuotaLedger(redis, names.redisPrefix, config.nodeId, arrivals);
-    const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota, arrivals, { queryTimeoutMs: config.queryTimeoutMs, batchChunk: config.batchChunkSize });
+    // As on the embedded profile, where a workspace holds every reader thread but one: the same share of a node's
+    // searches, so one tenant's costly queries take turns with each other rather than with Elasticsearch's capacity.
+    const searchTurns = new SearchTurns({
+      concurrency: SEARCHES_IN_FLIGHT_PER_NODE,
+      perWorkspace: Math.max(1, config.queryThreads - 1),
+      queuePerWorkspace: config.queryQueuePerWorkspace,
+      queueLimit: SEARCHES_WAITING_PER_NODE,
+    });
+    const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota, arrivals, { queryTimeoutMs: config.queryTimeoutMs, batchChunk: config.batchChunkSize, searchTurns });
     const captures = new BlobsThenIndex(blobs, messages);
     const isStored = (workspaceId: string, messageId: string) => messages.isStoredAndVisible(workspaceId, messageId);
     // Before this node captures anything: what its previous run left pending is settled now, not minutes later.

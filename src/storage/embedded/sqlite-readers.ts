@@ -2,9 +2,9 @@
 // batch selections) runs on one of them, on a read-only connection, and is stopped when it overruns its time budget.
 import { Piscina } from 'piscina';
 import { AppError } from '../../errors.js';
-import { FairGate, GateRefusal } from '../../domain/fair-gate.js';
 import { queryTooExpensive } from '../../query/query-budget.js';
 import { workerFile } from '../../worker-file.js';
+import { SearchTurns } from '../search-turns.js';
 import type { MessageListOptions, MessagePage, MessageSelection } from '../ports.js';
 import type { SentFailure } from './sqlite-capture-store.js';
 import type { SqliteMessageSearchOptions } from './sqlite-message-search.js';
@@ -55,7 +55,7 @@ const received = (failure: SentFailure): AppError => new AppError(failure.code, 
  */
 export class SqliteReaders {
   private readonly pool: Piscina<ReaderTask, ReaderReply>;
-  private readonly turns: FairGate;
+  private readonly turns: SearchTurns;
 
   constructor(settings: ReaderSettings, private readonly options: SqliteReadersOptions) {
     this.pool = new Piscina({
@@ -70,11 +70,10 @@ export class SqliteReaders {
     });
     // A thread terminated for its budget is replaced by piscina; the error belongs to the search, answered already.
     this.pool.on('error', () => undefined);
-    const perWorkspace = Math.max(1, options.threads - 1);
-    this.turns = new FairGate({
+    this.turns = new SearchTurns({
       concurrency: options.threads,
-      perKeyConcurrency: perWorkspace,
-      perKeyLimit: perWorkspace + options.queuePerWorkspace,
+      perWorkspace: Math.max(1, options.threads - 1),
+      queuePerWorkspace: options.queuePerWorkspace,
       queueLimit: MAX_QUEUED_SEARCHES,
     });
   }
@@ -97,16 +96,8 @@ export class SqliteReaders {
   }
 
   /** Runs the search on a reader thread once it is its workspace's turn; refuses at once when it may not wait. */
-  private async run(workspaceId: string, search: ReaderSearch): Promise<Exclude<ReaderReply, { failure: SentFailure }>> {
-    try {
-      return await this.turns.run(workspaceId, () => this.runOnThread(search));
-    } catch (error) {
-      if (!(error instanceof GateRefusal)) throw error;
-      if (error.reason === 'key_full') {
-        throw new AppError('too_many_queries', `this workspace has ${this.options.queuePerWorkspace} searches waiting already (the limit); wait for their answers before sending more`);
-      }
-      throw new AppError('server_busy', 'the server has too many searches waiting; try again shortly');
-    }
+  private run(workspaceId: string, search: ReaderSearch): Promise<Exclude<ReaderReply, { failure: SentFailure }>> {
+    return this.turns.run(workspaceId, () => this.runOnThread(search));
   }
 
   private async runOnThread(search: ReaderSearch): Promise<Exclude<ReaderReply, { failure: SentFailure }>> {
