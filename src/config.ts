@@ -177,6 +177,8 @@ export interface CaptureLimits {
   bufferedBytesPerWorkspace: number;
   /** A message larger than this is spooled to a file as it arrives rather than kept in memory. */
   spoolThresholdBytes: number;
+  /** Bytes of DATA a workspace's SMTP transactions are read at per second, together (a one-second burst). */
+  dataBytesPerSecondPerWorkspace: number;
 }
 
 export class ConfigError extends Error {
@@ -288,6 +290,7 @@ function readCaptureLimits(env: Env, maxMessageBytes: number): CaptureLimits {
     bufferedBytes: 0,
     bufferedBytesPerWorkspace: readSize(env, 'SANDBOX_BUFFERED_PER_WORKSPACE', Math.max(64 * 1024 * 1024, sendBodyLimit(maxMessageBytes))),
     spoolThresholdBytes: readSize(env, 'SANDBOX_SPOOL_THRESHOLD', 1024 * 1024),
+    dataBytesPerSecondPerWorkspace: readSize(env, 'SANDBOX_DATA_RATE_PER_WORKSPACE', 16 * 1024 * 1024),
   };
   // By default a larger message size raises the byte caps with it, rather than stop the server from starting.
   limits.bufferedBytes = readSize(env, 'SANDBOX_MAX_BUFFERED', Math.max(256 * 1024 * 1024, limits.bufferedBytesPerWorkspace));

@@ -12,6 +12,11 @@ export interface CaptureTicket {
    * served: otherwise many large transactions arriving together would each hold a share and all be refused).
    */
   hold(bytes: number): boolean;
+  /**
+   * How long to wait before reading on past these `bytes` (held already): a workspace's transactions share one rate
+   * of DATA, so however many it streams at once, the event loop scans at most that much of its mail per second.
+   */
+  paceMs(bytes: number): number;
   /** The refusal for a transaction whose bytes did not fit. */
   overBuffered(): AppError;
   release(): void;
@@ -22,14 +27,14 @@ const busy = (message: string): AppError => new AppError('too_many_transactions'
 export class CaptureAdmission {
   private transactions = 0;
   private bytes = 0;
-  private readonly byWorkspace = new Map<string, { transactions: number; bytes: number }>();
+  private readonly byWorkspace = new Map<string, { transactions: number; bytes: number; rate: ByteRate }>();
 
-  constructor(private readonly limits: CaptureLimits) {}
+  constructor(private readonly limits: CaptureLimits, private readonly now: () => number = () => performance.now()) {}
 
   /** Opens a transaction for `workspaceId`, or throws too_many_transactions when either count is at its cap. */
   open(workspaceId: string): CaptureTicket {
     const { transactions, transactionsPerWorkspace } = this.limits;
-    const own = this.byWorkspace.get(workspaceId) ?? { transactions: 0, bytes: 0 };
+    const own = this.byWorkspace.get(workspaceId) ?? { transactions: 0, bytes: 0, rate: new ByteRate(this.limits.dataBytesPerSecondPerWorkspace, this.now) };
     if (own.transactions >= transactionsPerWorkspace) {
       throw busy(`this workspace has ${transactionsPerWorkspace} messages in transfer already (the most at once); try again when some have finished`);
     }
@@ -58,6 +63,7 @@ export class CaptureAdmission {
         held += bytes;
         return true;
       },
+      paceMs: (bytes) => own.rate.take(bytes),
       overBuffered: () => busy(`messages in transfer hold too many bytes already (at most ${size(this.limits.bufferedBytesPerWorkspace)} for a workspace, `
         + `${size(this.limits.bufferedBytes)} in all); nothing was stored, try again shortly`),
       release: () => {
@@ -74,3 +80,26 @@ export class CaptureAdmission {
 
 /** A byte count as people read it: whole MiB, or KiB below one MiB. */
 const size = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`);
+
+/**
+ * Bytes per second with a one-second burst, as a bucket that may run into debt: each caller takes its bytes at once
+ * and is told how long to wait until the debt is paid, so callers sharing the rate are served in the order they came.
+ */
+class ByteRate {
+  private tokens: number;
+  private updatedAt: number;
+
+  constructor(private readonly perSecond: number, private readonly now: () => number) {
+    this.tokens = perSecond;
+    this.updatedAt = now();
+  }
+
+  /** Milliseconds to wait before using `bytes`. */
+  take(bytes: number): number {
+    const now = this.now();
+    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.updatedAt) / 1000) * this.perSecond);
+    this.updatedAt = now;
+    this.tokens -= bytes;
+    return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens / this.perSecond) * 1000);
+  }
+}

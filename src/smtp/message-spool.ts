@@ -10,7 +10,7 @@ export class MessageSpool extends Writable {
   private chunks: Buffer[] = [];
   private size = 0;
   private file: { path: string; handle: fs.promises.FileHandle } | null = null;
-  /** The ticket refused some bytes: the rest is drained unkept and the transaction is refused at its end. */
+  /** The ticket refused some bytes: nothing more is kept, and 'overCap' is emitted once. */
   overCap = false;
 
   constructor(
@@ -26,11 +26,19 @@ export class MessageSpool extends Writable {
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.overCap || this.sizeExceeded()) return callback();
     if (!this.ticket.hold(chunk.length)) {
-      // Refused at the end of DATA whatever follows: what arrived so far is let go now, not when the client is done.
+      // Refused whatever follows: what arrived so far is let go now, not when the client is done.
       this.overCap = true;
+      this.emit('overCap');
       this.discard().then(() => callback(), callback);
       return;
     }
+    const pauseMs = this.ticket.paceMs(chunk.length);
+    if (pauseMs > 0) setTimeout(() => this.keep(chunk, callback), pauseMs);
+    else this.keep(chunk, callback);
+  }
+
+  /** Keeps a chunk the ticket holds: in memory up to the threshold, in the spool file beyond it. */
+  private keep(chunk: Buffer, callback: (error?: Error | null) => void): void {
     this.size += chunk.length;
     if (this.file === null && this.size <= this.thresholdBytes) {
       this.chunks.push(chunk);

@@ -245,17 +245,15 @@ export class SmtpCaptureServer {
             this.endTransaction(session.id);
           });
         });
+        spool.once('overCap', () => {
+          // Past the size limit smtp-server answers 552 itself once DATA ends.
+          if (stream.sizeExceeded) return;
+          failed = true;
+          this.closeOverBuffered(server, session.id, ticket.overBuffered());
+        });
         stream.pipe(spool);
         spool.once('finish', () => {
           if (failed) return;
-          // Past the size limit the policies answer 552; a message that did not fit the byte caps is refused here.
-          if (spool.overCap && !stream.sizeExceeded) {
-            this.observer.captureFinished('smtp', 'too_many_transactions', 0);
-            callback(this.failed('data', ticket.overBuffered()));
-            void spool.discard();
-            this.endTransaction(session.id);
-            return;
-          }
           void this.passes('data', session, () => this.sessionContext(session, stream.sizeExceeded), callback).then((passed) => {
             if (!passed) {
               void spool.discard();
@@ -320,6 +318,18 @@ export class SmtpCaptureServer {
     const seconds = Math.round(this.options.connections.authTimeoutMs / 1000);
     const reply = this.refused('connect', smtpErrorFor(new AppError('auth_timeout', `No successful AUTH within ${seconds}s of connecting, closing connection`)));
     connection.send(reply.responseCode, reply.message);
+  }
+
+  /**
+   * A message that does not fit the byte caps is refused as soon as it passes them, with 421 4.3.2, and its connection
+   * closed (a 421 closes it): the rest of DATA would otherwise be read and scanned on the event loop only to be
+   * dropped — up to the size limit for every such transaction. The sender retries later, as after a 451.
+   */
+  private closeOverBuffered(server: SMTPServer, sessionId: string, refusal: AppError): void {
+    this.observer.captureFinished('smtp', 'too_many_transactions', 0);
+    this.observer.smtpReplied('data', 421);
+    this.endTransaction(sessionId);
+    this.connectionOf(server, sessionId)?.send(421, `4.3.2 ${refusal.message}; closing connection`);
   }
 
   private connectionOf(server: SMTPServer, sessionId: string): SmtpConnection | undefined {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Backend } from './ports.js';
-import { openSqlite, WAL_SIZE_LIMIT, WalGroupCommit } from './embedded/sqlite-database.js';
+import { openSqlite, stopWaitingForLocks, WAL_SIZE_LIMIT, WalGroupCommit } from './embedded/sqlite-database.js';
 import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
 import { SqliteAccountStore } from './embedded/sqlite-account-store.js';
 import { SqliteMessageIndex } from './embedded/sqlite-message-index.js';
@@ -46,6 +46,7 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
   const root = embeddedRoot(config);
   const db = openSqlite(root);
   importFileBlobs(db, path.join(root, 'blobs'));
+  stopWaitingForLocks(db);
   const commits = new WalGroupCommit(db);
   const onError = options.onError ?? (() => undefined);
   db.pragma('wal_autocheckpoint = 0');

@@ -1,9 +1,10 @@
-// Captures in transfer: the caps on transactions and held bytes, per workspace and overall, and their release.
+// Captures in transfer: the caps on transactions and held bytes, per workspace and overall, their release, and the
+// rate a workspace's DATA is read at.
 import { strict as assert } from 'node:assert';
 import { AppError } from '../../src/errors.js';
 import { CaptureAdmission } from '../../src/services/capture-admission.js';
 
-const limits = { transactions: 3, transactionsPerWorkspace: 2, bufferedBytes: 1000, bufferedBytesPerWorkspace: 600, spoolThresholdBytes: 100 };
+const limits = { transactions: 3, transactionsPerWorkspace: 2, bufferedBytes: 1000, bufferedBytesPerWorkspace: 600, spoolThresholdBytes: 100, dataBytesPerSecondPerWorkspace: 1000 };
 
 const refusedWith = (pattern: RegExp) => (error: unknown) => {
   assert.ok(error instanceof AppError);
@@ -47,5 +48,21 @@ describe('capture admission', () => {
     a2.release();
     const d = admission.open('ws_a');
     assert.equal(d.hold(600), true, 'a1\'s bytes are free again once it is released');
+  });
+
+  it('paces a workspace\'s DATA to its rate, shared by its transactions, and another workspace\'s not at all', () => {
+    let now = 0;
+    const admission = new CaptureAdmission({ ...limits, transactions: 5, bufferedBytes: 10_000, bufferedBytesPerWorkspace: 10_000 }, () => now);
+    const a1 = admission.open('ws_a');
+    const a2 = admission.open('ws_a');
+    assert.equal(a1.paceMs(600), 0, 'within the one-second burst');
+    assert.equal(a2.paceMs(400), 0, 'the burst is the workspace\'s, not each transaction\'s');
+    assert.equal(a1.paceMs(500), 500, 'half a second of debt at 1000 bytes a second');
+    assert.equal(a2.paceMs(500), 1000, 'the next one waits behind it');
+    assert.equal(admission.open('ws_b').paceMs(1000), 0, 'another workspace has a rate of its own');
+    now += 1000;
+    assert.equal(a1.paceMs(0), 0, 'a second later the debt is paid');
+    now += 5000;
+    assert.equal(a1.paceMs(2000), 1000, 'an idle workspace saves up one second\'s burst, no more');
   });
 });

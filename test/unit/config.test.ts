@@ -112,6 +112,7 @@ describe('loadConfig', () => {
     ['SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 'many'],
     ['SANDBOX_MAX_TRANSACTIONS', '-1'],
     ['SANDBOX_SPOOL_THRESHOLD', '1x'],
+    ['SANDBOX_DATA_RATE_PER_WORKSPACE', 'fast'],
   ];
   for (const [variable, value] of bad) {
     it(`refuses ${variable}=${value} naming the variable`, () => {
@@ -215,7 +216,9 @@ describe('loadConfig', () => {
     assert.deepEqual(captures, {
       transactions: 256, transactionsPerWorkspace: 64,
       bufferedBytes: 256 * 1024 * 1024, bufferedBytesPerWorkspace: 64 * 1024 * 1024, spoolThresholdBytes: 1024 * 1024,
+      dataBytesPerSecondPerWorkspace: 16 * 1024 * 1024,
     });
+    assert.equal(loadConfig({ SANDBOX_DATA_RATE_PER_WORKSPACE: '2m' }).captures.dataBytesPerSecondPerWorkspace, 2 * 1024 * 1024);
     const refusal = (env: Record<string, string>, named: RegExp) => assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && named.test(error.message));
     refusal({ SANDBOX_SMTP_MAX_CONNECTIONS: '10', SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: '11' }, /^SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: 11 is more than/);
     refusal({ SANDBOX_HTTP_MAX_CONNECTIONS: '10' }, /^SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS: 256 is more than/);

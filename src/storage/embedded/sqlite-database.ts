@@ -365,13 +365,46 @@ export function translateSqliteError(error: unknown): AppError {
   return new AppError('storage_unavailable', `embedded storage failed: ${code || (error as Error).message}`, { component: 'sqlite', cause: error });
 }
 
-/** Runs a synchronous SQLite operation, translating its errors. */
+/** How long an operation keeps trying while another connection (the capture writer, a CLI) holds the lock. */
+const LOCK_WAIT_MS = 5000;
+/** Longest pause between two tries: a lock is held for one commit, a few ms to a few hundred for a 25 MB message. */
+const LOCK_RETRY_MAX_MS = 8;
+
+const isBusy = (error: unknown): boolean => ((error as { code?: string }).code ?? '').startsWith('SQLITE_BUSY');
+
+/**
+ * Runs a synchronous SQLite operation, translating its errors. On the event loop's connection (busy_timeout 0, see
+ * `stopWaitingForLocks`) an operation that finds the database locked is tried again on a timer rather than by
+ * SQLite sleeping inside the call, which would hold the event loop — every tenant's requests — for as long as the
+ * capture writer commits one tenant's 20 MB message. A locked operation did nothing (its statement or its
+ * transaction was rolled back), so trying it again is safe.
+ */
 export function guarded<T>(operation: () => T): Promise<T> {
   try {
     return Promise.resolve(operation());
   } catch (error) {
+    if (isBusy(error)) return retryWhileLocked(operation, performance.now() + LOCK_WAIT_MS);
     return Promise.reject(translateSqliteError(error));
   }
+}
+
+async function retryWhileLocked<T>(operation: () => T, deadline: number): Promise<T> {
+  for (let pause = 1; ; pause = Math.min(pause * 2, LOCK_RETRY_MAX_MS)) {
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    try {
+      return operation();
+    } catch (error) {
+      if (!isBusy(error) || performance.now() >= deadline) throw translateSqliteError(error);
+    }
+  }
+}
+
+/**
+ * The event loop's connection fails at once on a lock instead of sleeping in SQLite; `guarded` tries again on a timer.
+ * Threads of their own (the capture writer, the readers) and the admin CLI keep waiting inside SQLite.
+ */
+export function stopWaitingForLocks(db: SqliteDatabase): void {
+  db.pragma('busy_timeout = 0');
 }
 
 const STATEMENT_CACHE_SIZE = 256;
