@@ -32,7 +32,7 @@ for (const factory of backendFactories) {
       const charge = { period: '2026-11', monthlyLimit: 2 };
       const group = Array.from({ length: 4 }, () => captured('ws_cap_quota', charge));
       assert.deepEqual(await under.backend.captures.storeAll(group), ['stored', 'stored', 'quota_reached', 'quota_reached']);
-      assert.equal(await under.backend.metadata.getQuotaUsed('ws_cap_quota', '2026-11'), 2);
+      assert.equal(await under.backend.captures.quotaUsed('ws_cap_quota', '2026-11'), 2);
       assert.equal(await under.backend.messages.get('ws_cap_quota', group[2]!.record.id), null);
       assert.notEqual(await under.backend.messages.get('ws_cap_quota', group[1]!.record.id), null);
     });

@@ -23,7 +23,7 @@ for (const factory of backendFactories) {
     before(async () => {
       under = await factory.open();
       backend = under.backend;
-      workspaces = new WorkspaceService(backend.metadata, loadConfig({}).plans);
+      workspaces = new WorkspaceService(backend.metadata, backend.captures, loadConfig({}).plans);
       inboxes = new InboxService(backend);
     });
     after(() => under.dispose());
@@ -41,7 +41,7 @@ for (const factory of backendFactories) {
       const message = aMessage(inbox.workspaceId, inbox.id);
       const rawKey = rawBlobKey(inbox.workspaceId, message.id);
       await backend.blobs.put(rawKey, Buffer.from(`raw ${message.id}`));
-      await insertOne(backend.messages, { ...message, rawKey, subject, search: { ...message.search, subject } }, UNLIMITED);
+      await insertOne(backend.captures, { ...message, rawKey, subject, search: { ...message.search, subject } }, UNLIMITED);
       return message.id;
     }
 

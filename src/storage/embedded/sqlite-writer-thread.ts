@@ -1,32 +1,56 @@
-// Entry of the capture writer thread (see sqlite-capture-store.ts): writes each group of captures as one
-// transaction on a connection of its own, then fdatasyncs the WAL, so neither runs on the event loop.
+// Entry of the writer thread (see README.md): every write that waits for the disk — a group of captures, or the
+// parts kept beside a message — is one transaction on this thread's connection, then one fdatasync of the WAL.
 import fs from 'node:fs';
 import { workerData } from 'node:worker_threads';
-import type { CapturedMessage } from '../ports.js';
-import { connectSqlite, translateSqliteError, WalGroupCommit } from './sqlite-database.js';
-import { SqliteBlobStore } from './sqlite-blob-store.js';
-import { searchesInPlace, SqliteMessageIndex } from './sqlite-message-index.js';
-import { SqliteMessageSearch } from './sqlite-message-search.js';
-import type { CaptureWriterSettings, SentFailure, WriteReply } from './sqlite-capture-store.js';
+import type { MessageRecord } from '../../domain/types.js';
+import type { BlobEntry, CapturedMessage, QuotaCharge } from '../ports.js';
+import { connectSqlite, translateSqliteError } from './sqlite-database.js';
+import { blobRowWriter } from './sqlite-blob-store.js';
+import { messageRowWriter } from './sqlite-message-rows.js';
+import type { SentFailure, SentOutcome, WriterSettings, WriterTask, WriteReply } from './sqlite-capture-store.js';
 
-const settings = workerData as CaptureWriterSettings;
+const settings = workerData as WriterSettings;
 const db = connectSqlite(settings.file);
-// This connection writes nothing but captures, and every group is followed by the WAL's fdatasync below: with
-// that, a NORMAL commit is as durable as a FULL one, and the fsync is one per group instead of one per commit.
+// Every transaction here is followed by commitDurably's fdatasync, which makes a NORMAL commit as durable as a FULL one.
 db.pragma('synchronous = NORMAL');
 // The checkpoint thread checkpoints; one here would copy the WAL inside a capture's commit.
 db.pragma('wal_autocheckpoint = 0');
-// Only their in-transaction writes (insertMessage, writeRows) are used here, never their own commits.
-const unusedCommits = new WalGroupCommit(db);
-// It never searches nor changes messages, so searching in place (and chunks of one) are never used either.
-const index = new SqliteMessageIndex(db, unusedCommits, settings.arrivalLogLength, searchesInPlace(new SqliteMessageSearch(db)), 1);
-const blobs = new SqliteBlobStore(db, unusedCommits);
+
+const writeRow = messageRowWriter(db);
+const writeBlobs = blobRowWriter(db);
+const chargeQuota = db.prepare(`INSERT INTO quota_usage (workspace_id, period, used) VALUES (@workspace, @period, 1)
+    ON CONFLICT DO UPDATE SET used = used + 1 WHERE @limit IS NULL OR used < @limit`);
+const nextArrival = db.prepare('SELECT coalesce(max(seq), 0) + 1 FROM inbox_arrivals WHERE inbox_id = ?').pluck();
+const insertArrival = db.prepare('INSERT INTO inbox_arrivals (inbox_id, seq, workspace_id, message_id) VALUES (?, ?, ?, ?)');
+const trimArrivals = db.prepare('DELETE FROM inbox_arrivals WHERE inbox_id = ? AND seq <= ?');
+
+/** Counts the message against its allowance; false, counting nothing, when the allowance is used up. */
+function charged(m: MessageRecord, charge: QuotaCharge): boolean {
+  if (charge.monthlyLimit !== null && charge.monthlyLimit < 1) return false;
+  return chargeQuota.run({ workspace: m.workspaceId, period: charge.period, limit: charge.monthlyLimit }).changes === 1;
+}
+
+/**
+ * This thread alone writes arrivals and commits one transaction at a time, so max + 1 numbers an inbox's arrivals
+ * without gaps in commit order; trimming keeps the newest entries, so the max is never lost.
+ */
+function appendArrival(m: MessageRecord): void {
+  const seq = nextArrival.get(m.inboxId) as number;
+  insertArrival.run(m.inboxId, seq, m.workspaceId, m.id);
+  trimArrivals.run(m.inboxId, seq - settings.arrivalLogLength);
+}
 
 const quotaRefusal = new Error('quota reached');
-/** One message as a savepoint: refused or failing, it leaves neither its blobs nor its row behind. */
-const writeMessage = db.transaction((message: CapturedMessage): void => {
-  if (!index.insertMessage(message.record, message.charge)) throw quotaRefusal;
-  blobs.writeRows(message.blobs);
+/**
+ * One capture as a savepoint of its group's transaction: the count, the message, its arrival and its blobs commit
+ * together, so a crash can neither count an unstored message nor lose a count, and a stream never hears of a
+ * message that is not stored. Refused or failing, it leaves nothing behind.
+ */
+const writeCapture = db.transaction(({ record, charge, blobs }: CapturedMessage): void => {
+  if (!charged(record, charge)) throw quotaRefusal;
+  writeRow(record);
+  appendArrival(record);
+  writeBlobs(blobs);
 });
 
 const sent = (error: unknown): SentFailure => {
@@ -34,13 +58,16 @@ const sent = (error: unknown): SentFailure => {
   return { code: appError.code, message: appError.message, component: appError.component };
 };
 
-type Outcome = Extract<WriteReply, { outcomes: unknown }>['outcomes'][number];
+/** Structured cloning delivers plain Uint8Arrays; the driver binds Buffers as blobs. */
+function asBuffers(entries: BlobEntry[]): BlobEntry[] {
+  for (const blob of entries) blob.data = Buffer.from(blob.data.buffer, blob.data.byteOffset, blob.data.byteLength);
+  return entries;
+}
 
-function storeOne(message: CapturedMessage): Outcome {
-  // Structured cloning delivers plain Uint8Arrays; the driver binds Buffers as blobs.
-  for (const blob of message.blobs) blob.data = Buffer.from(blob.data.buffer, blob.data.byteOffset, blob.data.byteLength);
+function storeOne(message: CapturedMessage): SentOutcome {
+  asBuffers(message.blobs);
   try {
-    writeMessage(message);
+    writeCapture(message);
     return 'stored';
   } catch (error) {
     return error === quotaRefusal ? 'quota_reached' : sent(error);
@@ -49,24 +76,28 @@ function storeOne(message: CapturedMessage): Outcome {
 
 let wal: number | null = null;
 
-function write(group: CapturedMessage[]): Outcome[] {
-  const outcomes = db.transaction(() => group.map(storeOne)).immediate();
+/** The one place a write waits for the disk: its transaction, then one fdatasync of the WAL (see README.md). */
+function commitDurably<T>(write: () => T): T {
+  const result = db.transaction(write).immediate();
   wal ??= fs.openSync(`${db.name}-wal`, 'r');
   try {
     fs.fdatasyncSync(wal);
   } catch (error) {
-    // The next group opens the WAL afresh, in case this descriptor is what failed.
+    // The next write opens the WAL afresh, in case this descriptor is what failed.
     fs.closeSync(wal);
     wal = null;
     throw error;
   }
-  return outcomes;
+  return result;
 }
 
-/** One group: one transaction, then one fdatasync of the WAL. */
-export default function writeGroup(group: CapturedMessage[]): WriteReply {
+export default function write(task: WriterTask): WriteReply {
   try {
-    return { outcomes: write(group) };
+    if (task.kind === 'blobs') {
+      commitDurably(() => writeBlobs(asBuffers(task.entries)));
+      return { outcomes: [] };
+    }
+    return { outcomes: commitDurably(() => task.group.map(storeOne)) };
   } catch (error) {
     return { failure: sent(error) };
   }

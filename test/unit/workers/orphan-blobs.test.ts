@@ -28,7 +28,7 @@ describe('sweepOrphanBlobs', () => {
     const now = new Date('2026-11-21T12:00:00Z');
     const hourAgo = now.getTime() - 3600_000;
     const indexed = aMessage('ws_o', 'inb_o', { id: newId('msg', hourAgo) });
-    await insertOne(backend.messages, { ...indexed, rawKey: rawBlobKey('ws_o', indexed.id) }, UNLIMITED);
+    await insertOne(backend.captures, { ...indexed, rawKey: rawBlobKey('ws_o', indexed.id) }, UNLIMITED);
     const orphan = newId('msg', hourAgo);
     const young = newId('msg', now.getTime() - 60_000);
     for (const id of [indexed.id, orphan, young, 'not-a-message-id']) await backend.blobs.put(rawBlobKey('ws_o', id), Buffer.from(id));
