@@ -1,5 +1,6 @@
 // CaptureStore on the embedded database: each group of captures (blobs, documents, quota counts and arrivals) is
-// one transaction and one fdatasync on the writer thread (sqlite-writer-thread.ts), so the event loop only hands it over.
+// one transaction and one fdatasync on the writer thread (sqlite-writer-thread.ts), so the event loop only hands it
+// over. How that is durable, and what each connection does: README.md.
 import { Piscina } from 'piscina';
 import { AppError, type ErrorCode } from '../../errors.js';
 import { workerFile } from '../../worker-file.js';
