@@ -31,8 +31,9 @@ function charged(m: MessageRecord, charge: QuotaCharge): boolean {
 }
 
 /**
- * This thread alone writes arrivals and commits one transaction at a time, so max + 1 numbers an inbox's arrivals
- * without gaps in commit order; trimming keeps the newest entries, so the max is never lost.
+ * Arrivals are written only by writer threads' immediate transactions, which SQLite's write lock runs one at a time
+ * (the admin CLI's too), so max + 1 numbers an inbox's arrivals without gaps in commit order; trimming keeps the
+ * newest entries, so the max is never lost.
  */
 function appendArrival(m: MessageRecord): void {
   const seq = nextArrival.get(m.inboxId) as number;
