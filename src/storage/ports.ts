@@ -267,9 +267,10 @@ export interface InboxCounts {
 
 export interface MessageIndex {
   /**
-   * Every capture (CaptureStore.storeAll) also appends the message to its inbox's arrival log, in the same step: the log holds a message
-   * if and only if it is stored and visible to list and search, numbered in the order inserts completed. It keeps
-   * the newest SANDBOX_STREAM_RESUME_LIMIT entries per inbox and is dropped with the inbox's messages.
+   * Every capture (CaptureStore.storeAll) also appends the message to its inbox's arrival log, in the same step:
+   * the log holds a message if and only if it is stored and visible to list and search, numbered in the order
+   * captures completed. It keeps the newest SANDBOX_STREAM_RESUME_LIMIT entries per inbox and is dropped with the
+   * inbox's messages.
    */
   arrivalsAfter(workspaceId: string, inboxId: string, after: number, limit: number): Promise<ArrivalPage>;
   /** The seq of the inbox's newest arrival; 0 when nothing has arrived. */
