@@ -312,9 +312,10 @@ export interface BlobEntry {
 }
 
 export interface BlobStore {
-  /** Writes the bytes durably under key; resolves only once they are on stable storage. */
-  put(key: string, data: Buffer): Promise<void>;
-  /** put for many blobs at once, written together where the store can (group commit). Captures go through CaptureStore. */
+  /**
+   * Writes each entry's bytes durably under its key, together where the store can (group commit); resolves only
+   * once they are on stable storage. Captures go through CaptureStore; this keeps what is derived from a message.
+   */
   putMany(entries: BlobEntry[]): Promise<void>;
   get(key: string): Promise<Buffer | null>;
   /** Deletes every blob under each folder (a key prefix ending in '/'). */

@@ -40,7 +40,7 @@ for (const factory of backendFactories) {
     async function capture(inbox: Inbox, subject = 'hello'): Promise<string> {
       const message = aMessage(inbox.workspaceId, inbox.id);
       const rawKey = rawBlobKey(inbox.workspaceId, message.id);
-      await backend.blobs.put(rawKey, Buffer.from(`raw ${message.id}`));
+      await backend.blobs.putMany([{ key: rawKey, data: Buffer.from(`raw ${message.id}`) }]);
       await insertOne(backend.captures, { ...message, rawKey, subject, search: { ...message.search, subject } }, UNLIMITED);
       return message.id;
     }

@@ -40,10 +40,6 @@ export class SqliteBlobStore implements BlobStore {
     this.sql = statementCache(db);
   }
 
-  put(key: string, data: Buffer): Promise<void> {
-    return this.putMany([{ key, data }]);
-  }
-
   putMany(entries: BlobEntry[]): Promise<void> {
     return this.writeDurably(entries);
   }

@@ -39,7 +39,7 @@ describe('RetentionWorker', () => {
   async function store(workspace: Workspace, receivedAt: Date): Promise<string> {
     const message = aMessage(workspace.id, 'inb_r', { receivedAt });
     const withKey = { ...message, rawKey: rawBlobKey(workspace.id, message.id) };
-    await backend.blobs.put(withKey.rawKey, Buffer.from(`raw ${message.id}`));
+    await backend.blobs.putMany([{ key: withKey.rawKey, data: Buffer.from(`raw ${message.id}`) }]);
     await insertOne(backend.captures, withKey, UNLIMITED);
     return message.id;
   }
