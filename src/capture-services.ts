@@ -31,7 +31,7 @@ export function buildCaptureServices(
   deliveriesQueued: () => void,
   capture: { now?: () => Date; observer?: CaptureObserver } = {},
 ): CaptureServices {
-  const workspaces = new WorkspaceService(backend.metadata, config.plans);
+  const workspaces = new WorkspaceService(backend.metadata, backend.captures, config.plans);
   const inboxes = new InboxService(backend);
   const tagRules = new TagRuleService(backend.metadata, inboxes);
   // Registering a webhook looks its name up once per request, under a gate of its own of the same sizes.

@@ -320,7 +320,7 @@ async function load(dataDir: string, count: number): Promise<{ inboxId: string; 
   const config = benchConfig(dataDir);
   const backend = await openBackend(config);
   try {
-    const workspaces = new WorkspaceService(backend.metadata, config.plans);
+    const workspaces = new WorkspaceService(backend.metadata, backend.captures, config.plans);
     const inboxes = new InboxService(backend);
     const { workspace } = await workspaces.createWorkspace('search-bench', 'unlimited');
     const { inbox } = await inboxes.create(workspace, workspaces.planFor(workspace), 'search-bench');
@@ -334,7 +334,7 @@ async function load(dataDir: string, count: number): Promise<{ inboxId: string; 
       for (let i = next++; i < count; i = next++) {
         const message = generateMessage(workspace.id, inbox.id, times[i]!);
         // The unlimited plan: the charge only counts the message for its month.
-        const [outcome] = await backend.messages.insertMany([{ record: message, charge: { period: quotaPeriod(message.receivedAt), monthlyLimit: null } }]);
+        const [outcome] = await backend.captures.storeAll([{ record: message, charge: { period: quotaPeriod(message.receivedAt), monthlyLimit: null }, blobs: [] }]);
         if (outcome !== 'stored') throw new Error(`the index refused a message: ${String(outcome)}`);
         if (++loaded % 10000 === 0 || loaded === count) progress(`loaded ${loaded}/${count} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       }
@@ -351,7 +351,7 @@ async function reuse(dataDir: string): Promise<{ inboxId: string; key: string; m
   const config = benchConfig(dataDir);
   const backend = await openBackend(config);
   try {
-    const workspaces = new WorkspaceService(backend.metadata, config.plans);
+    const workspaces = new WorkspaceService(backend.metadata, backend.captures, config.plans);
     const inboxes = new InboxService(backend);
     const workspace = (await workspaces.listWorkspaces()).find((w) => w.name === 'search-bench');
     const inbox = workspace && (await inboxes.list(workspace.id)).find((i) => i.name === 'search-bench');

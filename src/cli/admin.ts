@@ -109,7 +109,7 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
   const config = loadConfig();
   if (positionals[0] === 'import') return runImport(config, values, positionals.slice(1));
   const backend = await openBackend(config);
-  const workspaces = new WorkspaceService(backend.metadata, config.plans);
+  const workspaces = new WorkspaceService(backend.metadata, backend.captures, config.plans);
   try {
     switch (command) {
       case 'workspace create': {

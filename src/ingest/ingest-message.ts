@@ -110,7 +110,7 @@ export class IngestPipeline {
    */
   private async allowanceLeft(workspace: Workspace): Promise<number | null> {
     const limit = this.workspaces.planFor(workspace).monthlyLimit;
-    if (limit !== null && (await this.backend.metadata.getQuotaUsed(workspace.id, quotaPeriod(this.now()))) >= limit) throw quotaReached(limit);
+    if (limit !== null && (await this.backend.captures.quotaUsed(workspace.id, quotaPeriod(this.now()))) >= limit) throw quotaReached(limit);
     return limit;
   }
 

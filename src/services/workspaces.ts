@@ -5,7 +5,7 @@ import { newId } from '../domain/ids.js';
 import { apiKeyPrefix, hashSecret, newApiKey } from '../domain/secrets.js';
 import { quotaPeriod, quotaPeriodStart } from '../domain/quota-period.js';
 import type { Access, ApiKeyRecord, MemberRole, Plan, Workspace } from '../domain/types.js';
-import type { MetadataStore } from '../storage/ports.js';
+import type { CaptureStore, MetadataStore } from '../storage/ports.js';
 
 export interface IssuedKey {
   id: string;
@@ -31,6 +31,8 @@ export const HOW_TO_CHANGE_PLAN = 'Plans are changed by an operator: npm run --s
 export class WorkspaceService {
   constructor(
     private readonly metadata: MetadataStore,
+    /** Owns the monthly allowance: it charges captures and says how much is used. */
+    private readonly quota: Pick<CaptureStore, 'quotaUsed'>,
     private readonly plans: Readonly<Record<string, Plan>>,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -115,7 +117,7 @@ export class WorkspaceService {
     const now = this.now();
     const plan = this.planFor(workspace);
     const [used, members, inboxes] = await Promise.all([
-      this.metadata.getQuotaUsed(workspace.id, quotaPeriod(now)),
+      this.quota.quotaUsed(workspace.id, quotaPeriod(now)),
       this.metadata.countMembers(workspace.id),
       this.metadata.countInboxes(workspace.id),
     ]);

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Backend } from './ports.js';
-import { openSqlite, stopWaitingForLocks, WAL_SIZE_LIMIT, WalGroupCommit } from './embedded/sqlite-database.js';
+import { openSqlite, stopWaitingForLocks, WAL_SIZE_LIMIT } from './embedded/sqlite-database.js';
 import { SqliteMetadataStore } from './embedded/sqlite-metadata-store.js';
 import { SqliteAccountStore } from './embedded/sqlite-account-store.js';
 import { SqliteMessageIndex } from './embedded/sqlite-message-index.js';
@@ -46,16 +46,16 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
   const root = embeddedRoot(config);
   const db = openSqlite(root);
   importFileBlobs(db, path.join(root, 'blobs'));
+  // Which connection does what, and why each is set as it is: embedded/README.md.
   stopWaitingForLocks(db);
-  const commits = new WalGroupCommit(db);
   const onError = options.onError ?? (() => undefined);
   db.pragma('wal_autocheckpoint = 0');
   const checkpointer = new WalCheckpointer(db.name, WAL_SIZE_LIMIT, (message) => onError(new Error(message), 'WAL checkpoint'));
   const readers = new SqliteReaders({ file: db.name, search: tuning.embeddedSearch ?? {} },
     { threads: config.queryThreads, timeoutMs: config.queryTimeoutMs, queuePerWorkspace: config.queryQueuePerWorkspace });
-  const messages = new SqliteMessageIndex(db, commits, config.streamResumeLimit, readers, config.batchChunkSize);
-  const blobs = new SqliteBlobStore(db, commits);
-  const captures = new SqliteCaptureStore({ file: db.name, arrivalLogLength: config.streamResumeLimit });
+  const captures = new SqliteCaptureStore(db, { file: db.name, arrivalLogLength: config.streamResumeLimit });
+  const messages = new SqliteMessageIndex(db, readers, config.batchChunkSize);
+  const blobs = new SqliteBlobStore(db, (entries) => captures.writeBlobs(entries));
   return {
     metadata: new SqliteMetadataStore(db),
     accounts: new SqliteAccountStore(db),
@@ -70,7 +70,6 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
       await captures.close();
       await readers.close();
       await checkpointer.close();
-      await commits.close();
       db.close();
     },
   };

@@ -62,9 +62,6 @@ export interface MetadataStore {
    */
   setInboxSettings(workspaceId: string, id: string, sections: Partial<InboxSettings>): Promise<Inbox | null>;
 
-  /** Messages counted against the workspace's allowance in the period (see MessageIndex.insert). */
-  getQuotaUsed(workspaceId: string, period: string): Promise<number>;
-
   /** Explicit tag colours; tags without one get an automatic colour. */
   listTagColors(workspaceId: string): Promise<Map<string, string>>;
   /** Sets a tag's colour, or removes it (back to automatic) with null. */
@@ -220,27 +217,29 @@ export interface QuotaCharge {
   monthlyLimit: number | null;
 }
 
-/** A message to store and the allowance it counts against. */
-export interface NewMessage {
-  record: MessageRecord;
-  charge: QuotaCharge;
-}
-
-/** What became of one message of an insert: stored, refused for the allowance, or failed on its own. */
+/** What became of one captured message: stored, refused for the allowance, or failed on its own. */
 export type InsertOutcome = 'stored' | 'quota_reached' | AppError;
 
-/** A captured message for a group write: its blobs (raw bytes, capture envelope) and its index document. */
-export interface CapturedMessage extends NewMessage {
+/** A captured message for a group write: its blobs (raw bytes, capture envelope), its index document and its allowance. */
+export interface CapturedMessage {
+  record: MessageRecord;
+  charge: QuotaCharge;
   blobs: BlobEntry[];
 }
 
 /**
- * Stores captured messages in groups (group commit): each message's blobs, then or together with its index
- * document, with insertMany's outcomes and guarantees. Where the profile allows, a group is one durable write.
- * A message whose outcome is not 'stored' may leave its blobs behind; the caller removes them.
+ * The one road into storage for a captured message, and the owner of the monthly allowance it is counted against.
+ * Stores each group (group commit) durably and counts each message against its allowance, as one step per
+ * message: a message is counted if and only if it is stored, also across a crash, and its blobs are in place
+ * before its document is visible. Outcomes come back in the order given; one message refused (allowance used up:
+ * 'quota_reached', storing nothing) or failing does not fail the others. Resolves once every stored message is
+ * durable and visible to list and search. A message whose outcome is not 'stored' may leave its blobs behind; the
+ * caller removes them.
  */
 export interface CaptureStore {
   storeAll(group: CapturedMessage[]): Promise<InsertOutcome[]>;
+  /** Messages counted against the workspace's allowance in the period. */
+  quotaUsed(workspaceId: string, period: string): Promise<number>;
 }
 
 /** One entry of an inbox's arrival log. */
@@ -268,16 +267,10 @@ export interface InboxCounts {
 
 export interface MessageIndex {
   /**
-   * Durably stores each search document and counts it against its allowance, as one step per message: a message
-   * is counted if and only if it is stored, also across a crash. The batch is written together (group commit);
-   * outcomes come back in the order given, and one message refused (allowance used up: 'quota_reached', storing
-   * nothing) or failing does not fail the others. Resolves once every stored message is durable and visible.
-   */
-  insertMany(messages: NewMessage[]): Promise<InsertOutcome[]>;
-  /**
-   * Every insert also appends the message to its inbox's arrival log, in the same step: the log holds a message
-   * if and only if it is stored and visible to list and search, numbered in the order inserts completed. It keeps
-   * the newest SANDBOX_STREAM_RESUME_LIMIT entries per inbox and is dropped with the inbox's messages.
+   * Every capture (CaptureStore.storeAll) also appends the message to its inbox's arrival log, in the same step:
+   * the log holds a message if and only if it is stored and visible to list and search, numbered in the order
+   * captures completed. It keeps the newest SANDBOX_STREAM_RESUME_LIMIT entries per inbox and is dropped with the
+   * inbox's messages.
    */
   arrivalsAfter(workspaceId: string, inboxId: string, after: number, limit: number): Promise<ArrivalPage>;
   /** The seq of the inbox's newest arrival; 0 when nothing has arrived. */
@@ -319,9 +312,10 @@ export interface BlobEntry {
 }
 
 export interface BlobStore {
-  /** Writes the bytes durably under key; resolves only once they are on stable storage. */
-  put(key: string, data: Buffer): Promise<void>;
-  /** put for many blobs at once, written together where the store can (group commit). */
+  /**
+   * Writes each entry's bytes durably under its key, together where the store can (group commit); resolves only
+   * once they are on stable storage. Captures go through CaptureStore; this keeps what is derived from a message.
+   */
   putMany(entries: BlobEntry[]): Promise<void>;
   get(key: string): Promise<Buffer | null>;
   /** Deletes every blob under each folder (a key prefix ending in '/'). */

@@ -23,10 +23,10 @@ for (const factory of backendFactories) {
       assert.equal(await index.latestArrival('ws_n', 'inb_n1'), 0, 'nothing has arrived yet');
       const first = [aMessage('ws_n', 'inb_n1'), aMessage('ws_n', 'inb_n1'), aMessage('ws_n', 'inb_n1')];
       const other = aMessage('ws_n', 'inb_n2');
-      await insertOne(index, first[0]!, UNLIMITED);
-      await insertOne(index, other, UNLIMITED);
-      await insertOne(index, first[1]!, UNLIMITED);
-      await insertOne(index, first[2]!, UNLIMITED);
+      await insertOne(under.backend.captures, first[0]!, UNLIMITED);
+      await insertOne(under.backend.captures, other, UNLIMITED);
+      await insertOne(under.backend.captures, first[1]!, UNLIMITED);
+      await insertOne(under.backend.captures, first[2]!, UNLIMITED);
       assert.deepEqual(await seqs('ws_n', 'inb_n1'), first.map((m, i) => ({ seq: i + 1, messageId: m.id })));
       assert.deepEqual(await seqs('ws_n', 'inb_n2'), [{ seq: 1, messageId: other.id }], 'every inbox counts from 1');
       assert.equal(await index.latestArrival('ws_n', 'inb_n1'), 3);
@@ -36,8 +36,8 @@ for (const factory of backendFactories) {
 
     it('logs only messages that were stored: not a refused insert, not a restore', async () => {
       const stored = aMessage('ws_r', 'inb_r');
-      await insertOne(index, stored, { period: '2026-11', monthlyLimit: 1 });
-      assert.equal(await insertOne(index, aMessage('ws_r', 'inb_r'), { period: '2026-11', monthlyLimit: 1 }), false, 'over the allowance');
+      await insertOne(under.backend.captures, stored, { period: '2026-11', monthlyLimit: 1 });
+      assert.equal(await insertOne(under.backend.captures, aMessage('ws_r', 'inb_r'), { period: '2026-11', monthlyLimit: 1 }), false, 'over the allowance');
       await index.restore(aMessage('ws_r', 'inb_r'));
       await index.restore({ ...stored, read: true });
       assert.deepEqual(await seqs('ws_r', 'inb_r'), [{ seq: 1, messageId: stored.id }]);
@@ -45,7 +45,7 @@ for (const factory of backendFactories) {
 
     it('keeps the newest entries and tells a reader when the ones it asked for were trimmed', async () => {
       const messages = Array.from({ length: 8 }, () => aMessage('ws_t', 'inb_t'));
-      for (const message of messages) await insertOne(index, message, UNLIMITED);
+      for (const message of messages) await insertOne(under.backend.captures, message, UNLIMITED);
       assert.deepEqual((await seqs('ws_t', 'inb_t', 3)).map((a) => a.seq), [4, 5, 6, 7, 8], `the newest ${LOG_LENGTH}`);
       assert.equal((await index.arrivalsAfter('ws_t', 'inb_t', 3, 100)).complete, true, 'everything after 3 is kept');
       const trimmed = await index.arrivalsAfter('ws_t', 'inb_t', 1, 2);
@@ -55,10 +55,10 @@ for (const factory of backendFactories) {
     });
 
     it('keeps the log when the inbox is cleared, and forgets it when asked (inbox deleted)', async () => {
-      for (let i = 0; i < 2; i++) await insertOne(index, aMessage('ws_c', 'inb_c'), UNLIMITED);
+      for (let i = 0; i < 2; i++) await insertOne(under.backend.captures, aMessage('ws_c', 'inb_c'), UNLIMITED);
       await index.change({ workspaceId: 'ws_c', inboxId: 'inb_c' }, { kind: 'delete' });
       const next = aMessage('ws_c', 'inb_c');
-      await insertOne(index, next, UNLIMITED);
+      await insertOne(under.backend.captures, next, UNLIMITED);
       assert.deepEqual((await seqs('ws_c', 'inb_c', 2)), [{ seq: 3, messageId: next.id }], 'numbering goes on after a clear');
       await index.dropArrivals('ws_c', 'inb_c');
       assert.equal(await index.latestArrival('ws_c', 'inb_c'), 0);
@@ -67,7 +67,7 @@ for (const factory of backendFactories) {
 
     it('fetches many messages at once, only of the workspace asked for', async () => {
       const messages = [aMessage('ws_g', 'inb_g', { tags: ['x'] }), aMessage('ws_g', 'inb_g2')];
-      for (const message of messages) await insertOne(index, message, UNLIMITED);
+      for (const message of messages) await insertOne(under.backend.captures, message, UNLIMITED);
       const found = await index.getMany('ws_g', [messages[1]!.id, 'msg_absent', messages[0]!.id]);
       assert.deepEqual(found.sort((a, b) => a.id.localeCompare(b.id)), [...messages].sort((a, b) => a.id.localeCompare(b.id)));
       assert.deepEqual(await index.getMany('ws_other', messages.map((m) => m.id)), []);

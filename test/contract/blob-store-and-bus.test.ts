@@ -17,11 +17,11 @@ for (const factory of backendFactories) {
     it('returns the exact bytes put, and null after its folder is deleted', async () => {
       const { blobs } = under.backend;
       const bytes = randomBytes(70_000);
-      await blobs.put('messages/ws_1/msg_1/raw.eml', bytes);
-      await blobs.put('messages/ws_1/msg_1/thumbnail-0.png', Buffer.from('thumb'));
-      await blobs.put('messages/ws_1/msg_2/raw.eml', Buffer.from('other'));
+      await blobs.putMany([{ key: 'messages/ws_1/msg_1/raw.eml', data: bytes }]);
+      await blobs.putMany([{ key: 'messages/ws_1/msg_1/thumbnail-0.png', data: Buffer.from('thumb') }]);
+      await blobs.putMany([{ key: 'messages/ws_1/msg_2/raw.eml', data: Buffer.from('other') }]);
       assert.ok((await blobs.get('messages/ws_1/msg_1/raw.eml'))!.equals(bytes));
-      await blobs.put('messages/ws_1/msg_1/raw.eml', Buffer.from('replaced'));
+      await blobs.putMany([{ key: 'messages/ws_1/msg_1/raw.eml', data: Buffer.from('replaced') }]);
       assert.equal((await blobs.get('messages/ws_1/msg_1/raw.eml'))!.toString(), 'replaced');
       await blobs.deleteFolders(['messages/ws_1/msg_1/', 'messages/ws_1/never-existed/']);
       assert.equal(await blobs.get('messages/ws_1/msg_1/raw.eml'), null);
@@ -41,7 +41,7 @@ for (const factory of backendFactories) {
         assert.equal((await blobs.get(rawBlobKey('ws_e', `msg_${i}`)))!.toString(), `raw ${i}`);
         assert.ok((await blobs.get(envelopeBlobKey('ws_e', `msg_${i}`)))!.equals(envelope), `envelope ${i}`);
       }
-      await blobs.put(rawBlobKey('ws_e', 'msg_alone'), Buffer.from('raw'));
+      await blobs.putMany([{ key: rawBlobKey('ws_e', 'msg_alone'), data: Buffer.from('raw') }]);
       assert.equal(await blobs.get(envelopeBlobKey('ws_e', 'msg_alone')), null, 'a raw message without an envelope');
       assert.equal(await blobs.get(envelopeBlobKey('ws_e', 'msg_none')), null);
       await blobs.deleteFolders(envelopes.map((_, i) => messageBlobFolder('ws_e', `msg_${i}`)));
@@ -50,16 +50,16 @@ for (const factory of backendFactories) {
 
     it('lists the folders directly under a folder', async () => {
       const { blobs } = under.backend;
-      await blobs.put('messages/ws_l/msg_a/raw.eml', Buffer.from('a'));
-      await blobs.put('messages/ws_l/msg_b/thumbnail-0.png', Buffer.from('b'));
-      await blobs.put('messages/ws_l2/msg_c/raw.eml', Buffer.from('c'));
+      await blobs.putMany([{ key: 'messages/ws_l/msg_a/raw.eml', data: Buffer.from('a') }]);
+      await blobs.putMany([{ key: 'messages/ws_l/msg_b/thumbnail-0.png', data: Buffer.from('b') }]);
+      await blobs.putMany([{ key: 'messages/ws_l2/msg_c/raw.eml', data: Buffer.from('c') }]);
       assert.deepEqual((await blobs.listFolders('messages/ws_l/')).sort(), ['msg_a', 'msg_b']);
       assert.ok((await blobs.listFolders('messages/')).includes('ws_l2'));
       assert.deepEqual(await blobs.listFolders('messages/ws_none/'), []);
     });
 
     it('refuses keys that could escape its root', async () => {
-      await assert.rejects(under.backend.blobs.put('../escape', Buffer.from('x')));
+      await assert.rejects(under.backend.blobs.putMany([{ key: '../escape', data: Buffer.from('x') }]));
       await assert.rejects(under.backend.blobs.get('raw/../../etc/passwd'));
     });
 

@@ -1,9 +1,10 @@
-// CaptureStore contract (group commit of captured messages), run against every backend.
+// CaptureStore contract (group commit of captured messages, and the allowance they are counted against), run against every backend.
 import { strict as assert } from 'node:assert';
 import type { CapturedMessage } from '../../src/storage/ports.js';
 import { rawBlobKey } from '../../src/domain/blob-keys.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
-import { aMessage, UNLIMITED } from './fixtures.js';
+import { matchAll } from '../../src/query/ast.js';
+import { aMessage, insertOne, UNLIMITED } from './fixtures.js';
 
 const captured = (workspaceId: string, charge = UNLIMITED): CapturedMessage => {
   const record = aMessage(workspaceId, 'inb_cap');
@@ -32,9 +33,22 @@ for (const factory of backendFactories) {
       const charge = { period: '2026-11', monthlyLimit: 2 };
       const group = Array.from({ length: 4 }, () => captured('ws_cap_quota', charge));
       assert.deepEqual(await under.backend.captures.storeAll(group), ['stored', 'stored', 'quota_reached', 'quota_reached']);
-      assert.equal(await under.backend.metadata.getQuotaUsed('ws_cap_quota', '2026-11'), 2);
+      assert.equal(await under.backend.captures.quotaUsed('ws_cap_quota', '2026-11'), 2);
       assert.equal(await under.backend.messages.get('ws_cap_quota', group[2]!.record.id), null);
       assert.notEqual(await under.backend.messages.get('ws_cap_quota', group[1]!.record.id), null);
+    });
+
+    it('counts a message against the allowance exactly when it stores it, also under concurrency', async () => {
+      const charge = { period: '2026-11', monthlyLimit: 5 };
+      const results = await Promise.all(Array.from({ length: 20 }, () => insertOne(under.backend.captures, aMessage('ws_quota', 'inb_quota'), charge)));
+      assert.equal(results.filter(Boolean).length, 5);
+      assert.equal((await under.backend.messages.list('ws_quota', 'inb_quota', { filter: matchAll(), limit: 100, after: null })).records.length, 5, 'refused messages are not stored');
+      assert.equal(await under.backend.captures.quotaUsed('ws_quota', '2026-11'), 5);
+      assert.equal(await under.backend.captures.quotaUsed('ws_quota', '2026-12'), 0, 'periods are separate');
+      assert.equal(await insertOne(under.backend.captures, aMessage('ws_quota', 'inb_quota'), { period: '2026-12', monthlyLimit: null }), true, 'null is unlimited');
+      assert.equal(await insertOne(under.backend.captures, aMessage('ws_zero', 'inb_zero'), { period: '2026-12', monthlyLimit: 0 }), false, 'a zero allowance stores nothing');
+      await under.backend.messages.change({ workspaceId: 'ws_quota', inboxId: 'inb_quota' }, { kind: 'delete' });
+      assert.equal(await under.backend.captures.quotaUsed('ws_quota', '2026-11'), 5, 'deleting does not give the allowance back');
     });
 
     it('fails one message alone: a duplicate id is refused and the rest of its group is stored', async () => {

@@ -3,14 +3,14 @@ import { newId } from '../../src/domain/ids.js';
 import { hashSecret, newApiKey } from '../../src/domain/secrets.js';
 import { defaultInboxSettings } from '../../src/domain/inbox-settings.js';
 import type { ApiKeyRecord, Inbox, MessageRecord, Webhook, Workspace } from '../../src/domain/types.js';
-import type { MessageIndex, NewDelivery, QuotaCharge } from '../../src/storage/ports.js';
+import type { CaptureStore, NewDelivery, QuotaCharge } from '../../src/storage/ports.js';
 
 /** A charge that never refuses, for tests about something else. */
 export const UNLIMITED: QuotaCharge = { period: '2026-11', monthlyLimit: null };
 
-/** One message through insertMany: true when stored, false when refused for the allowance; other failures throw. */
-export async function insertOne(index: MessageIndex, record: MessageRecord, charge: QuotaCharge): Promise<boolean> {
-  const [outcome] = await index.insertMany([{ record, charge }]);
+/** One message (no blobs) through the capture store: true when stored, false when refused for the allowance; other failures throw. */
+export async function insertOne(captures: CaptureStore, record: MessageRecord, charge: QuotaCharge): Promise<boolean> {
+  const [outcome] = await captures.storeAll([{ record, charge, blobs: [] }]);
   if (outcome instanceof Error) throw outcome;
   return outcome === 'stored';
 }

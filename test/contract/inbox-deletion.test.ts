@@ -23,7 +23,7 @@ for (const factory of backendFactories) {
     before(async () => {
       under = await factory.open();
       backend = under.backend;
-      workspaces = new WorkspaceService(backend.metadata, loadConfig({}).plans);
+      workspaces = new WorkspaceService(backend.metadata, backend.captures, loadConfig({}).plans);
       inboxes = new InboxService(backend);
     });
     after(() => under.dispose());
@@ -40,8 +40,8 @@ for (const factory of backendFactories) {
     async function capture(inbox: Inbox, subject = 'hello'): Promise<string> {
       const message = aMessage(inbox.workspaceId, inbox.id);
       const rawKey = rawBlobKey(inbox.workspaceId, message.id);
-      await backend.blobs.put(rawKey, Buffer.from(`raw ${message.id}`));
-      await insertOne(backend.messages, { ...message, rawKey, subject, search: { ...message.search, subject } }, UNLIMITED);
+      await backend.blobs.putMany([{ key: rawKey, data: Buffer.from(`raw ${message.id}`) }]);
+      await insertOne(backend.captures, { ...message, rawKey, subject, search: { ...message.search, subject } }, UNLIMITED);
       return message.id;
     }
 

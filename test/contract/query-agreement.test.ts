@@ -87,7 +87,7 @@ for (const factory of searchPlanFactories) {
           read: g.read, tags: g.tags, attachmentCount: g.attachmentCount, size: g.size, receivedAt: g.receivedAt,
         });
         const record = { ...base, search: searchFields(base, g.text, g.html) };
-        await insertOne(under.backend.messages, record, UNLIMITED);
+        await insertOne(under.backend.captures, record, UNLIMITED);
         stored.push(record);
       }
     });
@@ -149,7 +149,7 @@ for (const factory of searchPlanFactories) {
       for (const subject of subjects) {
         const base = aMessage('ws_q', 'inb_short', { subject, from: '', envelopeFrom: '', to: '', cc: '', recipients: [] });
         const record = { ...base, search: searchFields(base, '', '') };
-        await insertOne(under.backend.messages, record, UNLIMITED);
+        await insertOne(under.backend.captures, record, UNLIMITED);
         shortOnes.push(record);
       }
       const found = async (query: string) => {

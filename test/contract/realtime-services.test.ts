@@ -34,7 +34,7 @@ for (const factory of backendFactories) {
     before(async () => {
       under = await factory.open({ SANDBOX_STREAM_RESUME_LIMIT: String(RESUME_LIMIT) });
       const { backend } = under;
-      const workspaces = new WorkspaceService(backend.metadata, loadConfig({}).plans);
+      const workspaces = new WorkspaceService(backend.metadata, backend.captures, loadConfig({}).plans);
       inboxes = new InboxService(backend);
       content = contentPoolFor(loadConfig({}));
       pipeline = new IngestPipeline(backend, workspaces, inboxes, new TagRuleService(backend.metadata, inboxes), content, silent);

@@ -29,7 +29,7 @@ describeCluster('Redis data upgrades (real Redis)', () => {
     assert.equal(await redis.get(`${p}data-version`), '2');
     await upgradeRedisData(redis, p);
 
-    const metadata = new RedisMetadataStore(redis, p, { used: async () => 0 });
+    const metadata = new RedisMetadataStore(redis, p);
     assert.deepEqual(await metadata.listApiKeys('ws_old'), [{
       id: 'key_old', workspaceId: 'ws_old', access: 'read', name: null, prefix: 'sbx_api_', keyHash: 'a'.repeat(64),
       createdAt: new Date(2000), lastUsedAt: null, revokedAt: null,

@@ -4,12 +4,12 @@ import { elasticsearchLibrary } from './cluster-libraries.js';
 import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import { matches } from '../../query/match.js';
-import type { ArrivalPage, ChangeResult, InboxCounts, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessagePosition, MessageSelection, NewMessage } from '../ports.js';
+import type { ArrivalPage, ChangeResult, InboxCounts, CapturedMessage, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessagePosition, MessageSelection } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
 import type { ClusterNames } from './names.js';
 import type { QuotaLedger } from './quota-ledger.js';
 import type { RedisArrivalLog } from './redis-arrival-log.js';
-import { CoalescedFlush } from '../coalesced-flush.js';
+import { CoalescedFlush } from './coalesced-flush.js';
 import { compileEs } from './compile-es.js';
 import type { SearchTurns } from '../search-turns.js';
 import { queryTooExpensive } from '../../query/query-budget.js';
@@ -162,10 +162,11 @@ export class ElasticsearchMessageIndex implements MessageIndex {
   }
 
   /**
-   * One `_bulk` and one refresh for the whole batch; the Redis reservations and confirms of its messages go out
+   * The index step of a capture group (BlobsThenIndex, after its blobs), with CaptureStore.storeAll's outcomes and
+   * guarantees. One `_bulk` and one refresh for the whole batch; the Redis reservations and confirms of its messages go out
    * together (one connection writes them back to back, so they travel as a pipeline).
    */
-  async insertMany(batch: NewMessage[]): Promise<InsertOutcome[]> {
+  async insertMany(batch: Pick<CapturedMessage, 'record' | 'charge'>[]): Promise<InsertOutcome[]> {
     const outcomes: InsertOutcome[] = new Array(batch.length);
     const reserved = await Promise.all(batch.map(({ record, charge }) => this.quota.reserve(record.workspaceId, record.inboxId, record.id, charge)));
     const writes = batch.filter((_, index) => reserved[index]);

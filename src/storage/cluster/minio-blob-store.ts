@@ -93,10 +93,6 @@ export class MinioBlobStore implements BlobStore {
     await bounded(`remove bucket ${this.bucket}`, () => this.client.removeBucket(this.bucket));
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
-    await this.putObject(key, data, {});
-  }
-
   private async putObject(key: string, data: Buffer, metadata: Record<string, string>): Promise<void> {
     // MinIO answers a PUT only after the object is written to its drives, so a resolved put is durable.
     await bounded(`write ${key}`, () => this.client.putObject(this.bucket, key, data, data.length, metadata));

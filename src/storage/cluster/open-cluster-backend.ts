@@ -14,7 +14,7 @@ import { RedisArrivalLog } from './redis-arrival-log.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { RedisWebhookStore } from './redis-webhook-store.js';
-import { BlobsThenIndex } from '../blobs-then-index.js';
+import { BlobsThenIndex } from './blobs-then-index.js';
 import { SearchTurns } from '../search-turns.js';
 
 /**
@@ -54,7 +54,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
       queueLimit: SEARCHES_WAITING_PER_NODE,
     });
     const messages = new ElasticsearchMessageIndex(elasticsearch, names, quota, arrivals, { queryTimeoutMs: config.queryTimeoutMs, batchChunk: config.batchChunkSize, searchTurns });
-    const captures = new BlobsThenIndex(blobs, messages);
+    const captures = new BlobsThenIndex(blobs, messages, quota);
     const isStored = (workspaceId: string, messageId: string) => messages.isStoredAndVisible(workspaceId, messageId);
     // Before this node captures anything: what its previous run left pending is settled now, not minutes later.
     await quota.settleOwn(isStored);
@@ -62,7 +62,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
     const reconciler = setInterval(() => void reconcile(), RECONCILE_EVERY_MS);
     reconciler.unref();
     return {
-      metadata: new RedisMetadataStore(redis, names.redisPrefix, quota),
+      metadata: new RedisMetadataStore(redis, names.redisPrefix),
       accounts: new RedisAccountStore(redis, names.redisPrefix),
       messages,
       blobs,

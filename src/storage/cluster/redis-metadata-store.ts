@@ -179,13 +179,8 @@ return redis.call('GET', KEYS[1])
 `);
 
 
-/** Counts messages against the allowance; the quota ledger owns the counters. */
-export interface QuotaCounter {
-  used(workspaceId: string, period: string): Promise<number>;
-}
-
 export class RedisMetadataStore implements MetadataStore {
-  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly quota: QuotaCounter) {}
+  constructor(private readonly redis: Redis, private readonly prefix: string) {}
 
   createWorkspace(workspace: Workspace): Promise<void> {
     return guardedRedis(async () => {
@@ -311,10 +306,6 @@ export class RedisMetadataStore implements MetadataStore {
       const updated = await UPDATE_OWNED.run(this.redis, [this.key('inbox', id)], ['workspaceId', workspaceId, ...pairs(fields)]);
       return updated === null ? null : toInbox(fieldsOf(updated as string[]));
     });
-  }
-
-  getQuotaUsed(workspaceId: string, period: string): Promise<number> {
-    return this.quota.used(workspaceId, period);
   }
 
   listTagColors(workspaceId: string): Promise<Map<string, string>> {

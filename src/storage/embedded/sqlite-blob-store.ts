@@ -1,10 +1,10 @@
-// BlobStore in the embedded database: one row per key, so many blobs are one transaction and one shared fsync.
+// BlobStore in the embedded database: one row per key, so many blobs are one transaction and one fsync.
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
 import type { BlobEntry, BlobStore } from '../ports.js';
 import { checkBlobFolder } from '../../domain/blob-keys.js';
-import { guarded, statementCache, type SqliteDatabase, type WalGroupCommit } from './sqlite-database.js';
+import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
@@ -21,25 +21,27 @@ function checkFolder(folder: string): string {
 /** Every key under a folder sorts at or after `folder` and before this: '/' is followed by '0' in ASCII. */
 const folderEnd = (folder: string) => `${folder.slice(0, -1)}0`;
 
+/** Writes blobs inside the caller's transaction (the writer thread's). */
+export function blobRowWriter(db: SqliteDatabase): (entries: BlobEntry[]) => void {
+  const write = db.prepare('INSERT OR REPLACE INTO blobs (key, data) VALUES (?, ?)');
+  return (entries) => {
+    for (const { key, data } of entries) write.run(checkKey(key), data);
+  };
+}
+
+/**
+ * Reads and deletes on the event loop's connection; writes go to the writer thread (`writeDurably`, see README.md),
+ * which commits them with one fdatasync as it does captures.
+ */
 export class SqliteBlobStore implements BlobStore {
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(private readonly db: SqliteDatabase, private readonly commits: WalGroupCommit) {
+  constructor(private readonly db: SqliteDatabase, private readonly writeDurably: (entries: BlobEntry[]) => Promise<void>) {
     this.sql = statementCache(db);
   }
 
-  put(key: string, data: Buffer): Promise<void> {
-    return this.putMany([{ key, data }]);
-  }
-
-  async putMany(entries: BlobEntry[]): Promise<void> {
-    await this.commits.commit(() => this.writeRows(entries));
-  }
-
-  /** Writes blobs inside the caller's transaction. */
-  writeRows(entries: BlobEntry[]): void {
-    const write = this.sql('INSERT OR REPLACE INTO blobs (key, data) VALUES (?, ?)');
-    for (const { key, data } of entries) write.run(checkKey(key), data);
+  putMany(entries: BlobEntry[]): Promise<void> {
+    return this.writeDurably(entries);
   }
 
   get(key: string): Promise<Buffer | null> {

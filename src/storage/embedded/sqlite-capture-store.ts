@@ -1,17 +1,22 @@
-// CaptureStore on the embedded database: a whole group of captures, blobs and documents, in one transaction,
-// written and fsynced on a thread of its own (capture-writer-thread.ts) so the event loop only hands it over.
+// CaptureStore on the embedded database: each group of captures (blobs, documents, quota counts and arrivals) is
+// one transaction and one fdatasync on the writer thread (sqlite-writer-thread.ts), so the event loop only hands it
+// over. How that is durable, and what each connection does: README.md.
 import { Piscina } from 'piscina';
 import { AppError, type ErrorCode } from '../../errors.js';
 import { workerFile } from '../../worker-file.js';
-import type { CaptureStore, CapturedMessage, InsertOutcome } from '../ports.js';
+import type { BlobEntry, CaptureStore, CapturedMessage, InsertOutcome } from '../ports.js';
+import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 
 /** What the writer thread is started with. */
-export interface CaptureWriterSettings {
+export interface WriterSettings {
   /** The database file, already migrated. */
   file: string;
   /** Arrivals kept per inbox (SANDBOX_STREAM_RESUME_LIMIT). */
   arrivalLogLength: number;
 }
+
+/** A durable write for the writer thread: a group of captures, or blobs kept beside a stored message. */
+export type WriterTask = { kind: 'captures'; group: CapturedMessage[] } | { kind: 'blobs'; entries: BlobEntry[] };
 
 /** An AppError as it crosses from the thread: cloning keeps no class. */
 export interface SentFailure {
@@ -20,8 +25,10 @@ export interface SentFailure {
   component: string | null;
 }
 
-/** One outcome per message of the group, or the failure of the whole group. */
-export type WriteReply = { outcomes: ('stored' | 'quota_reached' | SentFailure)[] } | { failure: SentFailure };
+export type SentOutcome = 'stored' | 'quota_reached' | SentFailure;
+
+/** One outcome per capture of the task (none for blobs), or the failure of the whole task. */
+export type WriteReply = { outcomes: SentOutcome[] } | { failure: SentFailure };
 
 const WRITER_YOUNG_GENERATION_MB = 2;
 
@@ -30,16 +37,18 @@ const received = (failure: SentFailure): AppError => new AppError(failure.code, 
 /**
  * The transaction (the trigram index insert above all) and the WAL's fdatasync were most of the event loop's work
  * per capture, and a 25 MB message's insert held it for tens of ms. On the writer thread they overlap the event
- * loop's SMTP and HTTP work instead; the thread replaces the libuv hop the fdatasync took before, so a capture
- * crosses no more threads than it did. Group commit stays with the caller (one group in flight at a time), and a
- * group is one transaction and one fdatasync. A pool of one thread: piscina replaces it should it die.
+ * loop's SMTP and HTTP work instead. Group commit stays with the caller (one group in flight at a time). A pool of
+ * one thread: piscina replaces it should it die. The quota the thread charges is read here, on the event loop's
+ * connection, so one port owns it.
  */
 export class SqliteCaptureStore implements CaptureStore {
-  private readonly writer: Piscina<CapturedMessage[], WriteReply>;
+  private readonly writer: Piscina<WriterTask, WriteReply>;
+  private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(settings: CaptureWriterSettings) {
+  constructor(private readonly db: SqliteDatabase, settings: WriterSettings) {
+    this.sql = statementCache(db);
     this.writer = new Piscina({
-      filename: workerFile(import.meta.url, 'capture-writer-thread').href,
+      filename: workerFile(import.meta.url, 'sqlite-writer-thread').href,
       minThreads: 1,
       maxThreads: 1,
       // Started now and kept: the first capture must not wait for the thread to load.
@@ -49,24 +58,38 @@ export class SqliteCaptureStore implements CaptureStore {
       // the thread hold tens of MB of it, as the content workers did before theirs was capped.
       resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
     });
-    // A thread that dies between groups is replaced by piscina; with no group to fail the error is noise.
+    // A thread that dies between tasks is replaced by piscina; with no task to fail the error is noise.
     this.writer.on('error', () => undefined);
   }
 
   async storeAll(group: CapturedMessage[]): Promise<InsertOutcome[]> {
-    let reply: WriteReply;
-    try {
-      reply = await this.writer.run(group);
-    } catch (error) {
-      // The thread died with the group unanswered: it may or may not be committed. The senders hear a temporary
-      // failure and retry; a message stored twice is never worse than one lost.
-      throw new AppError('storage_unavailable', `embedded storage failed: the capture writer stopped (${(error as Error).message})`, { component: 'sqlite', cause: error });
-    }
-    if ('failure' in reply) throw received(reply.failure);
-    return reply.outcomes.map((outcome) => (typeof outcome === 'string' ? outcome : received(outcome)));
+    const outcomes = await this.run({ kind: 'captures', group });
+    return outcomes.map((outcome) => (typeof outcome === 'string' ? outcome : received(outcome)));
   }
 
-  /** Stops the thread; captures are drained before storage closes, so no group is being written. */
+  quotaUsed(workspaceId: string, period: string): Promise<number> {
+    return guarded(() => (this.sql('SELECT used FROM quota_usage WHERE workspace_id = ? AND period = ?').pluck().get(workspaceId, period) as number | undefined) ?? 0);
+  }
+
+  /** BlobStore.putMany's writes (the parts kept beside a message): durable the same way, on the same thread. */
+  async writeBlobs(entries: BlobEntry[]): Promise<void> {
+    await this.run({ kind: 'blobs', entries });
+  }
+
+  private async run(task: WriterTask): Promise<SentOutcome[]> {
+    let reply: WriteReply;
+    try {
+      reply = await this.writer.run(task);
+    } catch (error) {
+      // The thread died with the task unanswered: it may or may not be committed. Senders hear a temporary
+      // failure and retry; a message stored twice is never worse than one lost.
+      throw new AppError('storage_unavailable', `embedded storage failed: the writer thread stopped (${(error as Error).message})`, { component: 'sqlite', cause: error });
+    }
+    if ('failure' in reply) throw received(reply.failure);
+    return reply.outcomes;
+  }
+
+  /** Stops the thread; captures are drained before storage closes, so nothing is being written. */
   close(): Promise<void> {
     return this.writer.destroy();
   }

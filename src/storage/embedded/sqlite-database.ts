@@ -1,11 +1,9 @@
-// Opens the embedded SQLite database (WAL, fully synchronous commits) and applies schema migrations.
+// Opens the embedded SQLite database and applies schema migrations; the connections' settings and locking, whose
+// reasons README.md in this folder gives (durability: WAL, synchronous levels, which connection does what).
 import fs from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
-import { CoalescedFlush } from '../coalesced-flush.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -289,10 +287,11 @@ export function connectSqlite(file: string, dataDir = path.dirname(file)): Sqlit
     throw new AppError('storage_unavailable', `cannot open the database in ${dataDir}: ${(error as Error).message}`, { component: 'sqlite', cause: error });
   }
   db.pragma('journal_mode = WAL');
-  // FULL: a commit is fsynced before it returns, so "250 means stored" holds across power loss too.
+  // FULL: a commit is fsynced before it returns. Only the writer thread lowers it, as it fsyncs itself (README.md).
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
-  // The admin CLI and a running server share the file; wait for the other writer rather than fail.
+  // The admin CLI and a running server share the file; wait for the other writer rather than fail. The event
+  // loop's connection does not wait in SQLite (stopWaitingForLocks).
   db.pragma('busy_timeout = 5000');
   // Raw messages pass through the WAL; one 25 MB capture must not leave a file that large behind for good.
   db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
@@ -312,51 +311,6 @@ function migrate(db: SqliteDatabase): void {
   }
 }
 
-/**
- * Group commit for the event loop's batch writes (insertMany, putMany); captures have their own writer thread
- * (sqlite-capture-store.ts), which syncs the same way. Their transactions commit without an fsync of their own
- * (synchronous NORMAL, for that transaction only) and then wait for a shared fdatasync of the WAL file, which runs on libuv's thread pool
- * rather than blocking the event loop; every commit made while one fdatasync runs shares the next. The WAL is
- * append-only between checkpoints, and a checkpoint under NORMAL syncs the WAL before and the database after
- * copying, so once that fdatasync returns the commit survives power loss as a FULL commit would. Every other
- * write keeps synchronous FULL.
- */
-export class WalGroupCommit {
-  private wal: Promise<FileHandle> | null = null;
-  private readonly syncs = new CoalescedFlush(async () => {
-    this.wal ??= open(`${this.db.name}-wal`, 'r');
-    await (await this.wal).datasync();
-  });
-
-  constructor(private readonly db: SqliteDatabase) {}
-
-  /** Runs `write` as one immediate transaction and resolves once it is durable. */
-  async commit<T>(write: () => T): Promise<T> {
-    const result = await guarded(() => {
-      this.db.pragma('synchronous = NORMAL');
-      try {
-        return this.db.transaction(write).immediate();
-      } finally {
-        this.db.pragma('synchronous = FULL');
-      }
-    });
-    try {
-      await this.syncs.next();
-    } catch (error) {
-      // The next sync opens the WAL afresh, in case this handle is what failed.
-      await this.close().catch(() => undefined);
-      throw translateSqliteError(error);
-    }
-    return result;
-  }
-
-  async close(): Promise<void> {
-    const wal = this.wal;
-    this.wal = null;
-    await (await wal?.catch(() => null))?.close();
-  }
-}
-
 /** Translates driver errors into AppErrors so no SQLite error type leaves the adapter. */
 export function translateSqliteError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -365,7 +319,7 @@ export function translateSqliteError(error: unknown): AppError {
   return new AppError('storage_unavailable', `embedded storage failed: ${code || (error as Error).message}`, { component: 'sqlite', cause: error });
 }
 
-/** How long an operation keeps trying while another connection (the capture writer, a CLI) holds the lock. */
+/** How long an operation keeps trying while another connection (the writer thread, a CLI) holds the lock. */
 const LOCK_WAIT_MS = 5000;
 /** Longest pause between two tries: a lock is held for one commit, a few ms to a few hundred for a 25 MB message. */
 const LOCK_RETRY_MAX_MS = 8;
@@ -376,7 +330,7 @@ const isBusy = (error: unknown): boolean => ((error as { code?: string }).code ?
  * Runs a synchronous SQLite operation, translating its errors. On the event loop's connection (busy_timeout 0, see
  * `stopWaitingForLocks`) an operation that finds the database locked is tried again on a timer rather than by
  * SQLite sleeping inside the call, which would hold the event loop — every tenant's requests — for as long as the
- * capture writer commits one tenant's 20 MB message. A locked operation did nothing (its statement or its
+ * writer thread commits one tenant's 20 MB message. A locked operation did nothing (its statement or its
  * transaction was rolled back), so trying it again is safe.
  */
 export function guarded<T>(operation: () => T): Promise<T> {
@@ -401,7 +355,7 @@ async function retryWhileLocked<T>(operation: () => T, deadline: number): Promis
 
 /**
  * The event loop's connection fails at once on a lock instead of sleeping in SQLite; `guarded` tries again on a timer.
- * Threads of their own (the capture writer, the readers) and the admin CLI keep waiting inside SQLite.
+ * Threads of their own (the writer, the readers) and the admin CLI keep waiting inside SQLite.
  */
 export function stopWaitingForLocks(db: SqliteDatabase): void {
   db.pragma('busy_timeout = 0');

@@ -1,117 +1,38 @@
-// MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags, written in one transaction.
+// MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags.
 import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/types.js';
-import type { ArrivalPage, ChangeResult, InboxCounts, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessageSelection, NewMessage, QuotaCharge } from '../ports.js';
-import { SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
-import { guarded, statementCache, translateSqliteError, type SqliteDatabase, type WalGroupCommit } from './sqlite-database.js';
+import type { ArrivalPage, ChangeResult, InboxCounts, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessageSelection } from '../ports.js';
+import { messageRowWriter, SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
+import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { SqliteMessageSearch } from './sqlite-message-search.js';
 
-/** Where searches run: the reader threads (sqlite-readers.ts), or the calling thread when it is already off the event loop. */
+/** Where searches run: the reader threads (sqlite-readers.ts), or in place for lookups of listed ids. */
 export interface MessageSearches {
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessagePage>;
   /** The next `limit` selected rows after row `afterSeq`, in row order. */
   selectChunk(selection: MessageSelection, afterSeq: number, limit: number): Promise<number[]>;
 }
 
-/** The searches of `search` run where they are called, for a thread that is already off the event loop. */
-export const searchesInPlace = (search: SqliteMessageSearch): MessageSearches => ({
+/** The searches of `search` run where they are called: for listed ids alone, an id index lookup that costs no search. */
+const searchesInPlace = (search: SqliteMessageSearch): MessageSearches => ({
   list: (workspaceId, inboxId, options) => guarded(() => search.list(workspaceId, inboxId, options)),
   selectChunk: (selection, afterSeq, limit) => guarded(() => search.selectChunk(selection, afterSeq, limit)),
 });
 
+/**
+ * Captures are written by the writer thread (sqlite-capture-store.ts), quota charge and arrival included; this
+ * index reads them, changes them and restores rebuilt ones, on the event loop's connection (see README.md).
+ */
 export class SqliteMessageIndex implements MessageIndex {
-  private readonly insertRow;
-  private readonly insertTag;
-  private readonly chargeQuota;
-  /**
-   * Inserts one message with its quota count and arrival, as a savepoint of the caller's transaction (a
-   * nested transaction): true when stored, false (nothing written) when the allowance is used up.
-   */
-  readonly insertMessage: (message: MessageRecord, charge: QuotaCharge) => boolean;
-  private readonly appendArrival;
-
+  private readonly writeMessage: (m: MessageRecord) => void;
   private readonly sql: (sql: string) => Database.Statement;
   private readonly idLookups: MessageSearches;
 
-  /**
-   * `arrivalLogLength`: arrivals kept per inbox (SANDBOX_STREAM_RESUME_LIMIT). `batchChunk`: messages a change
-   * selects and writes per transaction (SANDBOX_BATCH_CHUNK_SIZE).
-   */
-  constructor(private readonly db: SqliteDatabase, private readonly commits: WalGroupCommit, arrivalLogLength: number,
-    private readonly searches: MessageSearches, private readonly batchChunk: number) {
+  /** `batchChunk`: messages a change selects and writes per transaction (SANDBOX_BATCH_CHUNK_SIZE). */
+  constructor(private readonly db: SqliteDatabase, private readonly searches: MessageSearches, private readonly batchChunk: number) {
     this.sql = statementCache(db);
     this.idLookups = searchesInPlace(new SqliteMessageSearch(db));
-    this.insertRow = db.prepare(`INSERT INTO messages (
-        id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
-        message_id, size, has_text, has_html, attachment_count, link_count, tls, parse_error, read, raw_key,
-        search_subject, search_sender, search_recipients, search_body)
-      VALUES (@id, @workspace_id, @inbox_id, @received_at, @envelope_from, @recipients, @from_header, @to_header, @cc_header, @subject,
-        @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @tls, @parse_error, @read, @raw_key,
-        @search_subject, @search_sender, @search_recipients, @search_body)`);
-    this.insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
-    this.chargeQuota = db.prepare(`INSERT INTO quota_usage (workspace_id, period, used) VALUES (@workspace, @period, 1)
-        ON CONFLICT DO UPDATE SET used = used + 1 WHERE @limit IS NULL OR used < @limit`);
-    const nextArrival = db.prepare('SELECT coalesce(max(seq), 0) + 1 FROM inbox_arrivals WHERE inbox_id = ?').pluck();
-    const insertArrival = db.prepare('INSERT INTO inbox_arrivals (inbox_id, seq, workspace_id, message_id) VALUES (?, ?, ?, ?)');
-    const trimArrivals = db.prepare('DELETE FROM inbox_arrivals WHERE inbox_id = ? AND seq <= ?');
-    // Commits run one at a time, so max + 1 numbers an inbox's arrivals without gaps in commit order; trimming
-    // keeps the newest entries, so the max is never lost.
-    this.appendArrival = (m: MessageRecord): void => {
-      const seq = nextArrival.get(m.inboxId) as number;
-      insertArrival.run(m.inboxId, seq, m.workspaceId, m.id);
-      trimArrivals.run(m.inboxId, seq - arrivalLogLength);
-    };
-    this.insertMessage = db.transaction((m: MessageRecord, charge: QuotaCharge): boolean => {
-      // The counter, the message and its arrival commit together, so a crash can neither count an unstored
-      // message nor lose a count, and a stream never hears of a message that is not stored (or misses one that is).
-      if (charge.monthlyLimit !== null && charge.monthlyLimit < 1) return false;
-      if (this.chargeQuota.run({ workspace: m.workspaceId, period: charge.period, limit: charge.monthlyLimit }).changes !== 1) return false;
-      this.writeMessage(m);
-      this.appendArrival(m);
-      return true;
-    });
-  }
-
-  /** Inserts the row and its tags; callers hold the transaction. */
-  private writeMessage(m: MessageRecord): void {
-    const { lastInsertRowid } = this.insertRow.run({
-      id: m.id,
-      workspace_id: m.workspaceId,
-      inbox_id: m.inboxId,
-      received_at: m.receivedAt.getTime(),
-      envelope_from: m.envelopeFrom,
-      recipients: JSON.stringify(m.recipients),
-      from_header: m.from,
-      to_header: m.to,
-      cc_header: m.cc,
-      subject: m.subject,
-      message_id: m.messageId,
-      size: m.size,
-      has_text: m.hasText ? 1 : 0,
-      has_html: m.hasHtml ? 1 : 0,
-      attachment_count: m.attachmentCount,
-      link_count: m.linkCount,
-      tls: m.tls ? 1 : 0,
-      parse_error: m.parseError,
-      read: m.read ? 1 : 0,
-      raw_key: m.rawKey,
-      search_subject: m.search.subject,
-      search_sender: m.search.sender,
-      search_recipients: m.search.recipients,
-      search_body: m.search.body,
-    });
-    for (const tag of m.tags) this.insertTag.run(lastInsertRowid, m.workspaceId, tag);
-  }
-
-  /** The whole group is one transaction and one shared fsync (WalGroupCommit). */
-  insertMany(batch: NewMessage[]): Promise<InsertOutcome[]> {
-    return this.commits.commit(() => batch.map(({ record, charge }): InsertOutcome => {
-      try {
-        return this.insertMessage(record, charge) ? 'stored' : 'quota_reached';
-      } catch (error) {
-        return translateSqliteError(error);
-      }
-    }));
+    this.writeMessage = messageRowWriter(db);
   }
 
   restore(message: MessageRecord): Promise<void> {

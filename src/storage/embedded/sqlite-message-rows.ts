@@ -1,5 +1,6 @@
-// The messages table's rows as every read selects them (tags gathered alongside) and as records.
+// The messages table's rows: as every read selects them (tags gathered alongside), as records, and how one is written.
 import type { MessageRecord } from '../../domain/types.js';
+import type { SqliteDatabase } from './sqlite-database.js';
 
 export interface MessageRow {
   seq: number;
@@ -59,3 +60,47 @@ export const toMessage = (row: MessageRow): MessageRecord => ({
 /** Every message read selects these, so tags always come along. */
 export const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(tag ORDER BY tag), '[]') FROM message_tags WHERE message_seq = m.seq) AS tags`;
 export const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
+
+/**
+ * Writes one message's row and its tags (the triggers keep its trigram entry in step) inside the caller's
+ * transaction: the writer thread's for captures, and a restore's.
+ */
+export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void {
+  const insertRow = db.prepare(`INSERT INTO messages (
+      id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
+      message_id, size, has_text, has_html, attachment_count, link_count, tls, parse_error, read, raw_key,
+      search_subject, search_sender, search_recipients, search_body)
+    VALUES (@id, @workspace_id, @inbox_id, @received_at, @envelope_from, @recipients, @from_header, @to_header, @cc_header, @subject,
+      @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @tls, @parse_error, @read, @raw_key,
+      @search_subject, @search_sender, @search_recipients, @search_body)`);
+  const insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
+  return (m) => {
+    const { lastInsertRowid } = insertRow.run({
+      id: m.id,
+      workspace_id: m.workspaceId,
+      inbox_id: m.inboxId,
+      received_at: m.receivedAt.getTime(),
+      envelope_from: m.envelopeFrom,
+      recipients: JSON.stringify(m.recipients),
+      from_header: m.from,
+      to_header: m.to,
+      cc_header: m.cc,
+      subject: m.subject,
+      message_id: m.messageId,
+      size: m.size,
+      has_text: m.hasText ? 1 : 0,
+      has_html: m.hasHtml ? 1 : 0,
+      attachment_count: m.attachmentCount,
+      link_count: m.linkCount,
+      tls: m.tls ? 1 : 0,
+      parse_error: m.parseError,
+      read: m.read ? 1 : 0,
+      raw_key: m.rawKey,
+      search_subject: m.search.subject,
+      search_sender: m.search.sender,
+      search_recipients: m.search.recipients,
+      search_body: m.search.body,
+    });
+    for (const tag of m.tags) insertTag.run(lastInsertRowid, m.workspaceId, tag);
+  };
+}

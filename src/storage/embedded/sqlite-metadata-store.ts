@@ -187,13 +187,6 @@ export class SqliteMetadataStore implements MetadataStore {
     });
   }
 
-  getQuotaUsed(workspaceId: string, period: string): Promise<number> {
-    return guarded(() => {
-      const row = this.sql('SELECT used FROM quota_usage WHERE workspace_id = ? AND period = ?').get(workspaceId, period) as { used: number } | undefined;
-      return row?.used ?? 0;
-    });
-  }
-
   listTagColors(workspaceId: string): Promise<Map<string, string>> {
     return guarded(() => {
       const rows = this.sql('SELECT tag, color FROM tag_colors WHERE workspace_id = ?').all(workspaceId) as { tag: string; color: string }[];

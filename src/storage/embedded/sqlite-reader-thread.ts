@@ -1,4 +1,5 @@
-// Entry of a reader thread (see sqlite-readers.ts): runs one search on a read-only connection of its own.
+// Entry of a reader thread (see sqlite-readers.ts; its connection among the others: README.md): runs one search on a
+// read-only connection of its own.
 import { workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { translateSqliteError } from './sqlite-database.js';

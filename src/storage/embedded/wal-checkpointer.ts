@@ -1,61 +1,62 @@
-// Copies the WAL back into the database on a thread of its own, so checkpoints never block the event loop.
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+// Copies the WAL back into the database on a thread of its own (wal-checkpoint-thread.ts), so checkpoints never
+// block the event loop or a capture's commit; see README.md.
+import { Piscina } from 'piscina';
+import { workerFile } from '../../worker-file.js';
 
-/** How often the checkpoint thread runs a passive checkpoint; the WAL grows by at most what is written meanwhile. */
+/** How often a passive checkpoint runs; the WAL grows by at most what is written meanwhile. */
 const CHECKPOINT_EVERY_MS = 250;
 
-/**
- * The thread's whole program. It is this small and plain JavaScript, so it runs from a string: a file of its own
- * would need a build step of its own, and under test the TypeScript loader is not in place for a thread's entry.
- */
-const CHECKPOINT_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-db.pragma('busy_timeout = 1000');
-db.pragma('journal_size_limit = ' + workerData.journalSizeLimit);
-const timer = setInterval(() => {
-  try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-  } catch (error) {
-    parentPort.postMessage(String(error && error.message || error));
-  }
-}, workerData.everyMs);
-parentPort.once('message', () => {
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
-});
-`;
+/** What the checkpoint thread is started with. */
+export interface CheckpointSettings {
+  file: string;
+  /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit). */
+  journalSizeLimit: number;
+}
 
 /**
  * SQLite checkpoints inside the commit that crosses its threshold, on the committing thread: with raw messages in
- * the WAL that would mean copying and fsyncing megabytes on the event loop now and then. The server's connection
- * turns automatic checkpoints off and this thread, with a connection of its own, runs passive checkpoints, which
- * never wait for or block a writer.
+ * the WAL that would mean copying and fsyncing megabytes inside a capture's commit now and then. Every connection
+ * that writes turns automatic checkpoints off and this thread runs passive checkpoints, which never wait for or
+ * block a writer. A piscina pool of one, as the writer and the readers are, so the thread's entry is loaded as
+ * theirs is (the TypeScript source under test, the compiled module from dist/).
  */
 export class WalCheckpointer {
-  private readonly worker: Worker;
-  private readonly exited: Promise<void>;
+  private readonly thread: Piscina<void, string | null>;
+  private readonly timer: NodeJS.Timeout;
+  private running: Promise<void> | null = null;
 
   constructor(file: string, journalSizeLimit: number, onError: (message: string) => void) {
-    this.worker = new Worker(CHECKPOINT_THREAD, {
-      eval: true,
-      workerData: { file, journalSizeLimit, everyMs: CHECKPOINT_EVERY_MS, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+    const settings: CheckpointSettings = { file, journalSizeLimit };
+    this.thread = new Piscina({
+      filename: workerFile(import.meta.url, 'wal-checkpoint-thread').href,
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Infinity,
+      workerData: settings,
     });
-    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.on('message', (message: string) => onError(`WAL checkpoint failed: ${message}`));
-    this.worker.on('error', (error) => onError(`WAL checkpoint thread failed: ${error.message}`));
+    this.thread.on('error', (error: Error) => onError(`WAL checkpoint thread failed: ${error.message}`));
+    this.timer = setInterval(() => {
+      // One at a time: a checkpoint that takes longer than the period is not queued behind.
+      this.running ??= this.thread.run().then(
+        (failure) => {
+          if (failure !== null) onError(`WAL checkpoint failed: ${failure}`);
+        },
+        (error: Error) => onError(`WAL checkpoint thread failed: ${error.message}`),
+      ).finally(() => {
+        this.running = null;
+      });
+    }, CHECKPOINT_EVERY_MS);
     // Housekeeping only: it must never keep a process alive that is otherwise done.
-    this.worker.unref();
+    this.timer.unref();
   }
 
-  /** Stops the thread; the server's connection checkpoints what is left when it closes. */
+  /**
+   * Stops the thread, which lets go of the database; that must happen before the server's connection closes, so
+   * that connection, closing last, checkpoints what is left.
+   */
   async close(): Promise<void> {
-    // Held open until it has let go of the database, which must happen before the server's connection closes.
-    this.worker.ref();
-    this.worker.postMessage('close');
-    await this.exited;
+    clearInterval(this.timer);
+    await this.running;
+    await this.thread.destroy();
   }
 }

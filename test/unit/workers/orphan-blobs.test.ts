@@ -28,10 +28,10 @@ describe('sweepOrphanBlobs', () => {
     const now = new Date('2026-11-21T12:00:00Z');
     const hourAgo = now.getTime() - 3600_000;
     const indexed = aMessage('ws_o', 'inb_o', { id: newId('msg', hourAgo) });
-    await insertOne(backend.messages, { ...indexed, rawKey: rawBlobKey('ws_o', indexed.id) }, UNLIMITED);
+    await insertOne(backend.captures, { ...indexed, rawKey: rawBlobKey('ws_o', indexed.id) }, UNLIMITED);
     const orphan = newId('msg', hourAgo);
     const young = newId('msg', now.getTime() - 60_000);
-    for (const id of [indexed.id, orphan, young, 'not-a-message-id']) await backend.blobs.put(rawBlobKey('ws_o', id), Buffer.from(id));
+    for (const id of [indexed.id, orphan, young, 'not-a-message-id']) await backend.blobs.putMany([{ key: rawBlobKey('ws_o', id), data: Buffer.from(id) }]);
 
     assert.deepEqual(await sweepOrphanBlobs(backend, () => now), { removed: 1, indexMissing: [] });
     assert.equal(await backend.blobs.get(rawBlobKey('ws_o', orphan)), null, 'the orphan went');
@@ -43,7 +43,7 @@ describe('sweepOrphanBlobs', () => {
     // Ids are monotonic ULIDs, so these must lie after every id made so far: "now" is two hours ahead.
     const now = new Date(Date.now() + 7200_000);
     const unknown = [newId('msg', now.getTime() - 7200_000), newId('msg', now.getTime() - 3600_000)];
-    for (const id of unknown) await backend.blobs.put(rawBlobKey('ws_lost', id), Buffer.from(id));
+    for (const id of unknown) await backend.blobs.putMany([{ key: rawBlobKey('ws_lost', id), data: Buffer.from(id) }]);
     assert.deepEqual((await sweepOrphanBlobs(backend, () => now)).indexMissing, ['ws_lost']);
     for (const id of unknown) assert.ok(await backend.blobs.get(rawBlobKey('ws_lost', id)), `${id} stays`);
   });

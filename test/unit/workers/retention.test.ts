@@ -27,7 +27,7 @@ describe('RetentionWorker', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-sandbox-retention-'));
     const config = loadConfig({ SANDBOX_DATA_DIR: dataDir });
     backend = await openBackend(config);
-    workspaces = new WorkspaceService(backend.metadata, config.plans, () => NOW);
+    workspaces = new WorkspaceService(backend.metadata, backend.captures, config.plans, () => NOW);
     weekly = (await workspaces.createWorkspace('weekly', 'free')).workspace;
     yearly = (await workspaces.createWorkspace('yearly', 'unlimited')).workspace;
   });
@@ -39,8 +39,8 @@ describe('RetentionWorker', () => {
   async function store(workspace: Workspace, receivedAt: Date): Promise<string> {
     const message = aMessage(workspace.id, 'inb_r', { receivedAt });
     const withKey = { ...message, rawKey: rawBlobKey(workspace.id, message.id) };
-    await backend.blobs.put(withKey.rawKey, Buffer.from(`raw ${message.id}`));
-    await insertOne(backend.messages, withKey, UNLIMITED);
+    await backend.blobs.putMany([{ key: withKey.rawKey, data: Buffer.from(`raw ${message.id}`) }]);
+    await insertOne(backend.captures, withKey, UNLIMITED);
     return message.id;
   }
 

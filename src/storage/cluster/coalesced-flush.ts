@@ -1,6 +1,6 @@
 // Shares one flush among the writes that happened while the previous one ran.
 /**
- * Runs one flush at a time (an Elasticsearch refresh, an fsync); a caller arriving while one runs waits for the
+ * Runs one flush at a time (an Elasticsearch refresh); a caller arriving while one runs waits for the
  * next, which starts after its write. So writes that happen together share one flush: group commit.
  */
 export class CoalescedFlush {
