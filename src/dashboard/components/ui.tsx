@@ -2,16 +2,12 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
-import { href, navigate } from '../router.js';
+import { href } from '../router.js';
 
+/** A link to a route path; preact-iso turns a click on it into in-page navigation. */
 export function Link(props: { to: string; children: ComponentChildren; current?: boolean; class?: string }) {
-  const onClick = (event: MouseEvent) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(props.to);
-  };
   return (
-    <a href={href(props.to)} onClick={onClick} class={props.class} aria-current={props.current ? 'page' : undefined}>
+    <a href={href(props.to)} class={props.class} aria-current={props.current ? 'page' : undefined}>
       {props.children}
     </a>
   );

@@ -4,13 +4,14 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../api.js';
 import { Alert, Loading, Page, When, useLoad } from '../components/ui.js';
-import { navigate } from '../router.js';
+import { useNavigate } from '../router.js';
 import { useSession } from '../session.js';
 import { useAction } from '../use-action.js';
 import { linkToken } from './link-token.js';
 
 export function AcceptInvitation() {
   const session = useSession();
+  const navigate = useNavigate();
   const [token] = useState(linkToken);
   const invitation = useLoad(async () => {
     if (token === null) throw new Error('this page needs the invitation link you were given (it ends in #token=...)');

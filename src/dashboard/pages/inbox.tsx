@@ -10,7 +10,7 @@ import { useShortcuts } from '../keyboard.js';
 import { useAction } from '../use-action.js';
 import { useInboxArrivals, type StreamState } from '../live-inbox.js';
 import { FILTER_NAMES, PAGE_SIZE, hasFilters, useMessagePages, type MessageFilters, type MessageSummary } from '../message-pages.js';
-import { navigate, type PageProps } from '../router.js';
+import { useNavigate, type PageProps } from '../router.js';
 
 type FilterName = (typeof FILTER_NAMES)[number];
 type BatchAction = Schemas['BatchRequest']['action'];
@@ -145,6 +145,7 @@ function LiveState(props: { state: StreamState }) {
 
 export function Inbox(props: PageProps) {
   const inboxId = props.params.inboxId!;
+  const navigate = useNavigate();
   const filters = filtersOf(props.route.query);
   const filtered = hasFilters(filters);
   const inbox = useLoad(() => call(api.GET('/v1/inboxes/{id}', { params: { path: { id: inboxId } } })), [inboxId]);

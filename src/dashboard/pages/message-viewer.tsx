@@ -4,7 +4,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
-import { navigate, type PageProps } from '../router.js';
+import { useNavigate, type PageProps } from '../router.js';
 import { Alert, Link, Loading, Page, When, useLoad } from '../components/ui.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
 import { useAction } from '../use-action.js';
@@ -129,6 +129,7 @@ function TagEditor(props: { message: Message; onChange: (tags: string[]) => void
 
 function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
   const { message } = props;
+  const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const { error, run } = useAction();
   const path = { id: message.id };
@@ -173,6 +174,7 @@ function tabOf(query: URLSearchParams, message: Message | null): TabKey {
 export function MessageViewer(props: PageProps) {
   const messageId = props.params.messageId ?? '';
   const inboxId = props.params.inboxId ?? '';
+  const navigate = useNavigate();
   const loaded = useLoad(() => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })), [messageId]);
   const [message, setMessage] = useState<Message | null>(null);
   const [readError, setReadError] = useState<unknown>(null);

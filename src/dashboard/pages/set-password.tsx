@@ -2,11 +2,12 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../api.js';
 import { Alert, Loading, Page, When, useLoad } from '../components/ui.js';
-import { navigate } from '../router.js';
+import { useNavigate } from '../router.js';
 import { useAction } from '../use-action.js';
 import { linkToken } from './link-token.js';
 
 export function SetPassword() {
+  const navigate = useNavigate();
   const [token] = useState(linkToken);
   const link = useLoad(async () => {
     if (token === null) throw new Error('this page needs the link you were given (it ends in #token=...)');

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Role, type Schemas } from '../api.js';
 import { Alert, Loading, OneTimeSecret, Page, Status, When, useLoad } from '../components/ui.js';
-import { navigate } from '../router.js';
+import { useNavigate } from '../router.js';
 import { atLeast, useSession } from '../session.js';
 import { useAction } from '../use-action.js';
 
@@ -129,6 +129,7 @@ function Invitations(props: { myRole: Role }) {
 
 export function Team() {
   const session = useSession();
+  const navigate = useNavigate();
   const me = session.me!;
   const myRole = me.workspace.role ?? 'member';
   const members = useLoad(() => call(api.GET('/v1/members')));
