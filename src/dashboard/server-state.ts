@@ -23,10 +23,13 @@ export interface ServerData<T> {
   error: unknown;
 }
 
-/** Reads `read()` under `queryKey` while the component is mounted; a new key reads again. */
-export function useServerData<T>(queryKey: QueryKey, read: () => Promise<T>): ServerData<T> {
+/**
+ * Reads `read()` under `queryKey` while the component is mounted; a new key reads again. `refreshMs`: for what changes
+ * on the server's schedule rather than through the dashboard, read again this often.
+ */
+export function useServerData<T>(queryKey: QueryKey, read: () => Promise<T>, refreshMs?: number): ServerData<T> {
   const [, rerender] = useReducer((round: number) => round + 1, 0);
-  const options = queryClient.defaultQueryOptions<T, Error, T, T, QueryKey>({ queryKey, queryFn: read });
+  const options = queryClient.defaultQueryOptions<T, Error, T, T, QueryKey>({ queryKey, queryFn: read, refetchInterval: refreshMs ?? false });
   const [observer] = useState(() => new QueryObserver<T, Error, T, T, QueryKey>(queryClient, options));
   const result = observer.getOptimisticResult(options);
   useEffect(() => observer.subscribe(() => rerender(undefined)), [observer]);

@@ -18,12 +18,12 @@ export function Resource<T>(props: {
   return <>{props.children(data)}</>;
 }
 
-/** A table with a caption for screen readers and one header row; the rows are the children. */
-export function DataTable(props: { caption: string; columns: string[]; children: ComponentChildren }) {
+/** A table with a caption (for screen readers only unless `visibleCaption`) and one header row; the rows are the children. */
+export function DataTable(props: { caption: string; columns: string[]; class?: string; visibleCaption?: boolean; children: ComponentChildren }) {
   return (
     <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">{props.caption}</caption>
+      <table class={props.class}>
+        <caption class={props.visibleCaption ? undefined : 'visually-hidden'}>{props.caption}</caption>
         <thead><tr>{props.columns.map((column) => <th key={column} scope="col">{column}</th>)}</tr></thead>
         <tbody>{props.children}</tbody>
       </table>

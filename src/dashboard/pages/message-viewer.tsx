@@ -5,10 +5,12 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { useNavigate, type PageProps } from '../router.js';
-import { Alert, Link, Loading, Page, When, useLoad } from '../components/ui.js';
+import { ConfirmDialog } from '../components/dialog.js';
+import { Alert, Link, Loading, Page, When } from '../components/ui.js';
+import { useServerData } from '../server-state.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
 import { useAction } from '../use-action.js';
-import { AttachmentsPanel, HeadersPanel, HtmlCheckPanel, HtmlPanel, LinksPanel, SourcePanel, SpamPanel, TextPanel, formatSize } from './message-panels.js';
+import { AttachmentsPanel, HeadersPanel, HtmlCheckPanel, HtmlPanel, LinksPanel, SourcePanel, SpamPanel, TextPanel, formatSize } from '../components/message-panels.js';
 import '../viewer.css';
 
 type Message = Schemas['MessageDetail'];
@@ -140,6 +142,7 @@ function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
     props.onRead(state.read);
   });
   const remove = () => run(async () => {
+    setConfirming(false);
     await call(api.DELETE('/v1/messages/{id}', { params: { path } }));
     navigate(`/inboxes/${encodeURIComponent(message.inbox_id)}`);
   });
@@ -148,18 +151,15 @@ function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
       <div class="row actions">
         <button type="button" class="quiet" onClick={() => void toggleRead()}>{message.read ? 'Mark unread' : 'Mark read'}</button>
         <a class="button-link" href={message.files.raw} download={`${message.id}.eml`}>Download .eml</a>
-        {confirming ? (
-          <div class="confirm" role="group" aria-label="Confirm deleting this message">
-            <span>Delete this message? This cannot be undone.</span>
-            <button type="button" class="danger" onClick={() => void remove()}>Yes, delete it</button>
-            <button type="button" class="quiet" onClick={() => setConfirming(false)}>Cancel</button>
-          </div>
-        ) : (
-          <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>
-        )}
+        <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>
         <span role="status" class="muted">{message.read ? 'Read' : 'Unread'}</span>
       </div>
       <Alert error={error} />
+      {confirming ? (
+        <ConfirmDialog title="Delete this message?" confirmLabel="Yes, delete it" onConfirm={() => void remove()} onCancel={() => setConfirming(false)}>
+          <p>This cannot be undone.</p>
+        </ConfirmDialog>
+      ) : null}
     </div>
   );
 }
@@ -175,7 +175,7 @@ export function MessageViewer(props: PageProps) {
   const messageId = props.params.messageId ?? '';
   const inboxId = props.params.inboxId ?? '';
   const navigate = useNavigate();
-  const loaded = useLoad(() => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })), [messageId]);
+  const loaded = useServerData(['message', messageId], () => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })));
   const [message, setMessage] = useState<Message | null>(null);
   const [readError, setReadError] = useState<unknown>(null);
 

@@ -1,23 +1,26 @@
 // The webhooks that see this inbox's mail (those scoped to it and the workspace-wide ones): create one for the inbox
 // (its secret shown once), send a test, delete, and each one's deliveries with attempts and errors, retried by hand
 // when finished. Admins change webhooks; members see them read-only (the API answers 403 role_required).
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
-import { Alert, Loading, OneTimeSecret, Status, When, useLoad } from '../components/ui.js';
+import { ConfirmDialog } from '../components/dialog.js';
+import { DataTable, Resource } from '../components/resource.js';
+import { Alert, OneTimeSecret, Status, When } from '../components/ui.js';
+import { invalidate, useServerData } from '../server-state.js';
 import { atLeast, useRole } from '../session.js';
 import { useAction } from '../use-action.js';
 
 /** Deliveries change on the server's schedule, not through this page: it looks again this often while open. */
 const DELIVERIES_REFRESH_MS = 3000;
 
-function CreateWebhook(props: { inboxId: string; onCreated: () => void }) {
+function CreateWebhook(props: { inboxId: string }) {
   const [url, setUrl] = useState('');
   const [created, setCreated] = useState<Schemas['WebhookWithSecret'] | null>(null);
   const { error, submit } = useAction();
   const create = submit(async () => {
     setCreated(await call(api.POST('/v1/webhooks', { body: { url: url.trim(), inbox_id: props.inboxId } })));
     setUrl('');
-    props.onCreated();
+    invalidate(['webhooks']);
   });
   return (
     <div class="stack">
@@ -38,53 +41,42 @@ function CreateWebhook(props: { inboxId: string; onCreated: () => void }) {
 }
 
 function Deliveries(props: { webhook: Schemas['Webhook']; canChange: boolean }) {
-  const deliveries = useLoad(() => call(api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: props.webhook.id } } })), [props.webhook.id]);
+  const deliveriesKey = ['webhook-deliveries', props.webhook.id];
+  const deliveries = useServerData(deliveriesKey, () => call(api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: props.webhook.id } } })), DELIVERIES_REFRESH_MS);
   const { error, run } = useAction();
-  useEffect(() => {
-    const timer = setInterval(deliveries.reload, DELIVERIES_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [props.webhook.id]);
   const retry = (id: number) => run(async () => {
     await call(api.POST('/v1/webhook-deliveries/{id}/retry', { params: { path: { id } } }));
-    deliveries.reload();
+    invalidate(deliveriesKey);
   });
-  const list = deliveries.data;
   return (
     <div class="stack">
-      <Alert error={deliveries.error ?? error} />
-      {list === null && !deliveries.error ? <Loading /> : null}
-      {list?.length === 0 ? <p class="muted">No deliveries yet.</p> : null}
-      {list && list.length > 0 ? (
-        <div class="table-wrap">
-          <table>
-            <caption>Deliveries to {props.webhook.url} (newest first)</caption>
-            <thead>
-              <tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Created</th><th scope="col">Next attempt</th>{props.canChange ? <th scope="col">Actions</th> : null}</tr>
-            </thead>
-            <tbody>
-              {list.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td>{delivery.id}</td>
-                  <td>{delivery.event}{delivery.message_id ? <span class="muted mono"> {delivery.message_id}</span> : null}</td>
-                  <td>{delivery.status}</td>
-                  <td>{delivery.attempts}</td>
-                  <td class="wrap">{delivery.last_status ?? ''}{delivery.last_error ? <span class="bad"> {delivery.last_error}</span> : null}</td>
-                  <td><When at={delivery.created_at} /></td>
-                  <td><When at={delivery.next_attempt_at} never="—" /></td>
-                  {props.canChange ? (
-                    <td>{delivery.status === 'pending' ? null : <button type="button" class="quiet" aria-label={`Retry delivery ${delivery.id}`} onClick={() => void retry(delivery.id)}>Retry</button>}</td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Alert error={error} />
+      <Resource resource={deliveries}>
+        {(list) => list.length === 0 ? <p class="muted">No deliveries yet.</p> : (
+          <DataTable caption={`Deliveries to ${props.webhook.url} (newest first)`} visibleCaption
+            columns={['Delivery', 'Event', 'Status', 'Attempts', 'Last answer', 'Created', 'Next attempt', ...(props.canChange ? ['Actions'] : [])]}>
+            {list.map((delivery) => (
+              <tr key={delivery.id}>
+                <td>{delivery.id}</td>
+                <td>{delivery.event}{delivery.message_id ? <span class="muted mono"> {delivery.message_id}</span> : null}</td>
+                <td>{delivery.status}</td>
+                <td>{delivery.attempts}</td>
+                <td class="wrap">{delivery.last_status ?? ''}{delivery.last_error ? <span class="bad"> {delivery.last_error}</span> : null}</td>
+                <td><When at={delivery.created_at} /></td>
+                <td><When at={delivery.next_attempt_at} never="—" /></td>
+                {props.canChange ? (
+                  <td>{delivery.status === 'pending' ? null : <button type="button" class="quiet" aria-label={`Retry delivery ${delivery.id}`} onClick={() => void retry(delivery.id)}>Retry</button>}</td>
+                ) : null}
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </Resource>
     </div>
   );
 }
 
-function WebhookCard(props: { webhook: Schemas['Webhook']; canChange: boolean; onDeleted: () => void }) {
+function WebhookCard(props: { webhook: Schemas['Webhook']; canChange: boolean }) {
   const { webhook } = props;
   const [notice, setNotice] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -95,8 +87,9 @@ function WebhookCard(props: { webhook: Schemas['Webhook']; canChange: boolean; o
     setNotice(`Test delivery ${queued.delivery_id} queued.`);
   });
   const remove = () => run(async () => {
+    setConfirming(false);
     await call(api.DELETE('/v1/webhooks/{id}', { params: { path } }));
-    props.onDeleted();
+    invalidate(['webhooks']);
   });
   return (
     <li class="card stack">
@@ -105,16 +98,13 @@ function WebhookCard(props: { webhook: Schemas['Webhook']; canChange: boolean; o
       {props.canChange ? (
         <div class="row">
           <button type="button" class="quiet" aria-label={`Send test to ${webhook.url}`} onClick={() => void test()}>Send test</button>
-          {confirming ? (
-            <div class="confirm" role="group" aria-label={`Confirm deleting the webhook ${webhook.url}`}>
-              <span>Delete this webhook and its deliveries?</span>
-              <button type="button" class="danger" onClick={() => void remove()}>Yes, delete it</button>
-              <button type="button" class="quiet" onClick={() => setConfirming(false)}>Cancel</button>
-            </div>
-          ) : (
-            <button type="button" class="danger" aria-label={`Delete the webhook ${webhook.url}`} onClick={() => setConfirming(true)}>Delete</button>
-          )}
+          <button type="button" class="danger" aria-label={`Delete the webhook ${webhook.url}`} onClick={() => setConfirming(true)}>Delete</button>
         </div>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog title="Delete this webhook?" confirmLabel="Yes, delete it" onConfirm={() => void remove()} onCancel={() => setConfirming(false)}>
+          <p>The webhook to {webhook.url} and its deliveries are deleted.</p>
+        </ConfirmDialog>
       ) : null}
       {notice ? <Status>{notice}</Status> : null}
       <Alert error={error} />
@@ -125,21 +115,19 @@ function WebhookCard(props: { webhook: Schemas['Webhook']; canChange: boolean; o
 
 export function Webhooks(props: { inboxId: string }) {
   const canChange = atLeast(useRole(), 'admin');
-  const webhooks = useLoad(() => call(api.GET('/v1/webhooks')), []);
-  const mine = webhooks.data?.filter((webhook) => webhook.inbox_id === props.inboxId || webhook.inbox_id === null) ?? null;
+  const webhooks = useServerData(['webhooks'], () => call(api.GET('/v1/webhooks')));
   return (
     <section aria-labelledby="webhooks-heading" class="card stack">
       <h2 id="webhooks-heading">Webhooks</h2>
       <p class="muted">A signed POST for every message this inbox captures.</p>
-      {canChange ? <CreateWebhook inboxId={props.inboxId} onCreated={webhooks.reload} /> : <p class="hint">Only admins and owners create, test and delete webhooks; you can see them and their deliveries.</p>}
-      <Alert error={webhooks.error} />
-      {mine === null && !webhooks.error ? <Loading /> : null}
-      {mine?.length === 0 ? <p>No webhook sees this inbox.</p> : null}
-      {mine && mine.length > 0 ? (
-        <ul class="plain stack" aria-label="Webhooks">
-          {mine.map((webhook) => <WebhookCard key={webhook.id} webhook={webhook} canChange={canChange} onDeleted={webhooks.reload} />)}
-        </ul>
-      ) : null}
+      {canChange ? <CreateWebhook inboxId={props.inboxId} /> : <p class="hint">Only admins and owners create, test and delete webhooks; you can see them and their deliveries.</p>}
+      <Resource resource={{ ...webhooks, data: webhooks.data?.filter((webhook) => webhook.inbox_id === props.inboxId || webhook.inbox_id === null) ?? null }} empty="No webhook sees this inbox.">
+        {(mine) => (
+          <ul class="plain stack" aria-label="Webhooks">
+            {mine.map((webhook) => <WebhookCard key={webhook.id} webhook={webhook} canChange={canChange} />)}
+          </ul>
+        )}
+      </Resource>
     </section>
   );
 }
