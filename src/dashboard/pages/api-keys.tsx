@@ -5,7 +5,8 @@ import { api, call, type Schemas } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
 import { DataTable, Resource } from '../components/resource.js';
 import { RoleRequired, isRoleRequired } from '../components/role-required.js';
-import { Alert, OneTimeSecret, Page, Status, When } from '../components/ui.js';
+import { OneTimeSecret } from '../components/copy.js';
+import { Alert, Page, Status, When } from '../components/ui.js';
 import { invalidate, useServerData } from '../server-state.js';
 import { useAction } from '../use-action.js';
 
