@@ -3,9 +3,9 @@ import { api, call } from '../api.js';
 import type { PageProps } from '../router.js';
 import { Alert, Link, Page } from '../components/ui.js';
 import { useServerData } from '../server-state.js';
-import { ChaosSettings } from './settings-chaos.js';
-import { TagRules } from './settings-tag-rules.js';
-import { Webhooks } from './settings-webhooks.js';
+import { ChaosSettings } from '../components/inbox-settings/chaos.js';
+import { TagRules } from '../components/inbox-settings/tag-rules.js';
+import { Webhooks } from '../components/inbox-settings/webhooks.js';
 import '../viewer.css';
 
 export function InboxSettings(props: PageProps) {

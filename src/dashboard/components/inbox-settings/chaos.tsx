@@ -2,11 +2,11 @@
 // and "Try it", the server's dry run (POST .../chaos/test) of the saved settings. Admins change them; members see
 // them read-only (the API answers 403 role_required to their PUT) and may still try them, as a read key may.
 import { useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../api.js';
-import { Alert, Loading, Status } from '../components/ui.js';
-import { useServerData } from '../server-state.js';
-import { atLeast, useRole } from '../session.js';
-import { useAction } from '../use-action.js';
+import { api, call, type Schemas } from '../../api.js';
+import { Alert, Loading, Status } from '../ui.js';
+import { useServerData } from '../../server-state.js';
+import { atLeast, useRole } from '../../session.js';
+import { useAction } from '../../use-action.js';
 
 type Chaos = Schemas['ChaosSettings'];
 type TriggerStage = 'connection' | 'authentication' | 'sender' | 'recipient' | 'data';

@@ -2,14 +2,14 @@
 // (its secret shown once), send a test, delete, and each one's deliveries with attempts and errors, retried by hand
 // when finished. Admins change webhooks; members see them read-only (the API answers 403 role_required).
 import { useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../api.js';
-import { ConfirmDialog } from '../components/dialog.js';
-import { DataTable, Resource } from '../components/resource.js';
-import { OneTimeSecret } from '../components/copy.js';
-import { Alert, Status, When } from '../components/ui.js';
-import { invalidate, useServerData } from '../server-state.js';
-import { atLeast, useRole } from '../session.js';
-import { useAction } from '../use-action.js';
+import { api, call, type Schemas } from '../../api.js';
+import { ConfirmDialog } from '../dialog.js';
+import { DataTable, Resource } from '../resource.js';
+import { OneTimeSecret } from '../copy.js';
+import { Alert, Status, When } from '../ui.js';
+import { invalidate, useServerData } from '../../server-state.js';
+import { atLeast, useRole } from '../../session.js';
+import { useAction } from '../../use-action.js';
 
 /** Deliveries change on the server's schedule, not through this page: it looks again this often while open. */
 const DELIVERIES_REFRESH_MS = 3000;

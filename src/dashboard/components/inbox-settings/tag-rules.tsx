@@ -2,11 +2,11 @@
 // is typed: after a pause, a one-row search of the inbox with it, whose 400 invalid_query names the wrong term; the
 // API has no separate validation endpoint, and a search is what the rule's query is.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, call } from '../api.js';
-import { DataTable, Resource } from '../components/resource.js';
-import { Alert, Status, When } from '../components/ui.js';
-import { invalidate, useServerData } from '../server-state.js';
-import { useAction } from '../use-action.js';
+import { ApiError, api, call } from '../../api.js';
+import { DataTable, Resource } from '../resource.js';
+import { Alert, Status, When } from '../ui.js';
+import { invalidate, useServerData } from '../../server-state.js';
+import { useAction } from '../../use-action.js';
 
 /** How long typing must pause before the query is checked, so each keystroke does not cost a request. */
 const VALIDATE_AFTER_MS = 400;
