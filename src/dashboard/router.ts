@@ -1,7 +1,7 @@
 // Routing relative to the base path the server's <base href> names, so the dashboard works at / and under
 // SANDBOX_BASE_PATH alike. preact-iso keeps the location: it follows history (back, forward), and turns clicks on links
 // below the base path into in-page navigation (its LocationProvider in main.tsx); routes here are the paths below it.
-import { exec, useLocation } from 'preact-iso';
+import { useLocation } from 'preact-iso';
 
 /** The base path, ending in '/': where the dashboard is mounted. */
 export function basePath(): string {
@@ -40,7 +40,18 @@ export function useNavigate(): Navigate {
   return (to, options = {}) => location.route(href(to), options.replace);
 }
 
-/** Matches a route pattern such as '/inboxes/:id' and returns its parameters, or null. */
+/**
+ * Matches a route pattern such as '/inboxes/:id' and returns its parameters, or null. Written here rather than taken
+ * from preact-iso, whose matcher (exec) its authors call internal and which its <Router> would apply to the whole
+ * path, base path included.
+ */
 export function match(pattern: string, path: string): Record<string, string> | null {
-  return exec(path, pattern)?.params ?? null;
+  const names: string[] = [];
+  const source = pattern.replace(/:(\w+)/g, (_all, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  const found = new RegExp(`^${source}$`).exec(path);
+  if (!found) return null;
+  return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found[index + 1] ?? '')]));
 }
