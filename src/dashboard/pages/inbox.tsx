@@ -7,7 +7,7 @@ import { api, call } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
 import { useBatchActions } from '../components/inbox/batch-actions.js';
 import { BatchToolbar } from '../components/inbox/batch-toolbar.js';
-import { LiveState } from '../components/inbox/live-state.js';
+import { InboxFacts, useInboxCounts } from '../components/inbox/inbox-facts.js';
 import { MessageList, useActiveMessage, useMessageListView } from '../components/inbox/message-list.js';
 import { useMessageSelection } from '../components/inbox/message-selection.js';
 import { SearchForm } from '../components/inbox/search-form.js';
@@ -57,17 +57,13 @@ export function Inbox(props: PageProps) {
   const tags = useServerData(['tags'], () => call(api.GET('/v1/tags')));
   const pages = useMessagePages(inboxId, filters);
   const { items } = pages;
-  // The inbox's counts as listed, then kept up to date by arrivals between fetches.
-  const [counts, setCounts] = useState<{ messages: number; unread: number } | null>(null);
+  const { counts, arrived } = useInboxCounts(inbox.data);
   const selection = useMessageSelection(items);
   const view = useMessageListView(pages);
   const active = useActiveMessage(view, items.length);
   const batch = useBatchActions({ inboxId, matchingQuery: searchAsQuery(filters), pages });
   const [confirmingDelete, setConfirmingDelete] = useState<{ ids: string[] | null; count: string } | null>(null);
 
-  useEffect(() => {
-    if (inbox.data) setCounts({ messages: inbox.data.message_count, unread: inbox.data.unread_count });
-  }, [inbox.data]);
   useEffect(() => {
     selection.clear();
     active.set(-1);
@@ -81,7 +77,7 @@ export function Inbox(props: PageProps) {
         return pages.catchUp();
       }
       if (!pages.prepend(message)) return;
-      setCounts((current) => current && { messages: current.messages + 1, unread: current.unread + (message.read ? 0 : 1) });
+      arrived(message.read);
       // Scrolled down, the rows in view stay where they are; the new one waits on top.
       const element = view.scroller.current;
       if (element && element.scrollTop > 0) element.scrollTop += view.rowHeight;
@@ -141,10 +137,7 @@ export function Inbox(props: PageProps) {
   }
   return (
     <Page title={inbox.data?.name ?? 'Inbox'}>
-      <p class="muted inbox-facts">
-        {counts ? `${counts.messages.toLocaleString()} ${counts.messages === 1 ? 'message' : 'messages'}, ${counts.unread.toLocaleString()} unread. ` : null}
-        <LiveState state={streamState} />
-      </p>
+      <InboxFacts counts={counts} streamState={streamState} />
       <SearchForm filters={filters} onSearch={onSearch} />
       <BatchToolbar selection={selection} filtered={filtered} messageCount={counts?.messages ?? items.length} tags={tags.data ?? []}
         onBatch={(action, tagList) => void runBatch(action, selection.target(active.index), tagList)} onDelete={askDelete} />
