@@ -3,8 +3,12 @@
 import { useState } from 'preact/hooks';
 import { Status } from './ui.js';
 
-/** `primary`: copying is what the person came for (a secret shown once), so the button is not a quiet one. */
-function CopyButton(props: { what: string; value: string; fallbackTarget: string; primary?: boolean }) {
+/**
+ * `what` names the button ("Copy Host") where several copy buttons share a screen. A secret shown once has the one Copy
+ * button near it, named just "Copy", so that its label names only its field; copying is what the person came for
+ * there, so the button is not a quiet one.
+ */
+function CopyButton(props: { what?: string; value: string; fallbackTarget: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -20,8 +24,8 @@ function CopyButton(props: { what: string; value: string; fallbackTarget: string
   };
   return (
     <>
-      <button type="button" class={props.primary ? undefined : 'quiet'} aria-label={`Copy ${props.what}`} onClick={() => void copy()}>Copy</button>
-      {copied ? <Status>Copied {props.what}.</Status> : null}
+      <button type="button" class={props.what ? 'quiet' : undefined} aria-label={props.what ? `Copy ${props.what}` : undefined} onClick={() => void copy()}>Copy</button>
+      {copied ? <Status>{props.what ? `Copied ${props.what}.` : 'Copied to the clipboard.'}</Status> : null}
     </>
   );
 }
@@ -46,7 +50,7 @@ export function OneTimeSecret(props: { label: string; value: string; note: strin
       <label for={id}>{props.label}</label>
       <div class="row">
         <input id={id} class="mono" readOnly value={props.value} onFocus={(event) => event.currentTarget.select()} />
-        <CopyButton what={props.label} value={props.value} fallbackTarget={id} primary />
+        <CopyButton value={props.value} fallbackTarget={id} />
       </div>
       <p class="hint">{props.note}</p>
     </div>
