@@ -6,7 +6,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { useNavigate, type PageProps } from '../router.js';
 import { ConfirmDialog } from '../components/dialog.js';
-import { Alert, Link, Loading, Page, When } from '../components/ui.js';
+import { Resource } from '../components/resource.js';
+import { Alert, Link, Page, When } from '../components/ui.js';
 import { useServerData } from '../server-state.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
 import { useAction } from '../use-action.js';
@@ -202,19 +203,20 @@ export function MessageViewer(props: PageProps) {
   return (
     <Page title={title}>
       <p><Link to={`/inboxes/${encodeURIComponent(message?.inbox_id ?? inboxId)}`}>Back to the inbox</Link></p>
-      <Alert error={loaded.error} />
-      {message === null && !loaded.error ? <Loading /> : null}
-      {message ? (
-        <div class="viewer stack">
-          <HeaderBlock message={message} />
-          <Actions message={message} onRead={(read) => setMessage({ ...message, read })} />
-          <Alert error={readError} />
-          <TagEditor message={message} onChange={(tags) => setMessage({ ...message, tags })} />
-          <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>
-            <Panel key={`${message.id}-${tab}`} message={message} />
-          </Tabs>
-        </div>
-      ) : null}
+      {/* The message as loaded, then as changed here (read state, tags). */}
+      <Resource resource={{ data: message, error: loaded.error }}>
+        {(shown) => (
+          <div class="viewer stack">
+            <HeaderBlock message={shown} />
+            <Actions message={shown} onRead={(read) => setMessage({ ...shown, read })} />
+            <Alert error={readError} />
+            <TagEditor message={shown} onChange={(tags) => setMessage({ ...shown, tags })} />
+            <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>
+              <Panel key={`${shown.id}-${tab}`} message={shown} />
+            </Tabs>
+          </div>
+        )}
+      </Resource>
     </Page>
   );
 }
