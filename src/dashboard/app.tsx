@@ -2,7 +2,7 @@
 // rule that pages other than the public ones need a session (without one: the sign-in page, then back).
 import type { ComponentChildren, FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { match, navigate, useRoute, type PageProps } from './router.js';
+import { match, useNavigate, useRoute, type PageProps } from './router.js';
 import { atLeast, useSession } from './session.js';
 import { Alert, Link, Loading } from './components/ui.js';
 import type { Role } from './api.js';
@@ -80,6 +80,7 @@ function Shell(props: { path: string; children: ComponentChildren }) {
   const role = session.me?.workspace.role ?? 'member';
   const [showingShortcuts, setShowingShortcuts] = useState(false);
   useShortcuts([{ key: '?', description: 'Show the keyboard shortcuts', run: () => setShowingShortcuts(true) }]);
+  const navigate = useNavigate();
   const signOut = async () => {
     try {
       await session.signOut();
@@ -117,6 +118,7 @@ function Shell(props: { path: string; children: ComponentChildren }) {
 export function App() {
   const route = useRoute();
   const session = useSession();
+  const navigate = useNavigate();
   const found = route.path === '/' ? null : resolve(route.path);
   const needsSession = !found?.entry.public;
 

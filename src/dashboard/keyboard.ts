@@ -29,13 +29,18 @@ function changed(): void {
   for (const listener of changeListeners) listener();
 }
 
-/** Registers shortcuts until the returned function is called. */
+/**
+ * Registers shortcuts until the returned function is called. The document's keydown listener is there while anything
+ * is registered, added with the first registration rather than when this module loads.
+ */
 export function registerShortcuts(shortcuts: Shortcut[]): () => void {
+  if (registrations.length === 0) document.addEventListener('keydown', onKeyDown);
   registrations.push(shortcuts);
   changed();
   return () => {
     const index = registrations.indexOf(shortcuts);
     if (index !== -1) registrations.splice(index, 1);
+    if (registrations.length === 0) document.removeEventListener('keydown', onKeyDown);
     changed();
   };
 }
@@ -85,7 +90,7 @@ function isTyping(target: EventTarget | null): target is HTMLElement {
   return target instanceof HTMLInputElement && !NON_TEXT_INPUTS.has(target.type);
 }
 
-document.addEventListener('keydown', (event) => {
+function onKeyDown(event: KeyboardEvent): void {
   if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return;
   if (document.querySelector('dialog[open]')) return;
   if (isTyping(event.target)) {
@@ -96,4 +101,4 @@ document.addEventListener('keydown', (event) => {
   if (!shortcut) return;
   event.preventDefault();
   shortcut.run(event);
-});
+}

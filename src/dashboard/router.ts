@@ -1,6 +1,7 @@
-// Client-side routing over the history API, relative to the base path the server's <base href> names, so the
-// dashboard works at / and under SANDBOX_BASE_PATH alike.
-import { useEffect, useState } from 'preact/hooks';
+// Routing relative to the base path the server's <base href> names, so the dashboard works at / and under
+// SANDBOX_BASE_PATH alike. preact-iso keeps the location: it follows history (back, forward), and turns clicks on links
+// below the base path into in-page navigation (its LocationProvider in main.tsx); routes here are the paths below it.
+import { useLocation } from 'preact-iso';
 
 /** The base path, ending in '/': where the dashboard is mounted. */
 export function basePath(): string {
@@ -11,13 +12,6 @@ export function basePath(): string {
 export interface Route {
   path: string;
   query: URLSearchParams;
-}
-
-export function currentRoute(): Route {
-  const base = basePath();
-  const { pathname, search } = window.location;
-  const below = pathname.startsWith(base) ? pathname.slice(base.length) : pathname.replace(/^\//, '');
-  return { path: `/${below}`.replace(/\/+$/, '') || '/', query: new URLSearchParams(search) };
 }
 
 /** What every page is given: the route and the parameters its pattern matched. */
@@ -31,29 +25,26 @@ export function href(to: string): string {
   return basePath() + to.replace(/^\//, '');
 }
 
-const listeners = new Set<() => void>();
-
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  if (options.replace) window.history.replaceState(null, '', href(to));
-  else window.history.pushState(null, '', href(to));
-  for (const listener of listeners) listener();
-}
-
-window.addEventListener('popstate', () => {
-  for (const listener of listeners) listener();
-});
-
 export function useRoute(): Route {
-  const [route, setRoute] = useState(currentRoute);
-  useEffect(() => {
-    const update = () => setRoute(currentRoute());
-    listeners.add(update);
-    return () => void listeners.delete(update);
-  }, []);
-  return route;
+  const url = new URL(useLocation().url, window.location.origin);
+  const base = basePath();
+  const below = url.pathname.startsWith(base) ? url.pathname.slice(base.length) : url.pathname.replace(/^\//, '');
+  return { path: `/${below}`.replace(/\/+$/, '') || '/', query: url.searchParams };
 }
 
-/** Matches a route pattern such as '/inboxes/:id' and returns its parameters, or null. */
+export type Navigate = (to: string, options?: { replace?: boolean }) => void;
+
+/** Goes to a route path (starting with '/'); `replace` keeps the current entry out of the history. */
+export function useNavigate(): Navigate {
+  const location = useLocation();
+  return (to, options = {}) => location.route(href(to), options.replace);
+}
+
+/**
+ * Matches a route pattern such as '/inboxes/:id' and returns its parameters, or null. Written here rather than taken
+ * from preact-iso, whose matcher (exec) its authors call internal and which its <Router> would apply to the whole
+ * path, base path included.
+ */
 export function match(pattern: string, path: string): Record<string, string> | null {
   const names: string[] = [];
   const source = pattern.replace(/:(\w+)/g, (_all, name: string) => {

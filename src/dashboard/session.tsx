@@ -1,8 +1,9 @@
 // The signed-in person (GET /v1/me) shared with every page, and the actions that change it: sign in, switch
 // workspace, sign out. The CSRF token the API client sends comes from here.
 import { createContext, type ComponentChildren } from 'preact';
-import { useContext, useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, setCsrfToken, whenSessionLost, type Me, type Role } from './api.js';
+import { queryClient } from './server-state.js';
 
 interface SessionState {
   /** undefined while loading; null when nobody is signed in. */
@@ -33,7 +34,11 @@ export function atLeast(role: Role, needed: Role): boolean {
 
 export function SessionProvider(props: { children: ComponentChildren }) {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const adopted = useRef<Me | null | undefined>(undefined);
   const adopt = (next: Me | null) => {
+    // Another person or workspace: nothing read for the one before may show.
+    if (next?.person.email !== adopted.current?.person.email || next?.workspace.id !== adopted.current?.workspace.id) queryClient.clear();
+    adopted.current = next;
     setCsrfToken(next?.csrf_token ?? null);
     setMe(next);
     return next;

@@ -1,8 +1,14 @@
-// Values people paste elsewhere: a read-only field or a code block, each with a Copy button named after what it copies.
+// Values people paste elsewhere: a read-only field, a code block or a secret shown once, each with a Copy button named
+// after what it copies. Copying is here once: the clipboard, or where it is out of reach, the text selected for Ctrl+C.
 import { useState } from 'preact/hooks';
 import { Status } from './ui.js';
 
-function CopyButton(props: { what: string; value: string; fallbackTarget: string }) {
+/**
+ * `what` names the button ("Copy Host") where several copy buttons share a screen. A secret shown once has the one Copy
+ * button near it, named just "Copy", so that its label names only its field; copying is what the person came for
+ * there, so the button is not a quiet one.
+ */
+function CopyButton(props: { what?: string; value: string; fallbackTarget: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -18,8 +24,8 @@ function CopyButton(props: { what: string; value: string; fallbackTarget: string
   };
   return (
     <>
-      <button type="button" class="quiet" aria-label={`Copy ${props.what}`} onClick={() => void copy()}>Copy</button>
-      {copied ? <Status>Copied {props.what}.</Status> : null}
+      <button type="button" class={props.what ? 'quiet' : undefined} aria-label={props.what ? `Copy ${props.what}` : undefined} onClick={() => void copy()}>Copy</button>
+      {copied ? <Status>{props.what ? `Copied ${props.what}.` : 'Copied to the clipboard.'}</Status> : null}
     </>
   );
 }
@@ -32,6 +38,21 @@ export function CopyField(props: { id: string; label: string; value: string }) {
         <input id={props.id} class="mono" readOnly value={props.value} onFocus={(event) => event.currentTarget.select()} />
         <CopyButton what={props.label} value={props.value} fallbackTarget={props.id} />
       </div>
+    </div>
+  );
+}
+
+/** A secret shown once: read-only field, a Copy button, and a note that it will not be shown again. */
+export function OneTimeSecret(props: { label: string; value: string; note: string }) {
+  const id = `secret-${props.label.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <div class="secret">
+      <label for={id}>{props.label}</label>
+      <div class="row">
+        <input id={id} class="mono" readOnly value={props.value} onFocus={(event) => event.currentTarget.select()} />
+        <CopyButton value={props.value} fallbackTarget={id} />
+      </div>
+      <p class="hint">{props.note}</p>
     </div>
   );
 }

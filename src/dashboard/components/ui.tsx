@@ -1,17 +1,13 @@
-// Small building blocks every page uses: links that route in the page, the page frame, alerts, copy fields, dates.
+// Small building blocks every page uses: links that route in the page, the page frame, alerts, fields, dates.
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { ApiError } from '../api.js';
-import { href, navigate } from '../router.js';
+import { href } from '../router.js';
 
+/** A link to a route path; preact-iso turns a click on it into in-page navigation. */
 export function Link(props: { to: string; children: ComponentChildren; current?: boolean; class?: string }) {
-  const onClick = (event: MouseEvent) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(props.to);
-  };
   return (
-    <a href={href(props.to)} onClick={onClick} class={props.class} aria-current={props.current ? 'page' : undefined}>
+    <a href={href(props.to)} class={props.class} aria-current={props.current ? 'page' : undefined}>
       {props.children}
     </a>
   );
@@ -47,33 +43,6 @@ export function Status(props: { children: ComponentChildren }) {
   return <p role="status" class="status">{props.children}</p>;
 }
 
-/** A secret shown once: read-only field, a Copy button, and a note that it will not be shown again. */
-export function OneTimeSecret(props: { label: string; value: string; note: string }) {
-  const [copied, setCopied] = useState(false);
-  const id = `secret-${props.label.replace(/\W+/g, '-').toLowerCase()}`;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.value);
-      setCopied(true);
-    } catch {
-      const field = document.getElementById(id) as HTMLInputElement | null;
-      field?.select();
-      setCopied(false);
-    }
-  };
-  return (
-    <div class="secret">
-      <label for={id}>{props.label}</label>
-      <div class="row">
-        <input id={id} class="mono" readOnly value={props.value} onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" onClick={() => void copy()}>Copy</button>
-      </div>
-      <p class="hint">{props.note}</p>
-      {copied ? <Status>Copied to the clipboard.</Status> : null}
-    </div>
-  );
-}
-
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function When(props: { at: string | null; never?: string }) {
@@ -90,23 +59,6 @@ export function Field(props: { label: string; children: (id: string) => JSX.Elem
       {props.hint ? <p class="hint" id={`${id}-hint`}>{props.hint}</p> : null}
     </div>
   );
-}
-
-/** Loads data for a page; `reload` fetches it again after a change. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): { data: T | null; error: unknown; reload: () => void } {
-  const [state, setState] = useState<{ data: T | null; error: unknown }>({ data: null, error: null });
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let live = true;
-    load().then(
-      (data) => live && setState({ data, error: null }),
-      (error: unknown) => live && setState({ data: null, error }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [round, ...deps]);
-  return { ...state, reload: () => setRound((value) => value + 1) };
 }
 
 export function Loading() {

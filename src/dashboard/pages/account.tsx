@@ -1,11 +1,13 @@
 // The person's account: change password (which ends their other sessions) and the sessions list, to end one.
 import { useState } from 'preact/hooks';
 import { api, call } from '../api.js';
-import { Alert, Loading, Page, Status, When, useLoad } from '../components/ui.js';
+import { DataTable, Resource } from '../components/resource.js';
+import { Alert, Page, Status, When } from '../components/ui.js';
+import { invalidate, useServerData } from '../server-state.js';
 import { useSession } from '../session.js';
 import { useAction } from '../use-action.js';
 
-function ChangePassword(props: { onChanged: () => void }) {
+function ChangePassword() {
   const email = useSession().me?.person.email ?? '';
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -17,7 +19,8 @@ function ChangePassword(props: { onChanged: () => void }) {
     setCurrent('');
     setNext('');
     setNotice(`Password changed. ${ended} other session(s) ended.`);
-    props.onChanged();
+    // The other sessions ended.
+    invalidate(['sessions']);
   });
   return (
     <section aria-labelledby="password-heading" class="card stack">
@@ -41,54 +44,48 @@ function ChangePassword(props: { onChanged: () => void }) {
   );
 }
 
-function Sessions(props: { round: number }) {
-  const sessions = useLoad(() => call(api.GET('/v1/me/sessions')), [props.round]);
+function Sessions() {
+  const sessions = useServerData(['sessions'], () => call(api.GET('/v1/me/sessions')));
   const { error, run } = useAction();
   const end = (id: string) => run(async () => {
     await call(api.DELETE('/v1/me/sessions/{id}', { params: { path: { id } } }));
-    sessions.reload();
+    invalidate(['sessions']);
   });
   return (
     <section aria-labelledby="sessions-heading" class="stack">
       <h2 id="sessions-heading">Sessions</h2>
-      <Alert error={error ?? sessions.error} />
-      {!sessions.data && !sessions.error ? <Loading /> : null}
-      {sessions.data ? (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Your sessions</caption>
-            <thead><tr><th scope="col">Browser</th><th scope="col">Address</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
-            <tbody>
-              {sessions.data.map((session, index) => (
-                <tr key={session.id}>
-                  <td class="clip" title={session.user_agent ?? ''}>{session.user_agent ?? 'unknown'}</td>
-                  <td class="mono">{session.ip ?? 'unknown'}</td>
-                  <td><When at={session.created_at} /></td>
-                  <td><When at={session.last_seen_at} /></td>
-                  <td><When at={session.expires_at} /></td>
-                  <td>
-                    {session.current ? <span class="muted">This session</span> : (
-                      <button type="button" class="danger" aria-label={`End session ${index + 1}`} onClick={() => void end(session.id)}>End session</button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Alert error={error} />
+      <Resource resource={sessions}>
+        {(list) => (
+          <DataTable caption="Your sessions" columns={['Browser', 'Address', 'Signed in', 'Last seen', 'Expires', 'Actions']}>
+            {list.map((session, index) => (
+              <tr key={session.id}>
+                <td class="clip" title={session.user_agent ?? ''}>{session.user_agent ?? 'unknown'}</td>
+                <td class="mono">{session.ip ?? 'unknown'}</td>
+                <td><When at={session.created_at} /></td>
+                <td><When at={session.last_seen_at} /></td>
+                <td><When at={session.expires_at} /></td>
+                <td>
+                  {session.current ? <span class="muted">This session</span> : (
+                    <button type="button" class="danger" aria-label={`End session ${index + 1}`} onClick={() => void end(session.id)}>End session</button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </Resource>
     </section>
   );
 }
 
 export function Account() {
   const me = useSession().me!;
-  const [round, setRound] = useState(0);
   return (
     <Page title="Account">
       <p>Signed in as <strong>{me.person.email}</strong>.</p>
-      <ChangePassword onChanged={() => setRound(round + 1)} />
-      <Sessions round={round} />
+      <ChangePassword />
+      <Sessions />
     </Page>
   );
 }

@@ -2,13 +2,17 @@
 // confirmation. Admins and owners only: for members the API answers 403 role_required and this page says so.
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
-import { Alert, Loading, OneTimeSecret, Page, Status, When, useLoad } from '../components/ui.js';
+import { ConfirmDialog } from '../components/dialog.js';
+import { DataTable, Resource } from '../components/resource.js';
+import { RoleRequired, isRoleRequired } from '../components/role-required.js';
+import { OneTimeSecret } from '../components/copy.js';
+import { Alert, Page, Status, When } from '../components/ui.js';
+import { invalidate, useServerData } from '../server-state.js';
 import { useAction } from '../use-action.js';
-import { RoleRequired, isRoleRequired } from './role-required.js';
 
 type Access = Schemas['ApiKey']['access'];
 
-function CreateKey(props: { onCreated: () => void }) {
+function CreateKey() {
   const [name, setName] = useState('');
   const [access, setAccess] = useState<Access>('read_write');
   const [created, setCreated] = useState<string | null>(null);
@@ -17,7 +21,7 @@ function CreateKey(props: { onCreated: () => void }) {
     const body = name.trim() === '' ? { access } : { access, name: name.trim() };
     setCreated((await call(api.POST('/v1/api-keys', { body }))).key);
     setName('');
-    props.onCreated();
+    invalidate(['api-keys']);
   });
   return (
     <section aria-labelledby="create-key-heading" class="card stack">
@@ -50,8 +54,10 @@ function KeyRow(props: { apiKey: Schemas['ApiKey']; onRevoked: (name: string) =>
   const { error, run } = useAction();
   const label = apiKey.name ?? apiKey.prefix;
   const revoke = () => run(async () => {
+    setConfirming(false);
     await call(api.DELETE('/v1/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
     props.onRevoked(label);
+    invalidate(['api-keys']);
   });
   return (
     <tr>
@@ -61,23 +67,20 @@ function KeyRow(props: { apiKey: Schemas['ApiKey']; onRevoked: (name: string) =>
       <td><When at={apiKey.created_at} /></td>
       <td><When at={apiKey.last_used_at} /></td>
       <td>
-        {confirming ? (
-          <div class="confirm" role="group" aria-label={`Confirm revoking ${label}`}>
-            <span>Revoke {label}? Requests with it will fail.</span>
-            <button type="button" class="danger" onClick={() => void revoke()}>Yes, revoke {label}</button>
-            <button type="button" class="quiet" onClick={() => setConfirming(false)}>Cancel</button>
-          </div>
-        ) : (
-          <button type="button" class="danger" aria-label={`Revoke ${label}`} onClick={() => setConfirming(true)}>Revoke</button>
-        )}
+        <button type="button" class="danger" aria-label={`Revoke ${label}`} onClick={() => setConfirming(true)}>Revoke</button>
         <Alert error={error} />
+        {confirming ? (
+          <ConfirmDialog title={`Revoke ${label}?`} confirmLabel={`Yes, revoke ${label}`} onConfirm={() => void revoke()} onCancel={() => setConfirming(false)}>
+            <p>Requests with it will fail.</p>
+          </ConfirmDialog>
+        ) : null}
       </td>
     </tr>
   );
 }
 
 export function ApiKeys() {
-  const keys = useLoad(() => call(api.GET('/v1/api-keys')));
+  const keys = useServerData(['api-keys'], () => call(api.GET('/v1/api-keys')));
   const [notice, setNotice] = useState<string | null>(null);
   if (isRoleRequired(keys.error)) {
     return (
@@ -89,26 +92,17 @@ export function ApiKeys() {
   return (
     <Page title="API keys">
       <p class="muted">Keys reach the <code>/v1</code> API of this workspace. A key's secret is shown once, when it is made.</p>
-      <CreateKey onCreated={keys.reload} />
+      <CreateKey />
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
         {notice ? <Status>{notice}</Status> : null}
-        <Alert error={keys.error} />
-        {keys.data === null && !keys.error ? <Loading /> : null}
-        {keys.data?.length === 0 ? <p>No keys.</p> : null}
-        {keys.data && keys.data.length > 0 ? (
-          <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">API keys</caption>
-              <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Access</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Actions</th></tr></thead>
-              <tbody>
-                {keys.data.map((apiKey) => (
-                  <KeyRow key={apiKey.id} apiKey={apiKey} onRevoked={(label) => { setNotice(`Revoked ${label}.`); keys.reload(); }} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <Resource resource={keys} empty="No keys.">
+          {(list) => (
+            <DataTable caption="API keys" columns={['Name', 'Prefix', 'Access', 'Created', 'Last used', 'Actions']}>
+              {list.map((apiKey) => <KeyRow key={apiKey.id} apiKey={apiKey} onRevoked={(label) => setNotice(`Revoked ${label}.`)} />)}
+            </DataTable>
+          )}
+        </Resource>
       </section>
     </Page>
   );

@@ -1,15 +1,16 @@
 // An inbox's settings: chaos, tag rules and webhooks, each in its own section and file.
 import { api, call } from '../api.js';
 import type { PageProps } from '../router.js';
-import { Alert, Link, Page, useLoad } from '../components/ui.js';
-import { ChaosSettings } from './settings-chaos.js';
-import { TagRules } from './settings-tag-rules.js';
-import { Webhooks } from './settings-webhooks.js';
+import { Alert, Link, Page } from '../components/ui.js';
+import { useServerData } from '../server-state.js';
+import { ChaosSettings } from '../components/inbox-settings/chaos.js';
+import { TagRules } from '../components/inbox-settings/tag-rules.js';
+import { Webhooks } from '../components/inbox-settings/webhooks.js';
 import '../viewer.css';
 
 export function InboxSettings(props: PageProps) {
   const inboxId = props.params.inboxId ?? '';
-  const inbox = useLoad(() => call(api.GET('/v1/inboxes/{id}', { params: { path: { id: inboxId } } })), [inboxId]);
+  const inbox = useServerData(['inbox', inboxId], () => call(api.GET('/v1/inboxes/{id}', { params: { path: { id: inboxId } } })));
   const name = inbox.data?.name;
   return (
     <Page title={name ? `Settings of ${name}` : 'Inbox settings'}>

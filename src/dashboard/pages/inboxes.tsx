@@ -4,7 +4,9 @@ import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
 import { SmtpSettings } from '../components/smtp-settings.js';
-import { Alert, Link, Loading, Page, Status, When, useLoad } from '../components/ui.js';
+import { DataTable, Resource } from '../components/resource.js';
+import { Alert, Link, Page, Status, When } from '../components/ui.js';
+import { invalidate, useServerData } from '../server-state.js';
 import { useAction } from '../use-action.js';
 
 type Inbox = Schemas['Inbox'];
@@ -53,7 +55,7 @@ function InboxActions(props: { inbox: Inbox; onAsk: (pending: Pending) => void }
 }
 
 export function Inboxes() {
-  const inboxes = useLoad(() => call(api.GET('/v1/inboxes')));
+  const inboxes = useServerData(['inboxes'], () => call(api.GET('/v1/inboxes')));
   const [credentials, setCredentials] = useState<Credentials | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -73,41 +75,35 @@ export function Inboxes() {
         await call(api.DELETE('/v1/inboxes/{id}', path));
         setNotice(`Deleted ${inbox.name}.`);
       }
-      inboxes.reload();
+      invalidate(['inboxes']);
     });
   };
 
   const confirmation = pending ? CONFIRMATIONS[pending.action] : null;
   return (
     <Page title="Inboxes">
-      <CreateInbox onCreated={(created) => { setCredentials(created); setNotice(null); inboxes.reload(); }} />
+      <CreateInbox onCreated={(created) => { setCredentials(created); setNotice(null); invalidate(['inboxes']); }} />
       {credentials ? <SmtpSettings inboxName={credentials.inboxName} smtp={credentials.smtp} /> : null}
       <section aria-labelledby="inbox-list-heading">
         <h2 id="inbox-list-heading">Inboxes</h2>
         {notice ? <Status>{notice}</Status> : null}
-        <Alert error={error ?? inboxes.error} />
-        {inboxes.data === null && !inboxes.error ? <Loading /> : null}
-        {inboxes.data?.length === 0 ? <p>No inboxes yet.</p> : null}
-        {inboxes.data && inboxes.data.length > 0 ? (
-          <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">Inboxes of this workspace</caption>
-              <thead><tr><th scope="col">Name</th><th scope="col">Messages</th><th scope="col">Unread</th><th scope="col">SMTP username</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
-              <tbody>
-                {inboxes.data.map((inbox) => (
-                  <tr key={inbox.id}>
-                    <td><Link to={`/inboxes/${inbox.id}`}>{inbox.name}</Link></td>
-                    <td>{inbox.message_count.toLocaleString()}</td>
-                    <td>{inbox.unread_count > 0 ? <strong>{inbox.unread_count.toLocaleString()}</strong> : 0}</td>
-                    <td class="mono">{inbox.smtp_username}</td>
-                    <td><When at={inbox.created_at} /></td>
-                    <td><InboxActions inbox={inbox} onAsk={setPending} /></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <Alert error={error} />
+        <Resource resource={inboxes} empty="No inboxes yet.">
+          {(list) => (
+            <DataTable caption="Inboxes of this workspace" columns={['Name', 'Messages', 'Unread', 'SMTP username', 'Created', 'Actions']}>
+              {list.map((inbox) => (
+                <tr key={inbox.id}>
+                  <td><Link to={`/inboxes/${inbox.id}`}>{inbox.name}</Link></td>
+                  <td>{inbox.message_count.toLocaleString()}</td>
+                  <td>{inbox.unread_count > 0 ? <strong>{inbox.unread_count.toLocaleString()}</strong> : 0}</td>
+                  <td class="mono">{inbox.smtp_username}</td>
+                  <td><When at={inbox.created_at} /></td>
+                  <td><InboxActions inbox={inbox} onAsk={setPending} /></td>
+                </tr>
+              ))}
+            </DataTable>
+          )}
+        </Resource>
       </section>
       {pending && confirmation ? (
         <ConfirmDialog title={confirmation.title(pending.inbox.name)} confirmLabel={confirmation.confirm} onConfirm={() => void carryOut(pending)} onCancel={() => setPending(null)}>

@@ -4,11 +4,14 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
-import { navigate, type PageProps } from '../router.js';
-import { Alert, Link, Loading, Page, When, useLoad } from '../components/ui.js';
+import { useNavigate, type PageProps } from '../router.js';
+import { ConfirmDialog } from '../components/dialog.js';
+import { Resource } from '../components/resource.js';
+import { Alert, Link, Page, When } from '../components/ui.js';
+import { useServerData } from '../server-state.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
 import { useAction } from '../use-action.js';
-import { AttachmentsPanel, HeadersPanel, HtmlCheckPanel, HtmlPanel, LinksPanel, SourcePanel, SpamPanel, TextPanel, formatSize } from './message-panels.js';
+import { AttachmentsPanel, HeadersPanel, HtmlCheckPanel, HtmlPanel, LinksPanel, SourcePanel, SpamPanel, TextPanel, formatSize } from '../components/message-panels.js';
 import '../viewer.css';
 
 type Message = Schemas['MessageDetail'];
@@ -129,6 +132,7 @@ function TagEditor(props: { message: Message; onChange: (tags: string[]) => void
 
 function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
   const { message } = props;
+  const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const { error, run } = useAction();
   const path = { id: message.id };
@@ -139,6 +143,7 @@ function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
     props.onRead(state.read);
   });
   const remove = () => run(async () => {
+    setConfirming(false);
     await call(api.DELETE('/v1/messages/{id}', { params: { path } }));
     navigate(`/inboxes/${encodeURIComponent(message.inbox_id)}`);
   });
@@ -147,18 +152,15 @@ function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
       <div class="row actions">
         <button type="button" class="quiet" onClick={() => void toggleRead()}>{message.read ? 'Mark unread' : 'Mark read'}</button>
         <a class="button-link" href={message.files.raw} download={`${message.id}.eml`}>Download .eml</a>
-        {confirming ? (
-          <div class="confirm" role="group" aria-label="Confirm deleting this message">
-            <span>Delete this message? This cannot be undone.</span>
-            <button type="button" class="danger" onClick={() => void remove()}>Yes, delete it</button>
-            <button type="button" class="quiet" onClick={() => setConfirming(false)}>Cancel</button>
-          </div>
-        ) : (
-          <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>
-        )}
+        <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>
         <span role="status" class="muted">{message.read ? 'Read' : 'Unread'}</span>
       </div>
       <Alert error={error} />
+      {confirming ? (
+        <ConfirmDialog title="Delete this message?" confirmLabel="Yes, delete it" onConfirm={() => void remove()} onCancel={() => setConfirming(false)}>
+          <p>This cannot be undone.</p>
+        </ConfirmDialog>
+      ) : null}
     </div>
   );
 }
@@ -173,7 +175,8 @@ function tabOf(query: URLSearchParams, message: Message | null): TabKey {
 export function MessageViewer(props: PageProps) {
   const messageId = props.params.messageId ?? '';
   const inboxId = props.params.inboxId ?? '';
-  const loaded = useLoad(() => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })), [messageId]);
+  const navigate = useNavigate();
+  const loaded = useServerData(['message', messageId], () => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })));
   const [message, setMessage] = useState<Message | null>(null);
   const [readError, setReadError] = useState<unknown>(null);
 
@@ -200,19 +203,20 @@ export function MessageViewer(props: PageProps) {
   return (
     <Page title={title}>
       <p><Link to={`/inboxes/${encodeURIComponent(message?.inbox_id ?? inboxId)}`}>Back to the inbox</Link></p>
-      <Alert error={loaded.error} />
-      {message === null && !loaded.error ? <Loading /> : null}
-      {message ? (
-        <div class="viewer stack">
-          <HeaderBlock message={message} />
-          <Actions message={message} onRead={(read) => setMessage({ ...message, read })} />
-          <Alert error={readError} />
-          <TagEditor message={message} onChange={(tags) => setMessage({ ...message, tags })} />
-          <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>
-            <Panel key={`${message.id}-${tab}`} message={message} />
-          </Tabs>
-        </div>
-      ) : null}
+      {/* The message as loaded, then as changed here (read state, tags). */}
+      <Resource resource={{ data: message, error: loaded.error }}>
+        {(shown) => (
+          <div class="viewer stack">
+            <HeaderBlock message={shown} />
+            <Actions message={shown} onRead={(read) => setMessage({ ...shown, read })} />
+            <Alert error={readError} />
+            <TagEditor message={shown} onChange={(tags) => setMessage({ ...shown, tags })} />
+            <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>
+              <Panel key={`${shown.id}-${tab}`} message={shown} />
+            </Tabs>
+          </div>
+        )}
+      </Resource>
     </Page>
   );
 }

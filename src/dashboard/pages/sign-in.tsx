@@ -1,9 +1,8 @@
 // Sign in with email and password; the server's message is shown as is (wrong password, too many attempts).
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
-import type { PageProps } from '../router.js';
 import { Alert, Page } from '../components/ui.js';
-import { navigate } from '../router.js';
+import { useNavigate, type PageProps } from '../router.js';
 import { useSession } from '../session.js';
 import { useAction } from '../use-action.js';
 
@@ -14,6 +13,7 @@ function safeNext(next: string | null): string {
 
 export function SignIn({ route }: PageProps) {
   const session = useSession();
+  const navigate = useNavigate();
   const [email, setEmail] = useState(route.query.get('email') ?? '');
   const [password, setPassword] = useState('');
   const { busy, error, submit } = useAction();

@@ -2,8 +2,12 @@
 // the one-time link shown once, list, revoke).
 import { useState } from 'preact/hooks';
 import { api, call, type Role, type Schemas } from '../api.js';
-import { Alert, Loading, OneTimeSecret, Page, Status, When, useLoad } from '../components/ui.js';
-import { navigate } from '../router.js';
+import { ConfirmDialog } from '../components/dialog.js';
+import { DataTable, Resource } from '../components/resource.js';
+import { OneTimeSecret } from '../components/copy.js';
+import { Alert, Page, Status, When } from '../components/ui.js';
+import { invalidate, useServerData } from '../server-state.js';
+import { useNavigate } from '../router.js';
 import { atLeast, useSession } from '../session.js';
 import { useAction } from '../use-action.js';
 
@@ -22,14 +26,12 @@ function MemberRow(props: { member: Schemas['Member']; myRole: Role; myEmail: st
     await call(api.PUT('/v1/members/{email}', { params: { path: { email: member.email } }, body: { role } }));
     props.onChanged(`${member.email} is now ${role}.`);
   });
-  const remove = async () => {
-    const removed = await run(async () => {
-      await call(api.DELETE('/v1/members/{email}', { params: { path: { email: member.email } } }));
-      if (isMe) props.onLeft();
-      else props.onChanged(`Removed ${member.email}.`);
-    });
-    if (!removed) setConfirming(false);
-  };
+  const remove = () => run(async () => {
+    setConfirming(false);
+    await call(api.DELETE('/v1/members/{email}', { params: { path: { email: member.email } } }));
+    if (isMe) props.onLeft();
+    else props.onChanged(`Removed ${member.email}.`);
+  });
   const action = isMe ? 'Leave workspace' : `Remove ${member.email}`;
   return (
     <tr>
@@ -44,14 +46,12 @@ function MemberRow(props: { member: Schemas['Member']; myRole: Role; myEmail: st
       <td><When at={member.joined_at} /></td>
       <td>
         {isMe || mayChange ? (
-          confirming ? (
-            <div class="confirm" role="group" aria-label={`Confirm: ${action}`}>
-              <button type="button" class="danger" onClick={() => void remove()}>{isMe ? 'Yes, leave' : `Yes, remove ${member.email}`}</button>
-              <button type="button" class="quiet" onClick={() => setConfirming(false)}>Cancel</button>
-            </div>
-          ) : (
-            <button type="button" class="danger" aria-label={action} onClick={() => setConfirming(true)}>{isMe ? 'Leave' : 'Remove'}</button>
-          )
+          <button type="button" class="danger" aria-label={action} onClick={() => setConfirming(true)}>{isMe ? 'Leave' : 'Remove'}</button>
+        ) : null}
+        {confirming ? (
+          <ConfirmDialog title={`${action}?`} confirmLabel={isMe ? 'Yes, leave' : `Yes, remove ${member.email}`} onConfirm={() => void remove()} onCancel={() => setConfirming(false)}>
+            <p>{isMe ? 'You lose access to this workspace.' : `${member.email} loses access to this workspace.`}</p>
+          </ConfirmDialog>
         ) : null}
         <Alert error={error} />
       </td>
@@ -60,7 +60,7 @@ function MemberRow(props: { member: Schemas['Member']; myRole: Role; myEmail: st
 }
 
 function Invitations(props: { myRole: Role }) {
-  const invitations = useLoad(() => call(api.GET('/v1/invitations')));
+  const invitations = useServerData(['invitations'], () => call(api.GET('/v1/invitations')));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [created, setCreated] = useState<Schemas['InvitationWithLink'] | null>(null);
@@ -69,11 +69,11 @@ function Invitations(props: { myRole: Role }) {
   const invite = submit(async () => {
     setCreated(await call(api.POST('/v1/invitations', { body: { email: email.trim(), role } })));
     setEmail('');
-    invitations.reload();
+    invalidate(['invitations']);
   });
   const revoke = (invitation: Schemas['Invitation']) => run(async () => {
     await call(api.DELETE('/v1/invitations/{id}', { params: { path: { id: invitation.id } } }));
-    invitations.reload();
+    invalidate(['invitations']);
   });
 
   return (
@@ -96,42 +96,36 @@ function Invitations(props: { myRole: Role }) {
       {created ? (
         <OneTimeSecret label={`Invitation link for ${created.email}`} value={created.url} note={`Send this link to ${created.email}; it works once and is shown only now. It expires ${new Date(created.expires_at).toLocaleString()}.`} />
       ) : null}
-      <Alert error={invitations.error} />
-      {invitations.data === null && !invitations.error ? <Loading /> : null}
-      {invitations.data?.length === 0 ? <p>No invitations.</p> : null}
-      {invitations.data && invitations.data.length > 0 ? (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Invitations</caption>
-            <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Invited by</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
-            <tbody>
-              {invitations.data.map((invitation) => (
-                <tr key={invitation.id}>
-                  <td>{invitation.email}</td>
-                  <td>{invitation.role}</td>
-                  <td>{invitation.status}</td>
-                  <td>{invitation.invited_by}</td>
-                  <td><When at={invitation.expires_at} /></td>
-                  <td>
-                    {invitation.status === 'pending' ? (
-                      <button type="button" class="danger" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => void revoke(invitation)}>Revoke</button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <Resource resource={invitations} empty="No invitations.">
+        {(list) => (
+          <DataTable caption="Invitations" columns={['Email', 'Role', 'Status', 'Invited by', 'Expires', 'Actions']}>
+            {list.map((invitation) => (
+              <tr key={invitation.id}>
+                <td>{invitation.email}</td>
+                <td>{invitation.role}</td>
+                <td>{invitation.status}</td>
+                <td>{invitation.invited_by}</td>
+                <td><When at={invitation.expires_at} /></td>
+                <td>
+                  {invitation.status === 'pending' ? (
+                    <button type="button" class="danger" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => void revoke(invitation)}>Revoke</button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </Resource>
     </section>
   );
 }
 
 export function Team() {
   const session = useSession();
+  const navigate = useNavigate();
   const me = session.me!;
   const myRole = me.workspace.role ?? 'member';
-  const members = useLoad(() => call(api.GET('/v1/members')));
+  const members = useServerData(['members'], () => call(api.GET('/v1/members')));
   const [notice, setNotice] = useState<string | null>(null);
   const left = async () => {
     const next = await session.refresh();
@@ -142,22 +136,16 @@ export function Team() {
       <section aria-labelledby="members-heading" class="stack">
         <h2 id="members-heading">Members of {me.workspace.name}</h2>
         {notice ? <Status>{notice}</Status> : null}
-        <Alert error={members.error} />
-        {members.data === null && !members.error ? <Loading /> : null}
-        {members.data ? (
-          <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">Members</caption>
-              <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col">Actions</th></tr></thead>
-              <tbody>
-                {members.data.map((member) => (
-                  <MemberRow key={member.email} member={member} myRole={myRole} myEmail={me.person.email}
-                    onChanged={(text) => { setNotice(text); members.reload(); }} onLeft={() => void left()} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <Resource resource={members}>
+          {(list) => (
+            <DataTable caption="Members" columns={['Email', 'Role', 'Joined', 'Actions']}>
+              {list.map((member) => (
+                <MemberRow key={member.email} member={member} myRole={myRole} myEmail={me.person.email}
+                  onChanged={(text) => { setNotice(text); invalidate(['members']); }} onLeft={() => void left()} />
+              ))}
+            </DataTable>
+          )}
+        </Resource>
       </section>
       {atLeast(myRole, 'admin') ? <Invitations myRole={myRole} /> : <p class="muted">Admins and owners invite people to this workspace.</p>}
     </Page>

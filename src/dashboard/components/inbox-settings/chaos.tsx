@@ -2,10 +2,11 @@
 // and "Try it", the server's dry run (POST .../chaos/test) of the saved settings. Admins change them; members see
 // them read-only (the API answers 403 role_required to their PUT) and may still try them, as a read key may.
 import { useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../api.js';
-import { Alert, Loading, Status, useLoad } from '../components/ui.js';
-import { atLeast, useRole } from '../session.js';
-import { useAction } from '../use-action.js';
+import { api, call, type Schemas } from '../../api.js';
+import { Alert, Loading, Status } from '../ui.js';
+import { useServerData } from '../../server-state.js';
+import { atLeast, useRole } from '../../session.js';
+import { useAction } from '../../use-action.js';
 
 type Chaos = Schemas['ChaosSettings'];
 type TriggerStage = 'connection' | 'authentication' | 'sender' | 'recipient' | 'data';
@@ -100,7 +101,7 @@ function DryRun(props: { inboxId: string }) {
 
 export function ChaosSettings(props: { inboxId: string }) {
   const canChange = atLeast(useRole(), 'admin');
-  const loaded = useLoad(() => call(api.GET('/v1/inboxes/{id}/chaos', { params: { path: { id: props.inboxId } } })), [props.inboxId]);
+  const loaded = useServerData(['chaos', props.inboxId], () => call(api.GET('/v1/inboxes/{id}/chaos', { params: { path: { id: props.inboxId } } })));
   const [draft, setDraft] = useState<Chaos | null>(null);
   const { error, submit } = useAction();
   const [saved, setSaved] = useState<string | null>(null);

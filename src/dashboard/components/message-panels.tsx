@@ -2,7 +2,9 @@
 // real work (link check, spam check) run only when someone looks at them.
 import { useState } from 'preact/hooks';
 import { ApiError, api, call, envelope, type Schemas } from '../api.js';
-import { Alert, Loading, useLoad } from '../components/ui.js';
+import { invalidate, useServerData } from '../server-state.js';
+import { DataTable, Resource } from './resource.js';
+import { Alert } from './ui.js';
 
 type Message = Schemas['MessageDetail'];
 
@@ -70,13 +72,11 @@ export function TextPanel(props: { message: Message }) {
 const rawSource = (id: string) => envelope(api.GET('/v1/messages/{id}/raw', { params: { path: { id } }, parseAs: 'text' }));
 
 export function SourcePanel(props: { message: Message }) {
-  const source = useLoad(() => rawSource(props.message.id), [props.message.id]);
+  const source = useServerData(['message-source', props.message.id], () => rawSource(props.message.id));
   return (
     <div class="stack">
       <p><a href={props.message.files.raw} download={`${props.message.id}.eml`}>Download the source (.eml)</a></p>
-      <Alert error={source.error} />
-      {source.data === null && !source.error ? <Loading /> : null}
-      {source.data !== null ? <pre class="source" role="region" aria-label="Message source" tabIndex={0}>{source.data}</pre> : null}
+      <Resource resource={source}>{(text) => <pre class="source" role="region" aria-label="Message source" tabIndex={0}>{text}</pre>}</Resource>
     </div>
   );
 }
@@ -85,17 +85,11 @@ export function HeadersPanel(props: { message: Message }) {
   const headers = Object.entries(props.message.headers ?? {});
   if (headers.length === 0) return <p>No headers were decoded.</p>;
   return (
-    <div class="table-wrap">
-      <table class="headers-table">
-        <caption class="visually-hidden">Decoded headers</caption>
-        <thead><tr><th scope="col">Name</th><th scope="col">Value</th></tr></thead>
-        <tbody>
-          {headers.flatMap(([name, values]) => values.map((value, index) => (
-            <tr key={`${name}-${index}`}><th scope="row" class="mono">{name}</th><td class="mono wrap">{value}</td></tr>
-          )))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Decoded headers" columns={['Name', 'Value']} class="headers-table">
+      {headers.flatMap(([name, values]) => values.map((value, index) => (
+        <tr key={`${name}-${index}`}><th scope="row" class="mono">{name}</th><td class="mono wrap">{value}</td></tr>
+      )))}
+    </DataTable>
   );
 }
 
@@ -134,37 +128,32 @@ const checkLinks = (id: string, follow: boolean) => call(api.GET('/v1/messages/{
 export function LinksPanel(props: { message: Message }) {
   const [follow, setFollow] = useState(false);
   const hasLinks = props.message.links.length > 0;
-  const check = useLoad(async () => (hasLinks ? checkLinks(props.message.id, follow) : null), [props.message.id, follow]);
+  const checkKey = ['link-check', props.message.id, follow];
+  const check = useServerData(checkKey, async () => (hasLinks ? checkLinks(props.message.id, follow) : null));
   if (!hasLinks) return <p>This message has no http(s) links.</p>;
   const outcomes = new Map((check.data?.Links ?? []).map((link) => [link.URL, link]));
   return (
     <div class="stack">
       <div class="row">
         <label class="check"><input type="checkbox" checked={follow} onChange={(event) => setFollow(event.currentTarget.checked)} /> Follow redirects</label>
-        <button type="button" class="quiet" onClick={check.reload}>Check again</button>
+        <button type="button" class="quiet" onClick={() => invalidate(checkKey)}>Check again</button>
       </div>
       {check.data === null && !check.error ? <p class="muted" role="status">Checking {props.message.links.length} links…</p> : null}
       {check.data ? <p role="status">{check.data.Errors === 0 ? 'Every checked link answered.' : `${check.data.Errors} of ${check.data.Links.length} checked links failed.`}{check.data.Capped ? ` Only the first ${check.data.Links.length} of ${check.data.Found} were checked.` : ''}</p> : null}
       <Alert error={check.error} />
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Links and the link check's results</caption>
-          <thead><tr><th scope="col">Link</th><th scope="col">Status</th>{follow ? <th scope="col">Final URL</th> : null}</tr></thead>
-          <tbody>
-            {props.message.links.map((url) => {
-              const outcome = outcomes.get(url);
-              const failed = outcome !== undefined && (outcome.StatusCode === 0 || outcome.StatusCode >= 400);
-              return (
-                <tr key={url}>
-                  <td class="wrap"><a href={url} target="_blank" rel="noopener noreferrer">{url}</a></td>
-                  <td class={failed ? 'bad' : undefined}>{outcome ? `${outcome.StatusCode === 0 ? '—' : outcome.StatusCode} ${outcome.Status}` : <span class="muted">{check.data ? 'not checked' : 'checking…'}</span>}</td>
-                  {follow ? <td class="wrap">{outcome?.FinalURL ?? ''}{outcome?.Redirects ? ` (${outcome.Redirects} redirects)` : ''}</td> : null}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Links and the link check's results" columns={['Link', 'Status', ...(follow ? ['Final URL'] : [])]}>
+        {props.message.links.map((url) => {
+          const outcome = outcomes.get(url);
+          const failed = outcome !== undefined && (outcome.StatusCode === 0 || outcome.StatusCode >= 400);
+          return (
+            <tr key={url}>
+              <td class="wrap"><a href={url} target="_blank" rel="noopener noreferrer">{url}</a></td>
+              <td class={failed ? 'bad' : undefined}>{outcome ? `${outcome.StatusCode === 0 ? '—' : outcome.StatusCode} ${outcome.Status}` : <span class="muted">{check.data ? 'not checked' : 'checking…'}</span>}</td>
+              {follow ? <td class="wrap">{outcome?.FinalURL ?? ''}{outcome?.Redirects ? ` (${outcome.Redirects} redirects)` : ''}</td> : null}
+            </tr>
+          );
+        })}
+      </DataTable>
     </div>
   );
 }
@@ -178,37 +167,37 @@ function ResultsByFamily(props: { warning: Warning }) {
   for (const result of props.warning.Results) families.set(result.Family, [...(families.get(result.Family) ?? []), result]);
   if (families.size === 0) return <p class="muted">No email client runs this; it is removed or ignored everywhere.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">Support of {props.warning.Title} per client family</caption>
-        <thead><tr><th scope="col">Client family</th><th scope="col">Support per platform</th></tr></thead>
-        <tbody>
-          {[...families].map(([family, results]) => (
-            <tr key={family}>
-              <th scope="row">{family}</th>
-              <td>
-                <ul class="plain">
-                  {results.map((result) => (
-                    <li key={result.Name}><span class={`support support-${result.Support}`}>{SUPPORT_LABEL[result.Support]}</span> {result.Name}{result.NoteNumbers.length > 0 ? ` (note ${result.NoteNumbers.join(', ')})` : ''}</li>
-                  ))}
-                </ul>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption={`Support of ${props.warning.Title} per client family`} columns={['Client family', 'Support per platform']}>
+      {[...families].map(([family, results]) => (
+        <tr key={family}>
+          <th scope="row">{family}</th>
+          <td>
+            <ul class="plain">
+              {results.map((result) => (
+                <li key={result.Name}><span class={`support support-${result.Support}`}>{SUPPORT_LABEL[result.Support]}</span> {result.Name}{result.NoteNumbers.length > 0 ? ` (note ${result.NoteNumbers.join(', ')})` : ''}</li>
+              ))}
+            </ul>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
 const percent = (value: number) => `${value.toFixed(value % 1 === 0 ? 0 : 1)}%`;
 
 export function HtmlCheckPanel(props: { message: Message }) {
-  const report = useLoad(async () => (props.message.has_html ? call(api.GET('/v1/messages/{id}/html-check', { params: { path: { id: props.message.id } } })) : null), [props.message.id]);
   if (!props.message.has_html) return <p>This message has no HTML part to check.</p>;
-  if (report.error) return <Alert error={report.error} />;
-  if (report.data === null) return <Loading />;
-  const { Total, Warnings, Stylesheets } = report.data;
+  return <HtmlCheckReport messageId={props.message.id} />;
+}
+
+function HtmlCheckReport(props: { messageId: string }) {
+  const report = useServerData(['html-check', props.messageId], () => call(api.GET('/v1/messages/{id}/html-check', { params: { path: { id: props.messageId } } })));
+  return <Resource resource={report}>{(data) => <HtmlCheckFindings report={data} />}</Resource>;
+}
+
+function HtmlCheckFindings(props: { report: Schemas['HtmlCheck'] }) {
+  const { Total, Warnings, Stylesheets } = props.report;
   return (
     <div class="stack">
       <dl class="facts">
@@ -251,25 +240,20 @@ export function HtmlCheckPanel(props: { message: Message }) {
 }
 
 export function SpamPanel(props: { message: Message }) {
-  const report = useLoad(() => call(api.GET('/v1/messages/{id}/spam-check', { params: { path: { id: props.message.id } } })), [props.message.id]);
+  const report = useServerData(['spam-check', props.message.id], () => call(api.GET('/v1/messages/{id}/spam-check', { params: { path: { id: props.message.id } } })));
   if (report.error instanceof ApiError && report.error.code === 'not_configured') {
     return <p>The spam check is not configured on this server (it needs <code>SANDBOX_SPAMD_URL</code>).</p>;
   }
-  if (report.error) return <Alert error={report.error} />;
-  if (report.data === null) return <Loading />;
-  const { IsSpam, Score, RequiredScore, Rules } = report.data;
   return (
-    <div class="stack">
-      <p class="lead">Score {Score} of {RequiredScore} needed: {IsSpam ? 'spam' : 'not spam'}.</p>
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">SpamAssassin rules that fired</caption>
-          <thead><tr><th scope="col">Rule</th><th scope="col">Score</th><th scope="col">Description</th></tr></thead>
-          <tbody>
+    <Resource resource={report}>
+      {({ IsSpam, Score, RequiredScore, Rules }) => (
+        <div class="stack">
+          <p class="lead">Score {Score} of {RequiredScore} needed: {IsSpam ? 'spam' : 'not spam'}.</p>
+          <DataTable caption="SpamAssassin rules that fired" columns={['Rule', 'Score', 'Description']}>
             {Rules.map((rule) => <tr key={rule.Name}><td class="mono">{rule.Name}</td><td>{rule.Score}</td><td>{rule.Description}</td></tr>)}
-          </tbody>
-        </table>
-      </div>
-    </div>
+          </DataTable>
+        </div>
+      )}
+    </Resource>
   );
 }

@@ -1,6 +1,6 @@
 // What a page shows when the API answers 403 role_required: which role the page needs, instead of an error.
 import { ApiError } from '../api.js';
-import { Alert } from '../components/ui.js';
+import { Alert } from './ui.js';
 
 export function isRoleRequired(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'role_required';

@@ -2,9 +2,11 @@
 // is typed: after a pause, a one-row search of the inbox with it, whose 400 invalid_query names the wrong term; the
 // API has no separate validation endpoint, and a search is what the rule's query is.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, call } from '../api.js';
-import { Alert, Loading, Status, When, useLoad } from '../components/ui.js';
-import { useAction } from '../use-action.js';
+import { ApiError, api, call } from '../../api.js';
+import { DataTable, Resource } from '../resource.js';
+import { Alert, Status, When } from '../ui.js';
+import { invalidate, useServerData } from '../../server-state.js';
+import { useAction } from '../../use-action.js';
 
 /** How long typing must pause before the query is checked, so each keystroke does not cost a request. */
 const VALIDATE_AFTER_MS = 400;
@@ -38,7 +40,7 @@ function useQueryValidity(inboxId: string, query: string): Validity {
   return validity;
 }
 
-function CreateRule(props: { inboxId: string; onCreated: () => void }) {
+function CreateRule(props: { inboxId: string }) {
   const [query, setQuery] = useState('');
   const [tags, setTags] = useState('');
   const { error, submit } = useAction();
@@ -51,7 +53,7 @@ function CreateRule(props: { inboxId: string; onCreated: () => void }) {
     setCreated(`Rule created: ${rule.query || 'every message'} → ${rule.tags.join(', ')}.`);
     setQuery('');
     setTags('');
-    props.onCreated();
+    invalidate(['tag-rules', props.inboxId]);
   });
   return (
     <form class="stack" onSubmit={create} aria-labelledby="new-rule-heading">
@@ -81,38 +83,32 @@ function CreateRule(props: { inboxId: string; onCreated: () => void }) {
 }
 
 export function TagRules(props: { inboxId: string }) {
-  const rules = useLoad(() => call(api.GET('/v1/tag-rules', { params: { query: { inbox_id: props.inboxId } } })), [props.inboxId]);
+  const rules = useServerData(['tag-rules', props.inboxId], () => call(api.GET('/v1/tag-rules', { params: { query: { inbox_id: props.inboxId } } })));
   const { error, run } = useAction();
   const remove = (id: string) => run(async () => {
     await call(api.DELETE('/v1/tag-rules/{id}', { params: { path: { id } } }));
-    rules.reload();
+    invalidate(['tag-rules', props.inboxId]);
   });
   return (
     <section aria-labelledby="rules-heading" class="card stack">
       <h2 id="rules-heading">Tag rules</h2>
       <p class="muted">Tags given to matching messages as they arrive in this inbox, before anyone sees them.</p>
-      <Alert error={rules.error ?? error} />
-      {rules.data === null && !rules.error ? <Loading /> : null}
-      {rules.data?.length === 0 ? <p>No rules for this inbox.</p> : null}
-      {rules.data && rules.data.length > 0 ? (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Tag rules of this inbox</caption>
-            <thead><tr><th scope="col">Query</th><th scope="col">Tags</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
-            <tbody>
-              {rules.data.map((rule) => (
-                <tr key={rule.id}>
-                  <td class="mono wrap">{rule.query || <span class="muted">every message</span>}</td>
-                  <td>{rule.tags.join(', ')}</td>
-                  <td><When at={rule.created_at} /></td>
-                  <td><button type="button" class="danger" aria-label={`Delete the rule ${rule.query || 'for every message'}`} onClick={() => void remove(rule.id)}>Delete</button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <CreateRule inboxId={props.inboxId} onCreated={rules.reload} />
+      <Alert error={error} />
+      <Resource resource={rules} empty="No rules for this inbox.">
+        {(list) => (
+          <DataTable caption="Tag rules of this inbox" columns={['Query', 'Tags', 'Created', 'Actions']}>
+            {list.map((rule) => (
+              <tr key={rule.id}>
+                <td class="mono wrap">{rule.query || <span class="muted">every message</span>}</td>
+                <td>{rule.tags.join(', ')}</td>
+                <td><When at={rule.created_at} /></td>
+                <td><button type="button" class="danger" aria-label={`Delete the rule ${rule.query || 'for every message'}`} onClick={() => void remove(rule.id)}>Delete</button></td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </Resource>
+      <CreateRule inboxId={props.inboxId} />
     </section>
   );
 }

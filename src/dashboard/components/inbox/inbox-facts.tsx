@@ -1,0 +1,35 @@
+// The line under an inbox's name: its message and unread counts, kept up to date by arrivals between fetches of the
+// inbox, and whether its event stream is live.
+import { useEffect, useState } from 'preact/hooks';
+import type { Schemas } from '../../api.js';
+import type { StreamState } from '../../live-inbox.js';
+
+export interface InboxCounts {
+  messages: number;
+  unread: number;
+}
+
+/** The counts of the inbox as last fetched, and `arrived` to count a message that came in since. */
+export function useInboxCounts(inbox: Schemas['Inbox'] | null): { counts: InboxCounts | null; arrived: (read: boolean) => void } {
+  const [counts, setCounts] = useState<InboxCounts | null>(null);
+  useEffect(() => {
+    if (inbox) setCounts({ messages: inbox.message_count, unread: inbox.unread_count });
+  }, [inbox]);
+  const arrived = (read: boolean) => setCounts((current) => current && { messages: current.messages + 1, unread: current.unread + (read ? 0 : 1) });
+  return { counts, arrived };
+}
+
+function LiveState(props: { state: StreamState }) {
+  const text = props.state === 'live' ? 'Live: new mail appears as it arrives.' : props.state === 'connecting' ? 'Connecting to live updates…' : 'Live updates interrupted; reconnecting…';
+  return <span class={`live live-${props.state}`}>{text}</span>;
+}
+
+export function InboxFacts(props: { counts: InboxCounts | null; streamState: StreamState }) {
+  const { counts } = props;
+  return (
+    <p class="muted inbox-facts">
+      {counts ? `${counts.messages.toLocaleString()} ${counts.messages === 1 ? 'message' : 'messages'}, ${counts.unread.toLocaleString()} unread. ` : null}
+      <LiveState state={props.streamState} />
+    </p>
+  );
+}

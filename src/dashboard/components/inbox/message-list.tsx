@@ -1,0 +1,143 @@
+// An inbox's message list on screen: a virtualized list of fixed-height rows (only those in view are in the DOM) that
+// asks for the next page as the person scrolls near the end, and the keyboard cursor (the active row) that j and k
+// move, with the focus following it.
+import type { RefObject } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { Virtualizer } from '@tanstack/virtual-core';
+import { PAGE_SIZE, type MessagePages, type MessageSummary } from '../../message-pages.js';
+import { Link, When } from '../ui.js';
+import { useVirtualList } from '../virtual-list.js';
+
+/** A row's height: 3.5rem, as .message-row in styles.css (rows are fixed in height, so the list never measures). */
+const ROW_HEIGHT_REM = 3.5;
+
+export interface MessageListView {
+  scroller: RefObject<HTMLDivElement | null>;
+  virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  rowHeight: number;
+}
+
+/** The list's scroller and virtualizer; loads the next page when the rows in view come near the last one loaded. */
+export function useMessageListView(pages: MessagePages): MessageListView {
+  const scroller = useRef<HTMLDivElement>(null);
+  // Read once: getComputedStyle on every render would recompute styles while the list scrolls.
+  const [rowHeight] = useState(() => ROW_HEIGHT_REM * parseFloat(getComputedStyle(document.documentElement).fontSize));
+  const { items } = pages;
+  const virtualizer = useVirtualList({
+    // One row more while there is a next page: its "Loading more…" placeholder.
+    count: items.length + (pages.nextCursor !== null ? 1 : 0),
+    getScrollElement: () => scroller.current,
+    rowHeight,
+    getItemKey: (index) => items[index]?.id ?? 'more',
+  });
+  useEffect(() => {
+    const last = virtualizer.getVirtualItems().at(-1);
+    if (last && pages.nextCursor !== null && !pages.loading && !pages.error && last.index >= items.length - PAGE_SIZE / 4) pages.loadMore();
+  });
+  return { scroller, virtualizer, rowHeight };
+}
+
+export interface ActiveMessage {
+  /** The row under the keyboard cursor, or -1. */
+  index: number;
+  set: (index: number | ((current: number) => number)) => void;
+  /** Moves the cursor `step` rows, scrolls it into view and focuses its link. */
+  move: (step: number) => void;
+}
+
+export function useActiveMessage(view: MessageListView, count: number): ActiveMessage {
+  const [index, set] = useState(-1);
+  const focusPending = useRef(false);
+  // A layout effect: the focus moves in the same frame as the row it goes to is drawn.
+  useLayoutEffect(() => {
+    if (!focusPending.current || index < 0) return;
+    const link = view.scroller.current?.querySelector<HTMLElement>(`[data-index="${index}"] .message-link`);
+    if (link) {
+      link.focus({ preventScroll: true });
+      focusPending.current = false;
+    }
+  });
+  const move = (step: number) => {
+    if (count === 0) return;
+    const next = Math.max(0, Math.min(count - 1, index + step));
+    focusPending.current = true;
+    set(next);
+    view.virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+  return { index, set, move };
+}
+
+function TagChip(props: { name: string; color: string | undefined }) {
+  return (
+    <span class="tag">
+      {/* The colour is a swatch beside the name, so the name keeps the theme's text contrast whatever the colour. */}
+      <span class="tag-swatch" aria-hidden="true" style={props.color ? { backgroundColor: props.color } : undefined} />
+      {props.name}
+    </span>
+  );
+}
+
+function MessageRow(props: {
+  inboxId: string;
+  message: MessageSummary;
+  index: number;
+  /** The list's length for aria-setsize, or -1 while more can load. */
+  setSize: number;
+  place: Record<string, string>;
+  active: boolean;
+  selected: boolean;
+  tagColors: Map<string, string | undefined>;
+  onToggle: (index: number, range: boolean) => void;
+  onFocus: (index: number) => void;
+}) {
+  const { message, index } = props;
+  const subject = message.subject || '(no subject)';
+  const sender = message.from || message.envelope_from || '(no sender)';
+  const classes = ['message-row', message.read ? '' : 'unread', props.active ? 'active' : '', props.selected ? 'selected' : ''].filter(Boolean).join(' ');
+  return (
+    <div role="listitem" data-index={index} class={classes} style={props.place}
+      aria-setsize={props.setSize} aria-posinset={index + 1} onFocusIn={() => props.onFocus(index)}>
+      <input type="checkbox" checked={props.selected} aria-label={`Select: ${subject}, from ${sender}`}
+        onClick={(event) => props.onToggle(index, event.shiftKey)} />
+      <Link to={`/inboxes/${props.inboxId}/messages/${message.id}`} class="message-link">
+        <span class="message-from">{message.read ? null : <span class="visually-hidden">Unread: </span>}{sender}</span>
+        <span class="message-when"><When at={message.received_at} /></span>
+        <span class="message-subject">{subject}</span>
+        <span class="message-tags">{message.tags.map((tag) => <TagChip key={tag} name={tag} color={props.tagColors.get(tag)} />)}</span>
+      </Link>
+    </div>
+  );
+}
+
+export function MessageList(props: {
+  inboxId: string;
+  view: MessageListView;
+  pages: MessagePages;
+  active: ActiveMessage;
+  isSelected: (message: MessageSummary) => boolean;
+  onToggle: (index: number, range: boolean) => void;
+  tagColors: Map<string, string | undefined>;
+}) {
+  const { view, pages } = props;
+  const { items } = pages;
+  return (
+    <div class="message-scroller" ref={view.scroller}>
+      <div class="message-list" role="list" aria-label="Messages" style={{ height: `${view.virtualizer.getTotalSize()}px` }}>
+        {view.virtualizer.getVirtualItems().map((row) => {
+          const message = items[row.index];
+          // Rows are placed with CSSOM styles (transform), which the CSP's style-src allows; markup carries no style.
+          const place = { transform: `translateY(${row.start}px)` };
+          if (!message) {
+            return <div key={row.key} role="listitem" class="message-row more" style={place}>{pages.error ? 'Could not load more messages.' : 'Loading more…'}</div>;
+          }
+          return (
+            <MessageRow key={row.key} inboxId={props.inboxId} message={message} index={row.index}
+              setSize={pages.nextCursor === null ? items.length : -1} place={place}
+              active={row.index === props.active.index} selected={props.isSelected(message)} tagColors={props.tagColors}
+              onToggle={props.onToggle} onFocus={props.active.set} />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
