@@ -43,7 +43,7 @@ buildWhenStale(
 // The dashboard's stamp sits outside dist/dashboard/, which vite empties on every build.
 buildWhenStale(
   'dashboard',
-  Math.max(newestMtime(dashboardSources), mtimeOf('vite.config.ts', 'package.json', 'src/http/api-types.ts')),
+  Math.max(newestMtime(dashboardSources), mtimeOf('vite.config.ts', 'package.json', 'src/contract/api-types.ts')),
   path.join(root, 'dist', '.dashboard-build-stamp'),
   [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', path.join(root, 'vite.config.ts')],
 );

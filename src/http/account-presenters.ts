@@ -4,7 +4,7 @@ import type { InvitationView } from '../services/invitations.js';
 import type { MemberView } from '../services/members.js';
 import type { MeView, Membership } from '../services/people.js';
 import type { Usage } from '../services/workspaces.js';
-import type { components } from './api-types.js';
+import type { components } from '../contract/api-types.js';
 import { usageJson } from './presenters.js';
 
 type Schemas = components['schemas'];

@@ -5,7 +5,7 @@ import type { MessageDetail } from '../services/message-content.js';
 import type { FileUrlSigner } from '../services/signed-urls.js';
 import type { TagView } from '../services/tags.js';
 import type { Usage } from '../services/workspaces.js';
-import type { components } from './api-types.js';
+import type { components } from '../contract/api-types.js';
 
 /** The response schemas of openapi.yaml: each presenter's return type, so the compiler holds it to the contract. */
 type Schemas = components['schemas'];

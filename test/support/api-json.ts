@@ -1,5 +1,5 @@
 // Short names for the JSON shapes the tests read, taken from the types generated from openapi.yaml.
-import type { components, operations } from '../../src/http/api-types.js';
+import type { components, operations } from '../../src/contract/api-types.js';
 
 type Schemas = components['schemas'];
 

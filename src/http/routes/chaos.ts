@@ -1,7 +1,7 @@
 // Chaos endpoints: an inbox's chaos settings (get, replace whole) and the dry run, with their JSON.
 import { CHAOS_SUCCESS_REPLIES, CHAOS_STAGES, type ChaosDecision, type ChaosSettings, type ChaosStage } from '../../domain/chaos.js';
 import type { ChaosService } from '../../services/inbox-chaos.js';
-import type { components } from '../api-types.js';
+import type { components } from '../../contract/api-types.js';
 import { handlers } from '../handler.js';
 
 type Schemas = components['schemas'];

@@ -5,7 +5,7 @@ import type { FileUrlSigner } from '../../services/signed-urls.js';
 import { listFilter } from '../../query/parse-query.js';
 import type { MessageWaiter } from '../../services/wait-for-message.js';
 import type { InboxEventStreams, StreamItem } from '../../services/inbox-event-stream.js';
-import type { components } from '../api-types.js';
+import type { components } from '../../contract/api-types.js';
 import { handlers } from '../handler.js';
 import type { SseEvent } from '../event-stream.js';
 import { messageDetailJson, messageSummaryJson } from '../presenters.js';
