@@ -3,7 +3,7 @@ import type { ApiKeyRecord, AuditEntry, Member, Plan, SessionRecord } from '../d
 import type { InvitationView } from '../services/invitations.js';
 import type { MemberView } from '../services/members.js';
 import type { MeView, Membership } from '../services/people.js';
-import type { Usage } from '../services/workspaces.js';
+import type { UsageFigures } from '../services/workspaces.js';
 import type { components } from '../contract/api-types.js';
 import { usageJson } from './presenters.js';
 
@@ -55,7 +55,7 @@ export const apiKeyJson = (key: ApiKeyRecord): Schemas['ApiKey'] => ({
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
 });
 
-export const planJson = (plan: Plan, usage: Usage, howToChange: string): Schemas['PlanWithUsage'] => ({
+export const planJson = (plan: Plan, usage: UsageFigures, howToChange: string): Schemas['PlanWithUsage'] => ({
   name: plan.name,
   monthly_limit: plan.monthlyLimit,
   retention_days: plan.retentionDays,

@@ -1,10 +1,11 @@
 // Domain objects to API JSON (snake_case, ISO timestamps), exactly as openapi.yaml describes them.
+import { CHAOS_SUCCESS_REPLIES, type ChaosDecision, type ChaosSettingsInForce, type ChaosStage } from '../domain/chaos.js';
 import type { Delivery, MessageRecord, TagRule, Webhook, Workspace } from '../domain/types.js';
 import type { InboxView } from '../services/inboxes.js';
-import type { MessageDetail } from '../services/message-content.js';
+import type { MessageDetailView } from '../services/message-content.js';
 import type { FileUrlSigner } from '../services/signed-urls.js';
 import type { TagView } from '../services/tags.js';
-import type { Usage } from '../services/workspaces.js';
+import type { UsageFigures } from '../services/workspaces.js';
 import type { components } from '../contract/api-types.js';
 
 /** The response schemas of openapi.yaml: each presenter's return type, so the compiler holds it to the contract. */
@@ -17,7 +18,7 @@ export interface SmtpEndpoint {
 
 export const workspaceJson = (workspace: Workspace): Schemas['Workspace'] => ({ id: workspace.id, name: workspace.name });
 
-export const usageJson = (usage: Usage): Schemas['Usage'] => ({
+export const usageJson = (usage: UsageFigures): Schemas['Usage'] => ({
   period_start: usage.periodStart.toISOString(),
   used: usage.used,
   monthly_limit: usage.monthlyLimit,
@@ -86,7 +87,7 @@ export const signedFilePath = {
   thumbnail: (w: string, m: string, index: number) => `${signedFilePath.base(w, m)}/thumbnails/${index}`,
 };
 
-export function messageDetailJson(detail: MessageDetail, signer: FileUrlSigner, baseUrl: string): Schemas['MessageDetail'] {
+export function messageDetailJson(detail: MessageDetailView, signer: FileUrlSigner, baseUrl: string): Schemas['MessageDetail'] {
   const { record } = detail;
   const expires = signer.expiry();
   const signed = (path: string) => baseUrl + signer.sign(path, expires).path;
@@ -149,4 +150,25 @@ export const deliveryJson = (delivery: Delivery): Schemas['Delivery'] => ({
   created_at: delivery.createdAt.toISOString(),
   finished_at: delivery.finishedAt?.toISOString() ?? null,
   next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
+});
+
+/** The settings in force are the contract's ChaosSettings already (the domain types them from it). */
+export const chaosJson = (settings: ChaosSettingsInForce): Schemas['ChaosSettings'] => settings satisfies Schemas['ChaosSettings'];
+
+function chaosOutcomeJson(stage: ChaosStage, { delayMs, action }: ChaosDecision): Schemas['ChaosOutcome'] {
+  const timing = { delay_ms: delayMs };
+  if (action.kind === 'disconnect') return { result: 'disconnected', code: null, enhanced_code: null, message: null, closes_connection: true, ...timing };
+  const refused = action.kind === 'reply';
+  const reply = refused ? action.reply : CHAOS_SUCCESS_REPLIES[stage];
+  return { result: refused ? 'refused' : 'accepted', code: reply.code, enhanced_code: reply.enhanced, message: reply.message, closes_connection: refused && action.closes, ...timing };
+}
+
+/** The dry run: what each stage would answer on one roll. */
+export const chaosTestJson = (enabled: boolean, stages: Record<ChaosStage, ChaosDecision>): Schemas['ChaosTest'] => ({
+  enabled,
+  connection: chaosOutcomeJson('connection', stages.connection),
+  authentication: chaosOutcomeJson('authentication', stages.authentication),
+  sender: chaosOutcomeJson('sender', stages.sender),
+  recipient: chaosOutcomeJson('recipient', stages.recipient),
+  data: chaosOutcomeJson('data', stages.data),
 });

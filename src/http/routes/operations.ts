@@ -1,12 +1,12 @@
 // Endpoints for operators and orchestrators, outside /v1 and without a key: liveness, readiness and Prometheus metrics.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.js';
-import type { Readiness } from '../../services/readiness.js';
+import type { ReadinessReport } from '../../services/readiness.js';
 import type { ServiceMetrics } from '../../observability/metrics.js';
 import { publicHandlers, type FileReply } from '../handler.js';
 
 export interface OperationsOptions {
-  readiness: () => Promise<Readiness>;
+  readiness: () => Promise<ReadinessReport>;
   metrics: ServiceMetrics;
   access: MetricsAccess;
   /** Metrics are served on their own port (SANDBOX_METRICS_PORT) and not on the API's. */
