@@ -1978,6 +1978,38 @@ export interface components {
                 message: string;
             };
         };
+        /** @description One event of the inbox event stream (GET /v1/inboxes/{id}/events), told apart by its `event` field */
+        StreamEvent: components["schemas"]["StreamReadyEvent"] | components["schemas"]["StreamMessageEvent"] | components["schemas"]["StreamResetEvent"];
+        /** @description The first event of every stream: `event: ready`, the reconnection delay, the position it starts from */
+        StreamReadyEvent: {
+            /** @constant */
+            event: "ready";
+            /** @description The stream cursor the stream starts from */
+            id: string;
+            /**
+             * @description The reconnection delay suggested to clients, in ms
+             * @constant
+             */
+            retry?: 2000;
+            data: string;
+        };
+        /** @description A new email: `event: message`, its stream cursor, its MessageSummary */
+        StreamMessageEvent: {
+            /** @constant */
+            event: "message";
+            /** @description The stream cursor of the message */
+            id: string;
+            /** @description One line of JSON */
+            data: string;
+        };
+        /** @description `event: reset`: the stream cannot resume from the Last-Event-ID given and goes on from the newest arrival */
+        StreamResetEvent: {
+            /** @constant */
+            event: "reset";
+            /** @description The stream cursor of the newest arrival */
+            id: string;
+            data: string;
+        };
         /** @description Data of the inbox event stream's `ready` event */
         StreamReady: {
             inbox_id: string;
@@ -3147,7 +3179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["StreamEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];

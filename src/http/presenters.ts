@@ -172,3 +172,12 @@ export const chaosTestJson = (enabled: boolean, stages: Record<ChaosStage, Chaos
   recipient: chaosOutcomeJson('recipient', stages.recipient),
   data: chaosOutcomeJson('data', stages.data),
 });
+
+/** The `ready` event's data: the stream is open on this inbox. */
+export const streamReadyJson = (inboxId: string): Schemas['StreamReady'] => ({ inbox_id: inboxId });
+
+/** The `reset` event's data: the cursor given is no longer kept, so the client re-lists to catch up. */
+export const streamResetJson = (): Schemas['StreamReset'] => ({
+  reason: 'cursor_expired',
+  message: 'the stream cannot resume from Last-Event-ID: messages after it are no longer kept; list the inbox to catch up, this stream goes on from here',
+});

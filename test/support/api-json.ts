@@ -21,6 +21,7 @@ export type ErrorEnvelopeJson = Schemas['ErrorEnvelope'];
 export type SpamCheckJson = Schemas['SpamCheck'];
 export type HtmlCheckJson = Schemas['HtmlCheck'];
 export type HtmlCheckWarningJson = Schemas['HtmlCheckWarning'];
+export type StreamResetJson = Schemas['StreamReset'];
 
 /** The whole JSON body an operation answers with a status, envelope included. */
 export type ResponseJson<Op extends keyof operations, Status extends keyof operations[Op]['responses'] = 200 & keyof operations[Op]['responses']> =
