@@ -1,6 +1,6 @@
 // An inbox's chaos settings: read, replaced whole, and rolled once as a dry run with the SMTP server's own roll and
 // random source, so the dry run reports what a session would have met.
-import { CHAOS_STAGES, chaosSettingsFrom, decideChaos, type Chance, type ChaosDecision, type ChaosSettingsInForce, type ChaosStage } from '../domain/chaos.js';
+import { chaosSettingsFrom, decideChaos, type Chance, type ChaosDecision, type ChaosSettingsInForce, type ChaosStage } from '../domain/chaos.js';
 import type { components } from '../contract/api-types.js';
 import type { InboxService } from './inboxes.js';
 
@@ -25,7 +25,9 @@ export class ChaosService {
   /** Sends, stores and counts nothing. */
   async dryRun(workspaceId: string, inboxId: string): Promise<ChaosDryRun> {
     const settings = await this.get(workspaceId, inboxId);
-    const stages = Object.fromEntries(CHAOS_STAGES.map((stage) => [stage, decideChaos(settings, stage, this.chance)])) as Record<ChaosStage, ChaosDecision>;
+    const decide = (stage: ChaosStage) => decideChaos(settings, stage, this.chance);
+    // One roll per stage, in the order a session meets them (as CHAOS_STAGES lists them).
+    const stages = { connection: decide('connection'), authentication: decide('authentication'), sender: decide('sender'), recipient: decide('recipient'), data: decide('data') };
     return { enabled: settings.enabled, stages };
   }
 }
