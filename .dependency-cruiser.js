@@ -1,6 +1,6 @@
 // The layers of src/ (ARCHITECTURE.md, "Layers, enforced by a tool"), checked by `npm run lint:layers` in npm test.
-// http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, outbound/, spamd/ → domain/: a layer may use any layer
-// below it (SMTP hands a message straight to the ingest pipeline), none above. Storage is reached only through its
+// http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, outbound/, spamd/ → domain/ → contract/: a layer may
+// use any layer below it (SMTP hands a message straight to the ingest pipeline), none above. Storage is reached only through its
 // ports; main.ts, application.ts, capture-services.ts and cli/ wire it all together. Storage drivers and content parsers are eslint's.
 
 /**
@@ -19,10 +19,17 @@ const ENTRY_POINTS = '^src/(http|smtp|workers)/';
 const BELOW_USE_CASES = '^src/(ingest|query|mime|content|outbound|spamd)/';
 /** Modules every layer uses: at the root of src/, and the metrics catalogue each layer reports to. */
 const SHARED = '^src/((errors|config|logger|project-root|worker-file)\\.ts$|observability/)';
+/** The bottom floor: the types and enum values generated from openapi.yaml, which every layer and the dashboard may use. */
+const CONTRACT = '^src/contract/';
 /** The web application: built for browsers by vite, apart from the server; it talks to the server only over HTTP. */
 const DASHBOARD = '^src/dashboard/';
-/** Where a module may live: the layers above, storage/ and domain/, and the dashboard. */
-const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}|${DASHBOARD}`;
+/**
+ * The domain modules the dashboard may import: pure rules it shows before the server enforces them (who may change
+ * whose role, which reply codes a chaos stage allows), so the two cannot disagree. Each is plain code for any runtime.
+ */
+const DASHBOARD_DOOR = '^src/domain/(roles|chaos)\\.ts$';
+/** Where a module may live: the layers above, storage/ and domain/, the contract, and the dashboard. */
+const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}|${CONTRACT}|${DASHBOARD}`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -90,12 +97,20 @@ export default {
       to: { path: '^src/storage/(embedded|cluster)/', pathNot: '^src/storage/$1/' },
     },
     {
+      name: 'no-contract-importing-src',
+      comment: 'The contract is the floor under every layer and the dashboard, generated from openapi.yaml: it imports '
+        + 'nothing of src/, so anything may import it without pulling in code.',
+      severity: 'error',
+      from: { path: CONTRACT },
+      to: { path: '^src/', pathNot: CONTRACT },
+    },
+    {
       name: 'no-domain-importing-beyond-errors',
-      comment: 'The domain is the bottom layer, types and pure rules every layer shares: it may use the error vocabulary '
-        + 'and nothing else of src/.',
+      comment: 'The domain is the layer above the contract, types and pure rules every layer shares: it may use the '
+        + 'contract and the error vocabulary and nothing else of src/.',
       severity: 'error',
       from: { path: '^src/domain/' },
-      to: { path: '^src/', pathNot: '^src/(domain/|errors\\.ts$)' },
+      to: { path: '^src/', pathNot: `^src/(domain/|errors\\.ts$)|${CONTRACT}` },
     },
     {
       name: 'no-imports-of-composition-roots',
@@ -133,7 +148,7 @@ export default {
         + 'needs its backend\'s types, so it lives beside its adapter (storage/embedded/compile-sql.ts, storage/cluster/compile-es.ts).',
       severity: 'error',
       from: { path: '^src/(mime|query)/' },
-      to: { path: '^src/', pathNot: '^src/($1|domain)/|^src/errors\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/($1|domain|contract)/|^src/errors\\.ts$' },
     },
     {
       name: 'no-storage-importing-its-users',
@@ -141,7 +156,7 @@ export default {
         + 'importing any layer that uses storage would make storage depend on its own callers.',
       severity: 'error',
       from: { path: '^src/storage/' },
-      to: { path: '^src/', pathNot: '^src/(storage|domain|query)/|^src/(errors|config|project-root|worker-file)\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(storage|domain|query|contract)/|^src/(errors|config|project-root|worker-file)\\.ts$' },
     },
     {
       name: 'no-shared-modules-importing-layers',
@@ -149,22 +164,27 @@ export default {
         + 'domain and each other; the folder rule above cannot see cycles through them.',
       severity: 'error',
       from: { path: SHARED },
-      to: { path: '^src/', pathNot: `^src/domain/|${SHARED}` },
+      to: { path: '^src/', pathNot: `^src/domain/|${SHARED}|${CONTRACT}` },
     },
     {
       name: 'no-server-code-in-the-dashboard',
       comment: 'The dashboard runs in a browser and reaches the server only through the API: of the server\'s sources it may '
-        + 'name only the API types generated from openapi.yaml, and only as types (they vanish from the bundle).',
+        + 'use only the contract and the domain modules behind its door.',
       severity: 'error',
       from: { path: DASHBOARD },
-      to: { path: '^src/', pathNot: `${DASHBOARD}|^src/http/api-types\\.ts$` },
+      to: { path: '^src/', pathNot: `${DASHBOARD}|${CONTRACT}|${DASHBOARD_DOOR}` },
     },
     {
-      name: 'no-api-type-values-in-the-dashboard',
-      comment: 'A value import of the API types would pull server code into the browser bundle.',
+      name: 'no-node-behind-the-dashboard-door',
+      comment: 'The domain modules the dashboard imports run in a browser too: no Node module, and of src/ only the '
+        + 'contract, each other, and types (which vanish from the bundle).',
       severity: 'error',
-      from: { path: DASHBOARD },
-      to: { path: '^src/http/api-types\\.ts$', dependencyTypesNot: ['type-only'] },
+      from: { path: DASHBOARD_DOOR },
+      to: {
+        dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'local'],
+        dependencyTypesNot: ['type-only'],
+        pathNot: `${CONTRACT}|${DASHBOARD_DOOR}`,
+      },
     },
     {
       name: 'no-imports-of-the-dashboard',

@@ -43,7 +43,9 @@ buildWhenStale(
 // The dashboard's stamp sits outside dist/dashboard/, which vite empties on every build.
 buildWhenStale(
   'dashboard',
-  Math.max(newestMtime(dashboardSources), mtimeOf('vite.config.ts', 'package.json', 'src/http/api-types.ts')),
+  // Besides its own sources the dashboard bundles the contract and the domain modules behind its door (.dependency-cruiser.js).
+  Math.max(newestMtime(dashboardSources), newestMtime(path.join(root, 'src', 'contract')),
+    mtimeOf('vite.config.ts', 'package.json', 'src/domain/roles.ts', 'src/domain/chaos.ts')),
   path.join(root, 'dist', '.dashboard-build-stamp'),
   [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', path.join(root, 'vite.config.ts')],
 );

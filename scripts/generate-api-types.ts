@@ -1,4 +1,4 @@
-// Writes src/http/api-types.ts, the TypeScript types of openapi.yaml; `npm run generate:api-types` runs it, and
+// Writes src/contract/api-types.ts, the TypeScript types of openapi.yaml and the value lists of its enums; `npm run generate:api-types` runs it, and
 // test/unit/api-types.test.ts fails when the checked-in file differs from what this produces.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,10 +7,10 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { loadOpenApi } from '../src/http/openapi.js';
 import { PROJECT_ROOT } from '../src/project-root.js';
 
-export const API_TYPES_FILE = path.join(PROJECT_ROOT, 'src', 'http', 'api-types.ts');
+export const API_TYPES_FILE = path.join(PROJECT_ROOT, 'src', 'contract', 'api-types.ts');
 const SPEC_FILE = path.join(PROJECT_ROOT, 'openapi.yaml');
 
-const HEADER = `// Types of the HTTP API, generated from openapi.yaml by scripts/generate-api-types.ts (openapi-typescript): do not
+const HEADER = `// Types of the HTTP API and the values of its enums, generated from openapi.yaml by scripts/generate-api-types.ts (openapi-typescript): do not
 // edit; run \`npm run generate:api-types\` after changing openapi.yaml (the unit tests fail while this file is stale).
 `;
 
@@ -44,7 +44,8 @@ function validationFacts(): string {
 
 export async function generateApiTypes(): Promise<string> {
   // Request bodies are validated without filling defaults, so a property with a default is still optional there.
-  const ast = await openapiTS(pathToFileURL(SPEC_FILE), { defaultNonNullable: false, silent: true });
+  // enumValues adds each enum's values as an array, so code that lists them (a form's options, a test) reads the contract.
+  const ast = await openapiTS(pathToFileURL(SPEC_FILE), { defaultNonNullable: false, silent: true, enumValues: true });
   return `${HEADER}${astToString(ast)}${validationFacts()}`;
 }
 

@@ -1,7 +1,7 @@
 // The dashboard's API client: openapi-fetch typed by the types generated from openapi.yaml, with the session's CSRF
 // token on every request that is not GET, and one place that turns the error envelope into an ApiError.
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { components, paths } from '../http/api-types.js';
+import type { components, paths } from '../contract/api-types.js';
 
 export type Schemas = components['schemas'];
 export type Me = Schemas['Me'];

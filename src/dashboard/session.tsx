@@ -2,6 +2,7 @@
 // workspace, sign out. The CSRF token the API client sends comes from here.
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { roleAtLeast } from '../domain/roles.js';
 import { api, call, setCsrfToken, whenSessionLost, type Me, type Role } from './api.js';
 import { queryClient } from './server-state.js';
 
@@ -27,10 +28,8 @@ export function useRole(): Role {
   return useSession().me?.workspace.role ?? 'member';
 }
 
-export function atLeast(role: Role, needed: Role): boolean {
-  const rank: Record<Role, number> = { member: 0, admin: 1, owner: 2 };
-  return rank[role] >= rank[needed];
-}
+/** The server's role order, so a page shows what the API would allow. */
+export const atLeast = roleAtLeast;
 
 export function SessionProvider(props: { children: ComponentChildren }) {
   const [me, setMe] = useState<Me | null | undefined>(undefined);

@@ -1,6 +1,13 @@
 // Chaos settings of an inbox (triggers per SMTP stage, disconnect, delay), the replies they may give, and the one roll
 // that decides what a stage does: the SMTP server and the dry run both decide through decideChaos.
 
+import {
+  chaosAuthenticationTriggerCodeValues, chaosBehaviourStageValues, chaosConnectionTriggerCodeValues, chaosDataTriggerCodeValues,
+  chaosRecipientTriggerCodeValues, chaosSenderTriggerCodeValues, type components,
+} from '../contract/api-types.js';
+
+type Schemas = components['schemas'];
+
 /** The stages a trigger can refuse at, in the order a session meets them. */
 export const CHAOS_STAGES = ['connection', 'authentication', 'sender', 'recipient', 'data'] as const;
 export type ChaosStage = (typeof CHAOS_STAGES)[number];
@@ -9,59 +16,34 @@ export type ChaosStage = (typeof CHAOS_STAGES)[number];
  * The stages a disconnect or a delay can happen at. Not `connection`: that stage is decided when AUTH identifies the
  * inbox (the greeting goes out before any inbox is known), which is the `authentication` stage's moment already.
  */
-export const CHAOS_BEHAVIOUR_STAGES = ['authentication', 'sender', 'recipient', 'data'] as const;
-export type ChaosBehaviourStage = (typeof CHAOS_BEHAVIOUR_STAGES)[number];
+export const CHAOS_BEHAVIOUR_STAGES = chaosBehaviourStageValues;
 
-export interface ChaosTrigger {
-  /** Percent, 0 (never) to 100 (always); decimals allowed. */
-  probability: number;
-  /** A reply code valid for the stage (CHAOS_CODES). */
-  code: number;
-  /** The reply text. */
-  message: string;
+/** Each stage's trigger as the contract describes it, its reply code one of those the stage allows. */
+interface TriggerOf {
+  connection: Schemas['ChaosConnectionTrigger'];
+  authentication: Schemas['ChaosAuthenticationTrigger'];
+  sender: Schemas['ChaosSenderTrigger'];
+  recipient: Schemas['ChaosRecipientTrigger'];
+  data: Schemas['ChaosDataTrigger'];
 }
 
-export interface ChaosDisconnect {
-  stage: ChaosBehaviourStage;
-  probability: number;
-}
+/** A stage's trigger in force: the contract's, with its reply text always filled in. */
+export type ChaosTrigger<Stage extends ChaosStage = ChaosStage> = Required<TriggerOf[Stage]>;
 
-export interface ChaosDelay {
-  stage: ChaosBehaviourStage;
-  probability: number;
-  /** How long the reply waits, 0 to MAX_CHAOS_DELAY_MS. */
-  ms: number;
-}
-
-export interface ChaosSettings {
-  enabled: boolean;
-  connection: ChaosTrigger;
-  authentication: ChaosTrigger;
-  sender: ChaosTrigger;
-  recipient: ChaosTrigger;
-  data: ChaosTrigger;
-  disconnect: ChaosDisconnect;
-  delay: ChaosDelay;
-}
-
-/** Settings as a client gives them: `enabled`, and any of the rest; what is left out takes its default. */
-export type ChaosInput = { enabled: boolean } & {
-  [Stage in ChaosStage]?: Omit<ChaosTrigger, 'message'> & { message?: string };
-} & {
-  disconnect?: ChaosDisconnect;
-  delay?: ChaosDelay;
-};
+/** An inbox's chaos settings in force: the contract's ChaosSettings, every trigger with its text. */
+export type ChaosSettingsInForce = Schemas['ChaosSettings'] & { [Stage in ChaosStage]: ChaosTrigger<Stage> };
 
 /**
  * The reply codes a trigger may use at each stage: those RFC 5321 (4.2, 4.3.2) and RFC 4954 (AUTH) allow in answer
- * to that command, plus 421 (service closing, allowed for any command; the connection is then closed).
+ * to that command, plus 421 (service closing, allowed for any command; the connection is then closed). The contract
+ * lists them, so the API's validation, the SMTP server and the dashboard's choices are one list.
  */
 export const CHAOS_CODES: Readonly<Record<ChaosStage, readonly number[]>> = {
-  connection: [421, 554],
-  authentication: [421, 454, 534, 535, 538],
-  sender: [421, 450, 451, 452, 550, 552, 553, 554],
-  recipient: [421, 450, 451, 452, 550, 551, 552, 553, 554],
-  data: [421, 450, 451, 452, 550, 552, 554],
+  connection: chaosConnectionTriggerCodeValues,
+  authentication: chaosAuthenticationTriggerCodeValues,
+  sender: chaosSenderTriggerCodeValues,
+  recipient: chaosRecipientTriggerCodeValues,
+  data: chaosDataTriggerCodeValues,
 };
 
 /**
@@ -104,44 +86,39 @@ export const CHAOS_SUCCESS_REPLIES: Readonly<Record<ChaosStage, ChaosReply>> = {
 /** Longer than this and the server's own idle timeout (smtp-server's 60 s) or shutdown grace would cut in first. */
 export const MAX_CHAOS_DELAY_MS = 30_000;
 
-const DEFAULT_MESSAGES: Readonly<Record<ChaosStage, string>> = {
-  connection: 'Chaos: connection refused by this inbox\'s chaos settings',
-  authentication: 'Chaos: authentication refused by this inbox\'s chaos settings',
-  sender: 'Chaos: sender refused by this inbox\'s chaos settings',
-  recipient: 'Chaos: recipient refused by this inbox\'s chaos settings',
-  data: 'Chaos: message refused by this inbox\'s chaos settings',
+/** What each stage's trigger is when a client leaves it out, and the text it takes when given without one. */
+const DEFAULT_TRIGGERS: { readonly [Stage in ChaosStage]: ChaosTrigger<Stage> } = {
+  connection: { probability: 0, code: 421, message: 'Chaos: connection refused by this inbox\'s chaos settings' },
+  authentication: { probability: 0, code: 454, message: 'Chaos: authentication refused by this inbox\'s chaos settings' },
+  sender: { probability: 0, code: 451, message: 'Chaos: sender refused by this inbox\'s chaos settings' },
+  recipient: { probability: 0, code: 550, message: 'Chaos: recipient refused by this inbox\'s chaos settings' },
+  data: { probability: 0, code: 451, message: 'Chaos: message refused by this inbox\'s chaos settings' },
 };
 
-const DEFAULT_CODES: Readonly<Record<ChaosStage, number>> = {
-  connection: 421,
-  authentication: 454,
-  sender: 451,
-  recipient: 550,
-  data: 451,
-};
-
-const defaultTrigger = (stage: ChaosStage): ChaosTrigger => ({ probability: 0, code: DEFAULT_CODES[stage], message: DEFAULT_MESSAGES[stage] });
+/** A trigger as given, with the stage's default text when it has none; the stage's default trigger when not given. */
+function triggerFrom<Trigger extends { probability: number; code: number; message?: string }>(
+  given: Trigger | undefined,
+  fallback: { probability: number; code: Trigger['code']; message: string },
+): { probability: number; code: Trigger['code']; message: string } {
+  return given ? { probability: given.probability, code: given.code, message: given.message ?? fallback.message } : fallback;
+}
 
 /** The settings a client's input stands for: whole, each trigger with its text (a default one when not given). */
-export function chaosSettingsFrom(input: ChaosInput): ChaosSettings {
-  const trigger = (stage: ChaosStage): ChaosTrigger => {
-    const given = input[stage];
-    return given ? { probability: given.probability, code: given.code, message: given.message ?? DEFAULT_MESSAGES[stage] } : defaultTrigger(stage);
-  };
+export function chaosSettingsFrom(input: Schemas['ChaosInput']): ChaosSettingsInForce {
   return {
     enabled: input.enabled,
-    connection: trigger('connection'),
-    authentication: trigger('authentication'),
-    sender: trigger('sender'),
-    recipient: trigger('recipient'),
-    data: trigger('data'),
+    connection: triggerFrom(input.connection, DEFAULT_TRIGGERS.connection),
+    authentication: triggerFrom(input.authentication, DEFAULT_TRIGGERS.authentication),
+    sender: triggerFrom(input.sender, DEFAULT_TRIGGERS.sender),
+    recipient: triggerFrom(input.recipient, DEFAULT_TRIGGERS.recipient),
+    data: triggerFrom(input.data, DEFAULT_TRIGGERS.data),
     disconnect: input.disconnect ? { stage: input.disconnect.stage, probability: input.disconnect.probability } : { stage: 'data', probability: 0 },
     delay: input.delay ? { stage: input.delay.stage, probability: input.delay.probability, ms: input.delay.ms } : { stage: 'data', probability: 0, ms: 0 },
   };
 }
 
 /** Disabled, and nothing would fire if it were enabled. */
-export const defaultChaos = (): ChaosSettings => chaosSettingsFrom({ enabled: false });
+export const defaultChaos = (): ChaosSettingsInForce => chaosSettingsFrom({ enabled: false });
 
 /** A uniform number in [0, 1): the random source of every roll. */
 export type Chance = () => number;
@@ -165,7 +142,7 @@ const NOTHING: ChaosDecision = { delayMs: 0, action: { kind: 'continue' } };
 const fires = (probability: number, chance: Chance): boolean => probability > 0 && chance() * 100 < probability;
 
 /** Rolls what chaos does at one stage: the delay first, then a disconnect, then the stage's trigger. */
-export function decideChaos(settings: ChaosSettings, stage: ChaosStage, chance: Chance): ChaosDecision {
+export function decideChaos(settings: ChaosSettingsInForce, stage: ChaosStage, chance: Chance): ChaosDecision {
   if (!settings.enabled) return NOTHING;
   // Neither behaviour can be set for the connection stage (CHAOS_BEHAVIOUR_STAGES), so neither fires there.
   const delayMs = settings.delay.stage === stage && fires(settings.delay.probability, chance) ? settings.delay.ms : 0;

@@ -1,84 +1,10 @@
-// The HTML check's report as the API shows it: which HTML and CSS features a message uses and how well email clients
-// support each, per caniemail.com's data. Field names are capitalised, in the shape Mailpit's HTML check answers with.
+// The HTML check's task in the content pool: what it takes (linked stylesheets) and answers (its findings). The report
+// itself (which HTML and CSS features a message uses and how well email clients support each, per caniemail.com's data,
+// in the shape Mailpit's HTML check answers with) is the contract's HtmlCheck and the schemas it names.
+import type { components } from '../contract/api-types.js';
 
-/** caniemail's `y`, `n`, `a` (partial) and `u` (not known); a note number on any of them is kept apart. */
-export type ClientSupport = 'yes' | 'no' | 'partial' | 'unknown';
-
-/** One email client (a family on a platform), as caniemail last tested it. */
-export interface HtmlCheckClientResult {
-  /** Family, platform and version for people, e.g. `Outlook Windows (2019)`. */
-  Name: string;
-  /** caniemail's family key, e.g. `outlook`. */
-  Family: string;
-  /** caniemail's platform key, e.g. `windows`. */
-  Platform: string;
-  Version: string;
-  Support: ClientSupport;
-  /** Keys of NotesByNumber that qualify this result, in caniemail's order. */
-  NoteNumbers: string[];
-}
-
-/** Shares of the clients in Results, in percent (two decimals), and how often the message uses the feature. */
-export interface HtmlCheckScore {
-  Found: number;
-  Supported: number;
-  Partial: number;
-  Unsupported: number;
-  Unknown: number;
-}
-
-export interface HtmlCheckWarning {
-  /** caniemail's feature slug, e.g. `css-display-flex`; the never-supported rules of this service have slugs of their own. */
-  Slug: string;
-  Title: string;
-  /** Markdown, as caniemail writes it. */
-  Description: string;
-  /** The feature's caniemail.com page; null for this service's own rules. */
-  URL: string | null;
-  Category: 'html' | 'css' | 'image' | 'others';
-  Tags: string[];
-  /** Whose rule: caniemail's data, or this service's own for constructs no email client runs (scripts). */
-  Source: 'caniemail' | 'mail-sandbox';
-  Results: HtmlCheckClientResult[];
-  /** caniemail's notes on the feature, by number (Markdown). */
-  NotesByNumber: Record<string, string>;
-  Score: HtmlCheckScore;
-}
-
-export interface HtmlCheckTotal {
-  /** Features the check looks for. */
-  Tests: number;
-  /** HTML elements in the message. */
-  Nodes: number;
-  /** 100 minus Partial and Unsupported. */
-  Supported: number;
-  /** The largest share of clients with partial support of one feature, weighted by how much of the message uses it. */
-  Partial: number;
-  /** The largest share of clients without support of one feature, weighted likewise. */
-  Unsupported: number;
-}
-
-/** A `<link rel=stylesheet>` and whether its CSS was fetched and checked. */
-export interface HtmlCheckStylesheet {
-  /** The URL requested, or the href as written when it could not be made absolute. */
-  URL: string;
-  Checked: boolean;
-  /** Why it was not checked; null when it was. */
-  Error: string | null;
-}
-
-/** What the check of the HTML (and the CSS it carries or links) found. */
-export interface HtmlCheckFindings {
-  /** Every feature found, worst supported first, then by slug. */
-  Warnings: HtmlCheckWarning[];
-  /** Every platform caniemail tests, with the client families tested on it. */
-  Platforms: Record<string, string[]>;
-  Total: HtmlCheckTotal;
-}
-
-export interface HtmlCheckReport extends HtmlCheckFindings {
-  Stylesheets: HtmlCheckStylesheet[];
-}
+/** What the check of the HTML (and the CSS it carries or links) found: the report less its stylesheets, which the service adds. */
+export type HtmlCheckFindings = Omit<components['schemas']['HtmlCheck'], 'Stylesheets'>;
 
 /** A linked stylesheet as the check task receives it: its CSS, or why there is none. */
 export interface LinkedStylesheet {

@@ -1,9 +1,10 @@
 // Per-inbox settings: one object on the inbox, kept by the stores as one JSON document per section, so a new per-inbox
 // behaviour is a new section here, not a new port method, migration and two adapters.
-import { chaosSettingsFrom, defaultChaos, type ChaosInput, type ChaosSettings } from './chaos.js';
+import type { components } from '../contract/api-types.js';
+import { chaosSettingsFrom, defaultChaos, type ChaosSettingsInForce } from './chaos.js';
 
 export interface InboxSettings {
-  chaos: ChaosSettings;
+  chaos: ChaosSettingsInForce;
 }
 
 export type InboxSettingsSection = keyof InboxSettings;
@@ -17,5 +18,5 @@ export const defaultInboxSettings = (): InboxSettings => ({ chaos: defaultChaos(
  * existed has none and gets its defaults).
  */
 export function inboxSettingsFrom(stored: Partial<Record<InboxSettingsSection, unknown>>): InboxSettings {
-  return { chaos: stored.chaos === undefined ? defaultChaos() : chaosSettingsFrom(stored.chaos as ChaosInput) };
+  return { chaos: stored.chaos === undefined ? defaultChaos() : chaosSettingsFrom(stored.chaos as components['schemas']['ChaosInput']) };
 }

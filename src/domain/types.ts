@@ -1,8 +1,10 @@
 // Domain types shared by every layer; storage adapters speak only these.
+import type { components } from '../contract/api-types.js';
 import type { InboxSettings } from './inbox-settings.js';
 
 export type Access = 'read' | 'read_write';
-export type MemberRole = 'owner' | 'admin' | 'member';
+/** A person's role in a workspace: the contract's Role, which the dashboard offers and the API validates. */
+export type MemberRole = components['schemas']['Role'];
 
 export interface Plan {
   name: string;
@@ -99,11 +101,8 @@ export interface PasswordLink {
   usedAt: Date | null;
 }
 
-export type AuditAction =
-  | 'session.signed_in' | 'person.password_changed' | 'person.password_set'
-  | 'invitation.created' | 'invitation.revoked' | 'invitation.accepted' | 'invitation.accept_refused'
-  | 'member.role_changed' | 'member.removed' | 'member.left'
-  | 'api_key.created' | 'api_key.revoked';
+/** What the audit log records: the contract's list, so the log and its API cannot name different actions. */
+export type AuditAction = components['schemas']['AuditAction'];
 
 export interface AuditEntry {
   id: string;

@@ -1,11 +1,11 @@
 // The dashboard's domain objects to API JSON (people, sessions, members, invitations, keys, plan, audit), as openapi.yaml describes them.
-import type { ApiKeyRecord, AuditEntry, Member, Plan, SessionRecord } from '../domain/types.js';
-import type { InvitationView } from '../services/invitations.js';
+import type { ApiKeyRecord, AuditEntry, Member, MemberRole, Plan, SessionRecord, Workspace } from '../domain/types.js';
+import type { InvitationView, PreviewedInvitation } from '../services/invitations.js';
 import type { MemberView } from '../services/members.js';
 import type { MeView, Membership } from '../services/people.js';
-import type { Usage } from '../services/workspaces.js';
-import type { components } from './api-types.js';
-import { usageJson } from './presenters.js';
+import type { UsageFigures } from '../services/workspaces.js';
+import type { components } from '../contract/api-types.js';
+import { usageJson, type DataOf } from './presenters.js';
 
 type Schemas = components['schemas'];
 
@@ -55,7 +55,7 @@ export const apiKeyJson = (key: ApiKeyRecord): Schemas['ApiKey'] => ({
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
 });
 
-export const planJson = (plan: Plan, usage: Usage, howToChange: string): Schemas['PlanWithUsage'] => ({
+export const planJson = (plan: Plan, usage: UsageFigures, howToChange: string): Schemas['PlanWithUsage'] => ({
   name: plan.name,
   monthly_limit: plan.monthlyLimit,
   retention_days: plan.retentionDays,
@@ -76,3 +76,20 @@ export const auditEntryJson = (entry: AuditEntry): Schemas['AuditEntry'] => ({
   target: entry.target,
   details: entry.details,
 });
+
+/** What an invitation link offers, shown before the person accepts it. */
+export const invitationPreviewJson = ({ workspace, invitation }: PreviewedInvitation): Schemas['InvitationPreview'] => ({
+  workspace_name: workspace.name,
+  email: invitation.email,
+  role: invitation.role,
+  expires_at: invitation.expiresAt.toISOString(),
+});
+
+export const acceptedInvitationJson = ({ email, workspace, role }: { email: string; workspace: Workspace; role: MemberRole }): DataOf<'acceptInvitation'> => ({
+  email,
+  workspace: { id: workspace.id, name: workspace.name, role },
+  role,
+});
+
+/** Whose password a one-time link sets, and until when. */
+export const passwordLinkJson = (link: { email: string; expiresAt: Date }): DataOf<'lookUpPasswordLink'> => ({ email: link.email, expires_at: link.expiresAt.toISOString() });

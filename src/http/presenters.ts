@@ -1,14 +1,24 @@
-// Domain objects to API JSON (snake_case, ISO timestamps), exactly as openapi.yaml describes them.
+// Domain objects to API JSON (snake_case, ISO timestamps; the checks in Mailpit's capitalised names), exactly as
+// openapi.yaml describes them: the routes' JSON is made here and in account-presenters.ts, never in a route.
+import { CHAOS_SUCCESS_REPLIES, type ChaosDecision, type ChaosSettingsInForce, type ChaosStage } from '../domain/chaos.js';
 import type { Delivery, MessageRecord, TagRule, Webhook, Workspace } from '../domain/types.js';
 import type { InboxView } from '../services/inboxes.js';
-import type { MessageDetail } from '../services/message-content.js';
+import type { MessageDetailView } from '../services/message-content.js';
 import type { FileUrlSigner } from '../services/signed-urls.js';
 import type { TagView } from '../services/tags.js';
-import type { Usage } from '../services/workspaces.js';
-import type { components } from './api-types.js';
+import type { UsageFigures } from '../services/workspaces.js';
+import type { components, operations } from '../contract/api-types.js';
+import type { LinkOutcome } from '../outbound/check-links.js';
+import type { SpamVerdict } from '../spamd/spamd-reply.js';
+import type { LinkCheckReport } from '../services/link-check.js';
+import type { ReadinessReport } from '../services/readiness.js';
 
 /** The response schemas of openapi.yaml: each presenter's return type, so the compiler holds it to the contract. */
 type Schemas = components['schemas'];
+
+/** The `data` of an operation's 200 answer, for the answers openapi.yaml describes in place rather than as a named schema. */
+export type DataOf<Op extends keyof operations> =
+  operations[Op]['responses'] extends { 200: { content: { 'application/json': { data: infer Data } } } } ? Data : never;
 
 export interface SmtpEndpoint {
   host: string;
@@ -17,7 +27,7 @@ export interface SmtpEndpoint {
 
 export const workspaceJson = (workspace: Workspace): Schemas['Workspace'] => ({ id: workspace.id, name: workspace.name });
 
-export const usageJson = (usage: Usage): Schemas['Usage'] => ({
+export const usageJson = (usage: UsageFigures): Schemas['Usage'] => ({
   period_start: usage.periodStart.toISOString(),
   used: usage.used,
   monthly_limit: usage.monthlyLimit,
@@ -86,7 +96,7 @@ export const signedFilePath = {
   thumbnail: (w: string, m: string, index: number) => `${signedFilePath.base(w, m)}/thumbnails/${index}`,
 };
 
-export function messageDetailJson(detail: MessageDetail, signer: FileUrlSigner, baseUrl: string): Schemas['MessageDetail'] {
+export function messageDetailJson(detail: MessageDetailView, signer: FileUrlSigner, baseUrl: string): Schemas['MessageDetail'] {
   const { record } = detail;
   const expires = signer.expiry();
   const signed = (path: string) => baseUrl + signer.sign(path, expires).path;
@@ -150,3 +160,68 @@ export const deliveryJson = (delivery: Delivery): Schemas['Delivery'] => ({
   finished_at: delivery.finishedAt?.toISOString() ?? null,
   next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
 });
+
+/** The settings in force are the contract's ChaosSettings already (the domain types them from it). */
+export const chaosJson = (settings: ChaosSettingsInForce): Schemas['ChaosSettings'] => settings satisfies Schemas['ChaosSettings'];
+
+function chaosOutcomeJson(stage: ChaosStage, { delayMs, action }: ChaosDecision): Schemas['ChaosOutcome'] {
+  const timing = { delay_ms: delayMs };
+  if (action.kind === 'disconnect') return { result: 'disconnected', code: null, enhanced_code: null, message: null, closes_connection: true, ...timing };
+  const refused = action.kind === 'reply';
+  const reply = refused ? action.reply : CHAOS_SUCCESS_REPLIES[stage];
+  return { result: refused ? 'refused' : 'accepted', code: reply.code, enhanced_code: reply.enhanced, message: reply.message, closes_connection: refused && action.closes, ...timing };
+}
+
+/** The dry run: what each stage would answer on one roll. */
+export const chaosTestJson = (enabled: boolean, stages: Record<ChaosStage, ChaosDecision>): Schemas['ChaosTest'] => ({
+  enabled,
+  connection: chaosOutcomeJson('connection', stages.connection),
+  authentication: chaosOutcomeJson('authentication', stages.authentication),
+  sender: chaosOutcomeJson('sender', stages.sender),
+  recipient: chaosOutcomeJson('recipient', stages.recipient),
+  data: chaosOutcomeJson('data', stages.data),
+});
+
+/** The `ready` event's data: the stream is open on this inbox. */
+export const streamReadyJson = (inboxId: string): Schemas['StreamReady'] => ({ inbox_id: inboxId });
+
+/** The `reset` event's data: the cursor given is no longer kept, so the client re-lists to catch up. */
+export const streamResetJson = (): Schemas['StreamReset'] => ({
+  reason: 'cursor_expired',
+  message: 'the stream cannot resume from Last-Event-ID: messages after it are no longer kept; list the inbox to catch up, this stream goes on from here',
+});
+
+/** A tag after a rename or a colour change, with the name it had. */
+export const updatedTagJson = (result: { oldName: string; name: string; color: string }): DataOf<'updateTag'> => ({
+  old_name: result.oldName,
+  name: result.name,
+  color: result.color,
+});
+
+type LinkJson = DataOf<'checkMessageLinks'>['Links'][number];
+
+const linkJson = (outcome: LinkOutcome): LinkJson => ({
+  URL: outcome.url,
+  StatusCode: outcome.statusCode,
+  Status: outcome.status,
+  ...(outcome.finalUrl === undefined ? {} : { FinalURL: outcome.finalUrl, Redirects: outcome.redirects }),
+});
+
+/** The link check, in Mailpit's capitalised field names. */
+export const linkCheckJson = (report: LinkCheckReport): DataOf<'checkMessageLinks'> => ({
+  Found: report.found,
+  Capped: report.capped,
+  Errors: report.errors,
+  Links: report.links.map(linkJson),
+});
+
+/** spamd's verdict, in the capitalised field names of the Checks operations. */
+export const spamCheckJson = (verdict: SpamVerdict): Schemas['SpamCheck'] => ({
+  IsSpam: verdict.isSpam,
+  Score: verdict.score,
+  RequiredScore: verdict.requiredScore,
+  Rules: verdict.rules.map((rule) => ({ Name: rule.name, Score: rule.score, Description: rule.description })),
+});
+
+/** Bare JSON rather than the API envelope: probes read the status code, people read the components. */
+export const readinessJson = ({ ready, components }: ReadinessReport): Schemas['Readiness'] => ({ status: ready ? 'ready' : 'not_ready', components });

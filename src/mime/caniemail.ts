@@ -1,6 +1,9 @@
 // The vendored caniemail data (vendor/caniemail.json, refreshed by scripts/refresh-caniemail.ts) read once per worker:
 // each feature's support per email client as caniemail last tested it, and the platforms it tests.
-import type { ClientSupport, HtmlCheckClientResult, HtmlCheckScore } from '../domain/html-check.js';
+import type { components } from '../contract/api-types.js';
+
+type HtmlCheckResult = components['schemas']['HtmlCheckResult'];
+type ClientSupport = HtmlCheckResult['Support'];
 
 /** One feature of the caniemail API document, with each platform's tests as [version, support] in caniemail's order. */
 export interface CaniemailFeature {
@@ -24,9 +27,9 @@ export interface CaniemailDocument {
 /** A feature with what the report says of every client, worked out once. */
 export interface FeatureSupport {
   feature: CaniemailFeature;
-  results: HtmlCheckClientResult[];
+  results: HtmlCheckResult[];
   /** The score without Found, which depends on the message. */
-  shares: Omit<HtmlCheckScore, 'Found'>;
+  shares: Omit<components['schemas']['HtmlCheckScore'], 'Found'>;
 }
 
 export interface Caniemail {
@@ -57,7 +60,7 @@ export const percent = (part: number, whole: number): number => (whole === 0 ? 0
  * same client are superseded; caniemail.com's own "estimated support" counts the same way.
  */
 function supportOf(feature: CaniemailFeature, nicenames: CaniemailDocument['nicenames']): FeatureSupport {
-  const results: HtmlCheckClientResult[] = [];
+  const results: HtmlCheckResult[] = [];
   for (const [family, platforms] of Object.entries(feature.stats)) {
     for (const [platform, tests] of Object.entries(platforms)) {
       const latest = tests.at(-1);

@@ -2,22 +2,10 @@
 // runs on a content worker, since a body may carry 25 MB of base64; the event loop only validates the outline.
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
+import type { components } from '../contract/api-types.js';
 
-interface Address { name?: string; email: string }
-
-export interface SendRequest {
-  from: Address;
-  to: Address[];
-  cc?: Address[];
-  bcc?: Address[];
-  reply_to?: Address[];
-  subject: string;
-  text?: string;
-  html?: string;
-  headers?: Record<string, string>;
-  tags?: string[];
-  attachments?: { filename: string; content_type?: string; content: string }[];
-}
+type Address = components['schemas']['Address'];
+export type SendRequest = components['schemas']['SendRequest'];
 
 /** Why a body made no message: not JSON at all, or JSON whose fields cannot be composed. */
 export interface ComposeRefusal {

@@ -3,12 +3,13 @@
 // Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
 import { Parser } from 'htmlparser2';
 import { parse as parseCss, walk as walkCss, type CssNode, type Declaration, type Selector, type SelectorList, type WalkContext } from 'css-tree';
-import type {
-  HtmlCheckFindings, HtmlCheckOutcome, HtmlCheckScore, HtmlCheckWarning, LinkedStylesheet, StylesheetLink,
-} from '../domain/html-check.js';
+import type { components } from '../contract/api-types.js';
+import type { HtmlCheckFindings, HtmlCheckOutcome, LinkedStylesheet, StylesheetLink } from '../domain/html-check.js';
 import { byText, loadCaniemail, type Caniemail } from './caniemail.js';
 import { featureIndex, mediaFeatureName, type FeatureIndex, type SpecialConstruct } from './html-features.js';
 import { parseMime } from './parse-email.js';
+
+type Schemas = components['schemas'];
 
 /**
  * Constructs no email client runs, whatever caniemail says of anything else: mail is never a place for scripts. They
@@ -319,11 +320,11 @@ function cssVisitor(scanner: HtmlScanner, depth: number): (this: WalkContext, no
 }
 
 /** Highest share of unsupported first, then partial, then by slug: the same message always reads the same. */
-function worstFirst(a: HtmlCheckWarning, b: HtmlCheckWarning): number {
+function worstFirst(a: Schemas['HtmlCheckWarning'], b: Schemas['HtmlCheckWarning']): number {
   return b.Score.Unsupported - a.Score.Unsupported || b.Score.Partial - a.Score.Partial || byText(a.Slug, b.Slug);
 }
 
-function warningOf(slug: string, found: number, caniemail: Caniemail): HtmlCheckWarning | null {
+function warningOf(slug: string, found: number, caniemail: Caniemail): Schemas['HtmlCheckWarning'] | null {
   const own = NEVER_SUPPORTED[slug];
   if (own) {
     return {
@@ -334,7 +335,7 @@ function warningOf(slug: string, found: number, caniemail: Caniemail): HtmlCheck
   const support = caniemail.features.get(slug);
   if (!support) return null;
   const { feature } = support;
-  const score: HtmlCheckScore = { Found: found, ...support.shares };
+  const score: Schemas['HtmlCheckScore'] = { Found: found, ...support.shares };
   return {
     Slug: slug, Title: feature.title, Description: feature.description ?? '', URL: feature.url, Category: feature.category,
     Tags: feature.tags ?? [], Source: 'caniemail', Results: support.results, NotesByNumber: feature.notes_by_num ?? {}, Score: score,
@@ -345,7 +346,7 @@ function warningOf(slug: string, found: number, caniemail: Caniemail): HtmlCheck
  * Totals in 0–100: the worst feature decides, each weighted by how much of the message uses it (found / elements,
  * at most 1, so a feature used more often than there are elements cannot push a total past 100).
  */
-function totalOf(warnings: HtmlCheckWarning[], tests: number, nodes: number): HtmlCheckFindings['Total'] {
+function totalOf(warnings: Schemas['HtmlCheckWarning'][], tests: number, nodes: number): HtmlCheckFindings['Total'] {
   let unsupported = 0;
   let partial = 0;
   for (const { Score } of warnings) {
@@ -379,7 +380,7 @@ export function checkHtml(
   const findings = scanner.result();
   const warnings = [...findings.counts]
     .map(([slug, found]) => warningOf(slug, found, caniemail))
-    .filter((warning): warning is HtmlCheckWarning => warning !== null)
+    .filter((warning): warning is Schemas['HtmlCheckWarning'] => warning !== null)
     .sort(worstFirst);
   const tests = index.detectable.length + Object.keys(NEVER_SUPPORTED).length;
   return { Warnings: warnings, Platforms: caniemail.platforms, Total: totalOf(warnings, tests, findings.nodes) };

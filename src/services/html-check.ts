@@ -2,7 +2,8 @@
 // stylesheets the HTML links are fetched here, between two pool tasks, through the public-address-only fetcher, a few
 // at a time and each bounded in time and size, since fetching is I/O and not a worker's job.
 import { AppError } from '../errors.js';
-import type { HtmlCheckReport, HtmlCheckStylesheet, LinkedStylesheet, StylesheetLink } from '../domain/html-check.js';
+import type { components } from '../contract/api-types.js';
+import type { LinkedStylesheet, StylesheetLink } from '../domain/html-check.js';
 import { analysisCutShort, type ContentPool } from '../content/content-pool.js';
 import { PublicFetchError, publicFetch } from '../outbound/public-fetch.js';
 import type { TargetPolicy } from '../outbound/target-policy.js';
@@ -24,7 +25,7 @@ export class HtmlCheckService {
   constructor(private readonly messages: MessageService, private readonly pool: ContentPool, private readonly policy: TargetPolicy) {}
 
   /** Never marks the message read. */
-  async check(workspaceId: string, id: string): Promise<HtmlCheckReport> {
+  async check(workspaceId: string, id: string): Promise<components['schemas']['HtmlCheck']> {
     const record = await this.messages.require(workspaceId, id);
     if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the HTML of message ${id} could not be checked: ${record.parseError}`);
     if (!record.hasHtml) throw noHtml(id);
@@ -37,7 +38,7 @@ export class HtmlCheckService {
     }
     if (outcome.kind === 'no-html') throw noHtml(id);
     if (outcome.kind !== 'checked') throw new Error('the HTML check asked for stylesheets it had been given');
-    const report: HtmlCheckStylesheet[] = stylesheets.map(({ url, error }) => ({ URL: url, Checked: error === null, Error: error }));
+    const report: components['schemas']['HtmlCheckStylesheet'][] = stylesheets.map(({ url, error }) => ({ URL: url, Checked: error === null, Error: error }));
     return { ...outcome.findings, Stylesheets: report };
   }
 

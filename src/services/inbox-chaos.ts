@@ -1,6 +1,7 @@
 // An inbox's chaos settings: read, replaced whole, and rolled once as a dry run with the SMTP server's own roll and
 // random source, so the dry run reports what a session would have met.
-import { CHAOS_STAGES, chaosSettingsFrom, decideChaos, type Chance, type ChaosDecision, type ChaosInput, type ChaosSettings, type ChaosStage } from '../domain/chaos.js';
+import { chaosSettingsFrom, decideChaos, type Chance, type ChaosDecision, type ChaosSettingsInForce, type ChaosStage } from '../domain/chaos.js';
+import type { components } from '../contract/api-types.js';
 import type { InboxService } from './inboxes.js';
 
 export interface ChaosDryRun {
@@ -12,19 +13,21 @@ export interface ChaosDryRun {
 export class ChaosService {
   constructor(private readonly inboxes: InboxService, private readonly chance: Chance) {}
 
-  async get(workspaceId: string, inboxId: string): Promise<ChaosSettings> {
+  async get(workspaceId: string, inboxId: string): Promise<ChaosSettingsInForce> {
     return (await this.inboxes.require(workspaceId, inboxId)).settings.chaos;
   }
 
   /** Replaces the settings whole in one write: what the input leaves out takes its default. */
-  async replace(workspaceId: string, inboxId: string, input: ChaosInput): Promise<ChaosSettings> {
+  async replace(workspaceId: string, inboxId: string, input: components['schemas']['ChaosInput']): Promise<ChaosSettingsInForce> {
     return (await this.inboxes.setSettings(workspaceId, inboxId, { chaos: chaosSettingsFrom(input) })).settings.chaos;
   }
 
   /** Sends, stores and counts nothing. */
   async dryRun(workspaceId: string, inboxId: string): Promise<ChaosDryRun> {
     const settings = await this.get(workspaceId, inboxId);
-    const stages = Object.fromEntries(CHAOS_STAGES.map((stage) => [stage, decideChaos(settings, stage, this.chance)])) as Record<ChaosStage, ChaosDecision>;
+    const decide = (stage: ChaosStage) => decideChaos(settings, stage, this.chance);
+    // One roll per stage, in the order a session meets them (as CHAOS_STAGES lists them).
+    const stages = { connection: decide('connection'), authentication: decide('authentication'), sender: decide('sender'), recipient: decide('recipient'), data: decide('data') };
     return { enabled: settings.enabled, stages };
   }
 }

@@ -18,7 +18,7 @@ export interface InvitationView extends Invitation {
   status: InvitationStatus;
 }
 
-export interface InvitationPreview {
+export interface PreviewedInvitation {
   workspace: Workspace;
   invitation: Invitation;
 }
@@ -105,7 +105,7 @@ export class InvitationService {
    * What the invitation is for, and nothing about the account behind its email: whether one exists, here or in any
    * other workspace, is not the inviter's to learn.
    */
-  async lookUp(token: string, client: ClientInfo): Promise<InvitationPreview> {
+  async lookUp(token: string, client: ClientInfo): Promise<PreviewedInvitation> {
     return this.pending(token, client);
   }
 

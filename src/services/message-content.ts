@@ -11,7 +11,7 @@ import { analysisCutShort, ContentTaskFailure, type ContentPool } from '../conte
 import { WeightedLru } from '../domain/weighted-lru.js';
 import type { MessageService } from './messages.js';
 
-export interface MessageDetail extends MessageView {
+export interface MessageDetailView extends MessageView {
   record: MessageRecord;
 }
 
@@ -89,7 +89,7 @@ export class MessageContentService {
    * saying which limit stopped the rest. A message whose analysis was cut short at capture is not analysed again
    * on every read: it would hold a worker for the whole limit each time, to the same end.
    */
-  async detail(workspaceId: string, id: string): Promise<MessageDetail> {
+  async detail(workspaceId: string, id: string): Promise<MessageDetailView> {
     const record = await this.messages.require(workspaceId, id);
     if (analysisCutShort(record.parseError)) return { ...EMPTY_VIEW, record };
     const view = await this.pool.view(record.workspaceId, await this.messages.rawOf(record));

@@ -1,4 +1,5 @@
 // Captured messages in the index: pages of summaries, read state, deletion, per-message tags and batch changes.
+import type { components } from '../contract/api-types.js';
 import { AppError } from '../errors.js';
 import { normalizeTag, normalizeTags } from '../domain/tags.js';
 import type { MessageRecord } from '../domain/types.js';
@@ -9,15 +10,7 @@ import { decodeCursor, encodeCursor } from './message-cursor.js';
 import type { InboxService } from './inboxes.js';
 import { removeMessages } from './message-removal.js';
 
-export type BatchAction = 'read' | 'unread' | 'delete' | 'tag' | 'untag';
-
-export interface BatchRequest {
-  action: BatchAction;
-  ids?: string[];
-  query?: string;
-  inbox_id?: string;
-  tags?: string[];
-}
+export type BatchRequest = components['schemas']['BatchRequest'];
 
 export class MessageService {
   /** `scanRowsPerPage`: messages one page examines at most (SANDBOX_SCAN_ROWS_PER_PAGE). */

@@ -14,7 +14,7 @@ export interface ComponentReadiness {
   error?: string;
 }
 
-export interface Readiness {
+export interface ReadinessReport {
   ready: boolean;
   components: ComponentReadiness[];
 }
@@ -30,7 +30,7 @@ async function probeWithin(probe: ReadinessProbe, deadlineMs: number): Promise<C
 }
 
 /** Every probe at once, so the answer takes as long as the slowest component, never longer than the deadline. */
-export async function checkReadiness(probes: readonly ReadinessProbe[], deadlineMs = PROBE_DEADLINE_MS): Promise<Readiness> {
+export async function checkReadiness(probes: readonly ReadinessProbe[], deadlineMs = PROBE_DEADLINE_MS): Promise<ReadinessReport> {
   const components = await Promise.all(probes.map((probe) => probeWithin(probe, deadlineMs)));
   return { ready: components.every((component) => component.ready), components };
 }

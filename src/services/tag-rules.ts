@@ -1,4 +1,5 @@
 // Tag rules: stored q expressions that tag a message as it arrives, before anyone can see it.
+import type { components } from '../contract/api-types.js';
 import { AppError } from '../errors.js';
 import { newId } from '../domain/ids.js';
 import { normalizeTags } from '../domain/tags.js';
@@ -12,11 +13,7 @@ import type { InboxService } from './inboxes.js';
 /** Parsed rule queries kept; past it the least recently used is parsed again when next needed. */
 const PARSED_RULES_KEPT = 10_000;
 
-export interface TagRuleInput {
-  inbox_id?: string | null;
-  query: string;
-  tags: string[];
-}
+export type TagRuleInput = components['schemas']['TagRuleInput'];
 
 export class TagRuleService {
   /** By rule id and query text: a rule replaced with another query is a new entry, its old one ages out. */

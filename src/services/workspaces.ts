@@ -13,7 +13,7 @@ export interface IssuedKey {
   access: Access;
 }
 
-export interface Usage {
+export interface UsageFigures {
   periodStart: Date;
   used: number;
   monthlyLimit: number | null;
@@ -113,7 +113,7 @@ export class WorkspaceService {
     if (outcome === 'limit_reached') throw new AppError('limit_reached', `the plan allows ${memberLimit} member(s)`);
   }
 
-  async usage(workspace: Workspace): Promise<Usage> {
+  async usage(workspace: Workspace): Promise<UsageFigures> {
     const now = this.now();
     const plan = this.planFor(workspace);
     const [used, members, inboxes] = await Promise.all([

@@ -1,5 +1,5 @@
 // Short names for the JSON shapes the tests read, taken from the types generated from openapi.yaml.
-import type { components, operations } from '../../src/http/api-types.js';
+import type { components, operations } from '../../src/contract/api-types.js';
 
 type Schemas = components['schemas'];
 
@@ -20,6 +20,8 @@ export type WebhookTestEventJson = Schemas['WebhookTestEvent'];
 export type ErrorEnvelopeJson = Schemas['ErrorEnvelope'];
 export type SpamCheckJson = Schemas['SpamCheck'];
 export type HtmlCheckJson = Schemas['HtmlCheck'];
+export type HtmlCheckWarningJson = Schemas['HtmlCheckWarning'];
+export type StreamResetJson = Schemas['StreamReset'];
 
 /** The whole JSON body an operation answers with a status, envelope included. */
 export type ResponseJson<Op extends keyof operations, Status extends keyof operations[Op]['responses'] = 200 & keyof operations[Op]['responses']> =

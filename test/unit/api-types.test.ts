@@ -1,12 +1,12 @@
-// The checked-in src/http/api-types.ts must be exactly what openapi.yaml generates, so the types never drift from the contract.
+// The checked-in src/contract/api-types.ts must be exactly what openapi.yaml generates, so the types never drift from the contract.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import { API_TYPES_FILE, generateApiTypes } from '../../scripts/generate-api-types.js';
 
 describe('generated API types', () => {
-  it('src/http/api-types.ts is up to date with openapi.yaml', async () => {
+  it('src/contract/api-types.ts is up to date with openapi.yaml', async () => {
     const expected = await generateApiTypes();
     const actual = fs.readFileSync(API_TYPES_FILE, 'utf8');
-    assert.ok(actual === expected, 'src/http/api-types.ts is stale: run `npm run generate:api-types` and commit the result');
+    assert.ok(actual === expected, 'src/contract/api-types.ts is stale: run `npm run generate:api-types` and commit the result');
   });
 });

@@ -4,7 +4,8 @@ import { strict as assert } from 'node:assert';
 import { checkHtml, messageHtmlCheck, stylesheetLinks } from '../../src/mime/html-check.js';
 import { loadCaniemail, type Caniemail } from '../../src/mime/caniemail.js';
 import { featureIndex, UNDETECTABLE, type FeatureIndex } from '../../src/mime/html-features.js';
-import type { HtmlCheckFindings, HtmlCheckWarning, LinkedStylesheet } from '../../src/domain/html-check.js';
+import type { HtmlCheckFindings, LinkedStylesheet } from '../../src/domain/html-check.js';
+import type { HtmlCheckWarningJson } from '../support/api-json.js';
 import { assertCaniemailWarning, CANIEMAIL, expectedSupport, RAW_FEATURES } from '../support/caniemail-expectations.js';
 
 let data: { caniemail: Caniemail; index: FeatureIndex };
@@ -15,7 +16,7 @@ function check(html: string, stylesheets: LinkedStylesheet[] = [], inlineTypes =
 
 const found = (findings: HtmlCheckFindings) => new Map(findings.Warnings.map((warning) => [warning.Slug, warning.Score.Found]));
 
-function warning(findings: HtmlCheckFindings, slug: string): HtmlCheckWarning {
+function warning(findings: HtmlCheckFindings, slug: string): HtmlCheckWarningJson {
   const entry = findings.Warnings.find((candidate) => candidate.Slug === slug);
   assert.ok(entry, `${slug} not found; found: ${[...found(findings).keys()].join(', ')}`);
   return entry;

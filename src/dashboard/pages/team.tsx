@@ -1,6 +1,7 @@
 // The team: members with their roles (change, remove, leave) and, for admins and owners, invitations (create with
 // the one-time link shown once, list, revoke).
 import { useState } from 'preact/hooks';
+import { invitationRefusal, removalRefusal, roleChangeRefusal } from '../../domain/roles.js';
 import { api, call, type Role, type Schemas } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
 import { DataTable, Resource } from '../components/resource.js';
@@ -18,9 +19,10 @@ function MemberRow(props: { member: Schemas['Member']; myRole: Role; myEmail: st
   const { error, run } = useAction();
   const [confirming, setConfirming] = useState(false);
   const isMe = member.email === props.myEmail;
-  // Admins manage members and admins; only owners touch owners or make one (the API enforces the same).
-  const mayChange = !isMe && atLeast(myRole, 'admin') && (myRole === 'owner' || member.role !== 'owner');
-  const roles = ROLES.filter((role) => role !== 'owner' || myRole === 'owner');
+  // The API's own rules (admins manage members and admins; only owners touch owners or make one), so what is offered is allowed.
+  const roles = ROLES.filter((role) => roleChangeRefusal(myRole, member.role, role) === null);
+  const mayChange = !isMe && roles.length > 0;
+  const mayRemove = removalRefusal(myRole, isMe, member.role) === null;
 
   const changeRole = (role: Role) => run(async () => {
     await call(api.PUT('/v1/members/{email}', { params: { path: { email: member.email } }, body: { role } }));
@@ -45,7 +47,7 @@ function MemberRow(props: { member: Schemas['Member']; myRole: Role; myEmail: st
       </td>
       <td><When at={member.joined_at} /></td>
       <td>
-        {isMe || mayChange ? (
+        {mayRemove ? (
           <button type="button" class="danger" aria-label={action} onClick={() => setConfirming(true)}>{isMe ? 'Leave' : 'Remove'}</button>
         ) : null}
         {confirming ? (
@@ -87,7 +89,7 @@ function Invitations(props: { myRole: Role }) {
         <div class="field">
           <label for="invite-role">Role</label>
           <select id="invite-role" value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
-            {ROLES.filter((option) => option !== 'owner' || props.myRole === 'owner').map((option) => <option key={option} value={option}>{option}</option>)}
+            {ROLES.filter((option) => invitationRefusal(props.myRole, option) === null).map((option) => <option key={option} value={option}>{option}</option>)}
           </select>
         </div>
         <button type="submit" disabled={busy}>Invite</button>

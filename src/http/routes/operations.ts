@@ -1,12 +1,13 @@
 // Endpoints for operators and orchestrators, outside /v1 and without a key: liveness, readiness and Prometheus metrics.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.js';
-import type { Readiness } from '../../services/readiness.js';
+import type { ReadinessReport } from '../../services/readiness.js';
 import type { ServiceMetrics } from '../../observability/metrics.js';
 import { publicHandlers, type FileReply } from '../handler.js';
+import { readinessJson } from '../presenters.js';
 
 export interface OperationsOptions {
-  readiness: () => Promise<Readiness>;
+  readiness: () => Promise<ReadinessReport>;
   metrics: ServiceMetrics;
   access: MetricsAccess;
   /** Metrics are served on their own port (SANDBOX_METRICS_PORT) and not on the API's. */
@@ -49,13 +50,12 @@ export async function metricsReply(metrics: ServiceMetrics): Promise<FileReply> 
   return { file: text, contentType };
 }
 
-/** Bare JSON rather than the API envelope: probes read the status code, people read the components. */
 export function operationsHandlers(options: OperationsOptions) {
   return publicHandlers({
     livez: async () => ({ status: 200, json: { status: 'live' } }),
     readyz: async () => {
-      const { ready, components } = await options.readiness();
-      return ready ? { status: 200, json: { status: 'ready', components } } : { status: 503, json: { status: 'not_ready', components } };
+      const report = await options.readiness();
+      return { status: report.ready ? 200 : 503, json: readinessJson(report) };
     },
     getMetrics: async ({ headers }) => {
       if (options.metricsElsewhere) throw new AppError('not_found', 'metrics are served on their own port here (SANDBOX_METRICS_PORT)');

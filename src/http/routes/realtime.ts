@@ -5,13 +5,15 @@ import type { FileUrlSigner } from '../../services/signed-urls.js';
 import { listFilter } from '../../query/parse-query.js';
 import type { MessageWaiter } from '../../services/wait-for-message.js';
 import type { InboxEventStreams, StreamItem } from '../../services/inbox-event-stream.js';
-import type { components } from '../api-types.js';
+import type { components } from '../../contract/api-types.js';
 import { handlers } from '../handler.js';
 import type { SseEvent } from '../event-stream.js';
-import { messageDetailJson, messageSummaryJson } from '../presenters.js';
+import { messageDetailJson, messageSummaryJson, streamReadyJson, streamResetJson } from '../presenters.js';
 import type { OpenCount } from '../../observability/metrics.js';
 
-/** Reconnect delay suggested to clients, in ms. */
+type Schemas = components['schemas'];
+
+/** Reconnect delay suggested to clients, in ms (the contract's StreamReadyEvent names it). */
 const RECONNECT_MS = 2000;
 
 /**
@@ -29,23 +31,17 @@ function summaryJson(record: MessageRecord): string {
   return text;
 }
 
+/** Each event as the contract's StreamEvent describes it (one schema per event type). */
 function sseEvent(inboxId: string, item: StreamItem): SseEvent {
   switch (item.kind) {
     // A real event rather than a bare id line: some clients (the eventsource package, for one) take the last
     // event id only from events with data, and must still resume from here if they drop before any message.
     case 'ready':
-      return { retry: RECONNECT_MS, event: 'ready', id: item.cursor, data: JSON.stringify({ inbox_id: inboxId } satisfies components['schemas']['StreamReady']) };
+      return { retry: RECONNECT_MS, event: 'ready', id: item.cursor, data: JSON.stringify(streamReadyJson(inboxId)) } satisfies Schemas['StreamReadyEvent'];
     case 'message':
-      return { event: 'message', id: item.cursor, data: summaryJson(item.record) };
+      return { event: 'message', id: item.cursor, data: summaryJson(item.record) } satisfies Schemas['StreamMessageEvent'];
     case 'reset':
-      return {
-        event: 'reset',
-        id: item.cursor,
-        data: JSON.stringify({
-          reason: 'cursor_expired',
-          message: 'the stream cannot resume from Last-Event-ID: messages after it are no longer kept; list the inbox to catch up, this stream goes on from here',
-        } satisfies components['schemas']['StreamReset']),
-      };
+      return { event: 'reset', id: item.cursor, data: JSON.stringify(streamResetJson()) } satisfies Schemas['StreamResetEvent'];
   }
 }
 

@@ -2,7 +2,7 @@
 import type { PeopleService } from '../../services/people.js';
 import type { SessionService } from '../../services/sessions.js';
 import { handlers, publicHandlers } from '../handler.js';
-import { meJson, sessionJson } from '../account-presenters.js';
+import { meJson, passwordLinkJson, sessionJson } from '../account-presenters.js';
 
 export function sessionHandlers(people: PeopleService, sessions: SessionService) {
   return handlers({
@@ -33,10 +33,7 @@ export function sessionPublicHandlers(people: PeopleService) {
       const { token, me } = await people.signIn(body.email, body.password, body.workspace_id, client);
       return { status: 201, data: meJson(me), sessionCookie: { set: token, expiresAt: me.session.expiresAt } };
     },
-    lookUpPasswordLink: async ({ body, client }) => {
-      const link = await people.lookUpPasswordLink(body.token, client);
-      return { data: { email: link.email, expires_at: link.expiresAt.toISOString() } };
-    },
+    lookUpPasswordLink: async ({ body, client }) => ({ data: passwordLinkJson(await people.lookUpPasswordLink(body.token, client)) }),
     setPasswordFromLink: async ({ body, client }) => ({ data: { email: await people.setPasswordFromLink(body.token, body.password, client) } }),
   });
 }

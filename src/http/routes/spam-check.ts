@@ -1,19 +1,10 @@
-// The spam check endpoint: spamd's verdict on a message, in the capitalised field names of the Checks operations.
+// The spam check endpoint: spamd's verdict on a message.
 import type { SpamCheckService } from '../../services/spam-check.js';
 import { handlers } from '../handler.js';
+import { spamCheckJson } from '../presenters.js';
 
 export function spamCheckHandlers(spamCheck: SpamCheckService) {
   return handlers({
-    spamCheck: async ({ principal, params, signal }) => {
-      const verdict = await spamCheck.check(principal.workspace.id, params.id, signal);
-      return {
-        data: {
-          IsSpam: verdict.isSpam,
-          Score: verdict.score,
-          RequiredScore: verdict.requiredScore,
-          Rules: verdict.rules.map((rule) => ({ Name: rule.name, Score: rule.score, Description: rule.description })),
-        },
-      };
-    },
+    spamCheck: async ({ principal, params, signal }) => ({ data: spamCheckJson(await spamCheck.check(principal.workspace.id, params.id, signal)) }),
   });
 }

@@ -3,15 +3,12 @@ import type { TagService } from '../../services/tags.js';
 import type { TagRuleService } from '../../services/tag-rules.js';
 import type { WorkspaceService } from '../../services/workspaces.js';
 import { handlers } from '../handler.js';
-import { tagJson, tagRuleJson } from '../presenters.js';
+import { tagJson, tagRuleJson, updatedTagJson } from '../presenters.js';
 
 export function tagHandlers(tags: TagService, rules: TagRuleService, workspaces: WorkspaceService) {
   return handlers({
     listTags: async ({ principal }) => ({ data: (await tags.list(principal.workspace.id)).map(tagJson) }),
-    updateTag: async ({ principal, params, body }) => {
-      const result = await tags.update(principal.workspace.id, params.name, body);
-      return { data: { old_name: result.oldName, name: result.name, color: result.color } };
-    },
+    updateTag: async ({ principal, params, body }) => ({ data: updatedTagJson(await tags.update(principal.workspace.id, params.name, body)) }),
     deleteTag: async ({ principal, params }) => ({ data: { deleted: await tags.delete(principal.workspace.id, params.name) } }),
     listTagRules: async ({ principal, query }) => ({ data: (await rules.list(principal.workspace.id, query.inbox_id)).map(tagRuleJson) }),
     createTagRule: async ({ principal, body }) => ({ status: 201, data: tagRuleJson(await rules.create(principal.workspace.id, workspaces.planFor(principal.workspace), body)) }),

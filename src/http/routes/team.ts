@@ -2,7 +2,7 @@
 import type { InvitationService } from '../../services/invitations.js';
 import type { MemberService } from '../../services/members.js';
 import { handlers, publicHandlers } from '../handler.js';
-import { invitationJson, memberJson } from '../account-presenters.js';
+import { acceptedInvitationJson, invitationJson, invitationPreviewJson, memberJson } from '../account-presenters.js';
 
 export function teamHandlers(members: MemberService, invitations: InvitationService) {
   return handlers({
@@ -23,15 +23,7 @@ export function teamHandlers(members: MemberService, invitations: InvitationServ
 
 export function teamPublicHandlers(invitations: InvitationService) {
   return publicHandlers({
-    lookUpInvitation: async ({ body, client }) => {
-      const { workspace, invitation } = await invitations.lookUp(body.token, client);
-      return {
-        data: { workspace_name: workspace.name, email: invitation.email, role: invitation.role, expires_at: invitation.expiresAt.toISOString() },
-      };
-    },
-    acceptInvitation: async ({ body, client }) => {
-      const { email, workspace, role } = await invitations.accept(body.token, body.password, client);
-      return { data: { email, workspace: { id: workspace.id, name: workspace.name, role }, role } };
-    },
+    lookUpInvitation: async ({ body, client }) => ({ data: invitationPreviewJson(await invitations.lookUp(body.token, client)) }),
+    acceptInvitation: async ({ body, client }) => ({ data: acceptedInvitationJson(await invitations.accept(body.token, body.password, client)) }),
   });
 }

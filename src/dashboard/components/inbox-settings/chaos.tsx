@@ -2,6 +2,7 @@
 // and "Try it", the server's dry run (POST .../chaos/test) of the saved settings. Admins change them; members see
 // them read-only (the API answers 403 role_required to their PUT) and may still try them, as a read key may.
 import { useState } from 'preact/hooks';
+import { CHAOS_BEHAVIOUR_STAGES, CHAOS_CODES, type ChaosStage } from '../../../domain/chaos.js';
 import { api, call, type Schemas } from '../../api.js';
 import { Alert, Loading, Status } from '../ui.js';
 import { useServerData } from '../../server-state.js';
@@ -9,21 +10,20 @@ import { atLeast, useRole } from '../../session.js';
 import { useAction } from '../../use-action.js';
 
 type Chaos = Schemas['ChaosSettings'];
-type TriggerStage = 'connection' | 'authentication' | 'sender' | 'recipient' | 'data';
 type BehaviourStage = Schemas['ChaosBehaviourStage'];
 
-/** The stages in the order a session meets them, with the reply codes openapi.yaml allows at each. */
-const TRIGGERS: { stage: TriggerStage; label: string; codes: number[] }[] = [
-  { stage: 'connection', label: 'Connection (decided at AUTH, then closed)', codes: [421, 554] },
-  { stage: 'authentication', label: 'Authentication (AUTH)', codes: [421, 454, 534, 535, 538] },
-  { stage: 'sender', label: 'Sender (MAIL FROM)', codes: [421, 450, 451, 452, 550, 552, 553, 554] },
-  { stage: 'recipient', label: 'Recipient (each RCPT TO)', codes: [421, 450, 451, 452, 550, 551, 552, 553, 554] },
-  { stage: 'data', label: 'Data (end of DATA)', codes: [421, 450, 451, 452, 550, 552, 554] },
+/** The stages in the order a session meets them; the reply codes each allows are the server's (CHAOS_CODES). */
+const TRIGGERS: { stage: ChaosStage; label: string }[] = [
+  { stage: 'connection', label: 'Connection (decided at AUTH, then closed)' },
+  { stage: 'authentication', label: 'Authentication (AUTH)' },
+  { stage: 'sender', label: 'Sender (MAIL FROM)' },
+  { stage: 'recipient', label: 'Recipient (each RCPT TO)' },
+  { stage: 'data', label: 'Data (end of DATA)' },
 ];
-const BEHAVIOUR_STAGES: BehaviourStage[] = ['authentication', 'sender', 'recipient', 'data'];
 
 function TriggerFields(props: { chaos: Chaos; spec: (typeof TRIGGERS)[number]; onChange: (chaos: Chaos) => void }) {
-  const { stage, label, codes } = props.spec;
+  const { stage, label } = props.spec;
+  const codes = CHAOS_CODES[stage];
   const trigger = props.chaos[stage];
   const set = (change: Partial<typeof trigger>) => props.onChange({ ...props.chaos, [stage]: { ...trigger, ...change } });
   const id = `chaos-${stage}`;
@@ -54,7 +54,7 @@ function StageSelect(props: { id: string; value: BehaviourStage; onChange: (stag
     <div class="field">
       <label for={props.id}>Stage</label>
       <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.currentTarget.value as BehaviourStage)}>
-        {BEHAVIOUR_STAGES.map((stage) => <option key={stage} value={stage}>{stage}</option>)}
+        {CHAOS_BEHAVIOUR_STAGES.map((stage) => <option key={stage} value={stage}>{stage}</option>)}
       </select>
     </div>
   );

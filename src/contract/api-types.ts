@@ -1,4 +1,4 @@
-// Types of the HTTP API, generated from openapi.yaml by scripts/generate-api-types.ts (openapi-typescript): do not
+// Types of the HTTP API and the values of its enums, generated from openapi.yaml by scripts/generate-api-types.ts (openapi-typescript): do not
 // edit; run `npm run generate:api-types` after changing openapi.yaml (the unit tests fail while this file is stale).
 export interface paths {
     "/v1/workspace": {
@@ -1978,6 +1978,38 @@ export interface components {
                 message: string;
             };
         };
+        /** @description One event of the inbox event stream (GET /v1/inboxes/{id}/events), told apart by its `event` field */
+        StreamEvent: components["schemas"]["StreamReadyEvent"] | components["schemas"]["StreamMessageEvent"] | components["schemas"]["StreamResetEvent"];
+        /** @description The first event of every stream: `event: ready`, the reconnection delay, the position it starts from */
+        StreamReadyEvent: {
+            /** @constant */
+            event: "ready";
+            /** @description The stream cursor the stream starts from */
+            id: string;
+            /**
+             * @description The reconnection delay suggested to clients, in ms
+             * @constant
+             */
+            retry?: 2000;
+            data: string;
+        };
+        /** @description A new email: `event: message`, its stream cursor, its MessageSummary */
+        StreamMessageEvent: {
+            /** @constant */
+            event: "message";
+            /** @description The stream cursor of the message */
+            id: string;
+            /** @description One line of JSON */
+            data: string;
+        };
+        /** @description `event: reset`: the stream cannot resume from the Last-Event-ID given and goes on from the newest arrival */
+        StreamResetEvent: {
+            /** @constant */
+            event: "reset";
+            /** @description The stream cursor of the newest arrival */
+            id: string;
+            data: string;
+        };
         /** @description Data of the inbox event stream's `ready` event */
         StreamReady: {
             inbox_id: string;
@@ -3147,7 +3179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["StreamEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5437,6 +5469,40 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsV1ApiKeysPostRequestBodyContentApplicationJsonAccessValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/api-keys"]["post"]["requestBody"]["content"]["application/json"]["access"]> = ["read", "read_write"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unclaimed", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions"];
+export const readinessStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["status"]> = ["ready", "not_ready"];
+export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "admin", "member"];
+export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked", "expired"];
+export const invitationWithLinkStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationWithLink"]["status"]> = ["pending"];
+export const apiKeyAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["access"]> = ["read", "read_write"];
+export const apiKeyWithSecretAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyWithSecret"]["access"]> = ["read", "read_write"];
+export const auditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditAction"]> = ["session.signed_in", "person.password_changed", "person.password_set", "invitation.created", "invitation.revoked", "invitation.accepted", "invitation.accept_refused", "member.role_changed", "member.removed", "member.left", "api_key.created", "api_key.revoked"];
+export const workspaceRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Workspace"]["role"]> = ["owner", "admin", "member"];
+export const chaosConnectionTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosConnectionTrigger"]["code"]> = [421, 554];
+export const chaosAuthenticationTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosAuthenticationTrigger"]["code"]> = [421, 454, 534, 535, 538];
+export const chaosSenderTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosSenderTrigger"]["code"]> = [421, 450, 451, 452, 550, 552, 553, 554];
+export const chaosRecipientTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosRecipientTrigger"]["code"]> = [421, 450, 451, 452, 550, 551, 552, 553, 554];
+export const chaosDataTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosDataTrigger"]["code"]> = [421, 450, 451, 452, 550, 552, 554];
+export const chaosBehaviourStageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosBehaviourStage"]> = ["authentication", "sender", "recipient", "data"];
+export const chaosOutcomeResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosOutcome"]["result"]> = ["accepted", "refused", "disconnected"];
+export const deliveryEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Delivery"]["event"]> = ["message.received", "webhook.test"];
+export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Delivery"]["status"]> = ["pending", "delivered", "failed"];
+export const streamResetReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StreamReset"]["reason"]> = ["cursor_expired"];
+export const batchRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BatchRequest"]["action"]> = ["read", "unread", "delete", "tag", "untag"];
+export const htmlCheckWarningCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Category"]> = ["html", "css", "image", "others"];
+export const htmlCheckWarningSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Source"]> = ["caniemail", "mail-sandbox"];
+export const htmlCheckResultSupportValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckResult"]["Support"]> = ["yes", "no", "partial", "unknown"];
+export const componentsParametersRemoteContentValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["RemoteContent"]> = [0, 1];
+export const componentsHeadersHtmlContentSecurityPolicyValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["HtmlContentSecurityPolicy"]> = ["default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; font-src data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox", "default-src 'none'; img-src data: cid: *; style-src 'unsafe-inline' *; font-src data: *; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox"];
 /** Parameters, by operation and location, that request validation fills from their `default` when a request leaves them out. */
 export interface defaultedParameters {
     listMessages: {
