@@ -29,7 +29,10 @@ export class WalCheckpointer {
     const settings: CheckpointSettings = { file, journalSizeLimit };
     this.thread = new Piscina({
       filename: workerFile(import.meta.url, 'wal-checkpoint-thread').href,
-      minThreads: 1,
+      // Started by the first checkpoint, not here: a short-lived process (an admin command) that opens the database and
+      // closes it at once would otherwise destroy the thread while it still loads its module, which Node 20 can abort
+      // on (an assertion in require() of an ES module); close() waits for a checkpoint under way, loading included.
+      minThreads: 0,
       maxThreads: 1,
       idleTimeout: Infinity,
       workerData: settings,
