@@ -108,7 +108,7 @@ export interface AuditEntry {
   id: string;
   workspaceId: string;
   at: Date;
-  /** The acting person's email, or 'operator' for the admin CLI. */
+  /** The acting person's email (the admin CLI's changes are not audited). */
   actor: string;
   action: AuditAction;
   target: string | null;

@@ -4,9 +4,6 @@ import { newId } from '../domain/ids.js';
 import type { AuditAction, AuditEntry } from '../domain/types.js';
 import type { AccountStore, AuditPosition } from '../storage/ports.js';
 
-/** Who acted: a person's email, or the admin CLI. */
-export const OPERATOR = 'operator';
-
 function encodeCursor(entry: AuditEntry): string {
   return Buffer.from(JSON.stringify({ at: entry.at.getTime(), id: entry.id })).toString('base64url');
 }
