@@ -177,7 +177,7 @@ export interface CaptureLimits {
   bufferedBytesPerWorkspace: number;
   /** A message larger than this is spooled to a file as it arrives rather than kept in memory. */
   spoolThresholdBytes: number;
-  /** Bytes of DATA a workspace's SMTP transactions are read at per second, together (a one-second burst). */
+  /** Bytes of DATA a workspace's SMTP transactions are read at per second, together (a burst of an eighth of a second). */
   dataBytesPerSecondPerWorkspace: number;
 }
 

@@ -27,10 +27,14 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const WEBHOOK_GRACE_MS = 30_000;
 /** The bystander never outlives a bench that forgot it. */
 const LIFETIME_MS = 20 * 60_000;
+/** How many of a window's slowest requests are reported with when they started. */
+const SLOWEST_KEPT = 3;
 const ENVELOPE = { from: 'bystander@tenant-b.example.test', to: ['bystander-inbox@tenant-b.example.test'] };
 
 interface Sample {
   window: string;
+  /** When the request started, in ms since its window opened: says which phase of an attack an outlier fell in. */
+  atMs: number;
   ms: number;
   failure: string | null;
 }
@@ -47,7 +51,11 @@ class PacedLoop {
   private stopped = false;
   private readonly done: Promise<void>;
 
-  constructor(private readonly periodMs: number, private readonly once: () => Promise<string | null>, private readonly windowNow: () => string | null) {
+  constructor(
+    private readonly periodMs: number,
+    private readonly once: () => Promise<string | null>,
+    private readonly windowNow: () => { name: string; openedAt: number } | null,
+  ) {
     this.done = this.loop();
   }
 
@@ -67,7 +75,7 @@ class PacedLoop {
       } catch (error) {
         failure = noAnswer(error);
       }
-      if (window !== null) this.samples.push({ window, ms: performance.now() - startedAt, failure });
+      if (window !== null) this.samples.push({ window: window.name, atMs: startedAt - window.openedAt, ms: performance.now() - startedAt, failure });
     }
   }
 
@@ -89,6 +97,10 @@ function latencyFigures(samples: Sample[]) {
     max_ms: times.length > 0 ? round(times.at(-1)!) : null,
     failed: samples.filter((sample) => sample.failure !== null).length,
     ...(Object.keys(failures).length > 0 ? { failures } : {}),
+    slowest: [...samples]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, SLOWEST_KEPT)
+      .map((sample) => ({ ms: round(sample.ms), at_s: round(sample.atMs / 1000, 1) })),
   };
 }
 
@@ -102,6 +114,7 @@ export interface WindowFigures {
 
 class Bystander {
   private window: string | null = null;
+  private windowOpenedAt = 0;
   private readonly loopDelayMax = new Map<string, number>();
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 10 });
   private readonly captures = new Map<string, Capture>();
@@ -131,14 +144,16 @@ class Bystander {
     const first = await this.capture();
     if (first !== null) throw new Error(`B's first capture failed: ${first}`);
     this.loopDelay.enable();
-    this.api = new PacedLoop(API_PERIOD_MS, () => this.read(), () => this.window);
-    this.smtp = new PacedLoop(SMTP_PERIOD_MS, () => this.capture(), () => this.window);
+    const windowNow = () => (this.window === null ? null : { name: this.window, openedAt: this.windowOpenedAt });
+    this.api = new PacedLoop(API_PERIOD_MS, () => this.read(), windowNow);
+    this.smtp = new PacedLoop(SMTP_PERIOD_MS, () => this.capture(), windowNow);
   }
 
   enter(name: string | null): void {
     if (this.window !== null) this.loopDelayMax.set(this.window, Math.max(this.loopDelayMax.get(this.window) ?? 0, this.loopDelay.max / 1e6));
     this.loopDelay.reset();
     this.window = name;
+    this.windowOpenedAt = performance.now();
   }
 
   private async read(): Promise<string | null> {

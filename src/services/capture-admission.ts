@@ -82,22 +82,31 @@ export class CaptureAdmission {
 const size = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`);
 
 /**
- * Bytes per second with a one-second burst, as a bucket that may run into debt: each caller takes its bytes at once
+ * How much of a second's rate a workspace may take at once. A burst is scanned on the event loop in a few turns,
+ * so it must stay short: with a whole second's worth (16 MiB), twenty large transactions starting together held
+ * every other tenant's requests ~100–160 ms; an eighth of a second (2 MiB) is ~7 ms of scanning.
+ */
+const BURST_SECONDS = 0.125;
+
+/**
+ * Bytes per second with a short burst, as a bucket that may run into debt: each caller takes its bytes at once
  * and is told how long to wait until the debt is paid, so callers sharing the rate are served in the order they came.
  */
 class ByteRate {
   private tokens: number;
   private updatedAt: number;
+  private readonly burst: number;
 
   constructor(private readonly perSecond: number, private readonly now: () => number) {
-    this.tokens = perSecond;
+    this.burst = perSecond * BURST_SECONDS;
+    this.tokens = this.burst;
     this.updatedAt = now();
   }
 
   /** Milliseconds to wait before using `bytes`. */
   take(bytes: number): number {
     const now = this.now();
-    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.updatedAt) / 1000) * this.perSecond);
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.updatedAt) / 1000) * this.perSecond);
     this.updatedAt = now;
     this.tokens -= bytes;
     return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens / this.perSecond) * 1000);

@@ -55,14 +55,14 @@ describe('capture admission', () => {
     const admission = new CaptureAdmission({ ...limits, transactions: 5, bufferedBytes: 10_000, bufferedBytesPerWorkspace: 10_000 }, () => now);
     const a1 = admission.open('ws_a');
     const a2 = admission.open('ws_a');
-    assert.equal(a1.paceMs(600), 0, 'within the one-second burst');
-    assert.equal(a2.paceMs(400), 0, 'the burst is the workspace\'s, not each transaction\'s');
+    assert.equal(a1.paceMs(75), 0, 'within the burst, an eighth of a second\'s bytes');
+    assert.equal(a2.paceMs(50), 0, 'the burst is the workspace\'s, not each transaction\'s');
     assert.equal(a1.paceMs(500), 500, 'half a second of debt at 1000 bytes a second');
     assert.equal(a2.paceMs(500), 1000, 'the next one waits behind it');
-    assert.equal(admission.open('ws_b').paceMs(1000), 0, 'another workspace has a rate of its own');
+    assert.equal(admission.open('ws_b').paceMs(125), 0, 'another workspace has a rate of its own');
     now += 1000;
     assert.equal(a1.paceMs(0), 0, 'a second later the debt is paid');
     now += 5000;
-    assert.equal(a1.paceMs(2000), 1000, 'an idle workspace saves up one second\'s burst, no more');
+    assert.equal(a1.paceMs(1125), 1000, 'an idle workspace saves up an eighth of a second\'s burst, no more');
   });
 });
