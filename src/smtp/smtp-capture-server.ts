@@ -1,5 +1,5 @@
 // SMTP front door: STARTTLS and implicit TLS, size limits, the policy chain at each command, and capture through the ingest pipeline.
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
 import { AppError, toAppError } from '../errors.js';
@@ -8,7 +8,7 @@ import type { IngestPipeline } from '../ingest/ingest-message.js';
 import type { InboxService } from '../services/inboxes.js';
 import type { CaptureAdmission, CaptureTicket } from '../services/capture-admission.js';
 import { MessageSpool } from './message-spool.js';
-import { KeyedCounts } from '../domain/keyed-counts.js';
+import { ConnectionCaps, type ConnectionCap } from '../domain/connection-caps.js';
 import type { TlsMaterial } from './tls-material.js';
 import type { CaptureObserver } from '../ingest/ingest-message.js';
 import type { OpenCount, SmtpStage } from '../observability/metrics.js';
@@ -70,9 +70,18 @@ export class SmtpCaptureServer {
   private idleWaiters: (() => void)[] = [];
   /** Sessions counted as open; smtp-server may report the close of a socket it never announced. */
   private readonly openSessions = new Set<string>();
-  /** Admitted sessions: their client address, and the timer that closes them unless they authenticate first. */
-  private readonly admitted = new Map<string, { address: string; authDeadline: NodeJS.Timeout | null }>();
-  private readonly sessionsByAddress = new KeyedCounts();
+  /** Both ports' connections, counted from accept to close. */
+  private readonly connectionCaps: ConnectionCaps;
+  /**
+   * How each accepted socket gives its place back: on its close, or on its session's (onClose), whichever comes
+   * first. STARTTLS strips the plain socket's listeners, so once a session exists its close is the one relied on.
+   */
+  private readonly socketPlaces = new WeakMap<Socket, () => void>();
+  private readonly sessionPlaces = new Map<string, () => void>();
+  /** The 421 4.7.0 line for each cap, written whole: a flood of refusals builds nothing per socket. */
+  private readonly capRefusals: Record<ConnectionCap, string>;
+  /** Each session not yet authenticated: the timer that closes it unless it authenticates first. */
+  private readonly authDeadlines = new Map<string, NodeJS.Timeout>();
   /**
    * The open transactions, by session: from MAIL FROM (admitted before its policies, so a chaos delay counts) to the
    * end of DATA or a disconnect, each with its admission ticket.
@@ -88,7 +97,18 @@ export class SmtpCaptureServer {
     private readonly captures: CaptureAdmission,
     private readonly log: Logger,
     private readonly observer: SmtpObserver,
-  ) {}
+  ) {
+    const { max, perAddress } = options.connections;
+    this.connectionCaps = new ConnectionCaps({ max, perAddress });
+    const line = (message: string) => {
+      const reply = smtpErrorFor(new AppError('too_many_connections', message));
+      return `${reply.responseCode} ${reply.message}\r\n`;
+    };
+    this.capRefusals = {
+      overall: line(`Too many SMTP sessions (${max}) are open; try again later`),
+      address: line(`Too many SMTP sessions (${perAddress}) are open from your address; try again later`),
+    };
+  }
 
   /** Starts the plain (STARTTLS) and implicit-TLS listeners; resolves to the ports actually bound. */
   async listen(): Promise<{ smtpPort: number; smtpsPort: number }> {
@@ -163,21 +183,23 @@ export class SmtpCaptureServer {
       // answers), and nothing here uses the name.
       disableReverseLookup: true,
       onConnect: (session, callback) => {
-        this.observer.smtpConnections.inc();
         this.observer.smtpSessionsOpen.inc();
         this.openSessions.add(session.id);
         const connection = this.connectionOf(server, session.id);
+        const place = connection && this.socketPlaces.get(connection._socket as Socket);
+        if (place) this.sessionPlaces.set(session.id, place);
         if (connection) this.sendOwnEnhancedCodes(connection);
         if (this.draining) return callback(this.shuttingDown());
-        const refusal = this.admit(server, session);
-        if (refusal) return callback(refusal);
+        this.startAuthDeadline(server, session.id);
         if (connection && !secure && this.options.requireTlsForAuth) this.refuseAuthInTheClear(connection);
         callback();
       },
       // A session that leaves mid-transaction (RSET-less disconnect) must not hold up shutdown.
       onClose: (session) => {
         if (this.openSessions.delete(session.id)) this.observer.smtpSessionsOpen.dec();
-        this.release(session.id);
+        this.clearAuthDeadline(session.id);
+        this.sessionPlaces.get(session.id)?.();
+        this.sessionPlaces.delete(session.id);
         this.endTransaction(session.id);
       },
       onAuth: (auth, session, callback) => {
@@ -189,7 +211,7 @@ export class SmtpCaptureServer {
           if (!passed) return;
           // The auth policy continued, so the credentials open this inbox.
           const inbox = (await context.inbox())!;
-          this.authenticated(session.id);
+          this.clearAuthDeadline(session.id);
           this.observer.smtpReplied('auth', 235);
           callback(null, { user: { inbox, passwordHash: inbox.smtpPasswordHash } satisfies SessionUser });
         });
@@ -274,41 +296,49 @@ export class SmtpCaptureServer {
     // onConnect names this server; it first runs when a connection arrives, long after this line.
     const server: SMTPServer = new SMTPServer(options);
     server.on('error', (error) => this.log.warn({ err: error }, 'smtp connection error'));
+    this.admitAtAccept(server, secure);
     return server;
   }
 
   /**
-   * Admits a session under the caps (both ports together, and per client address) and starts its AUTH deadline; or
-   * refuses it with 421 4.7.0. smtp-server writes a connect-time refusal without an enhanced code, so the message
-   * carries it.
+   * Puts the connection caps in front of smtp-server's own connection handler, so a connection past them is refused
+   * before smtp-server builds a session for it (an id from the random source, a parser, timers, socket options):
+   * under a flood of thousands of connections that work, not the refusal, held the event loop. The plain port
+   * answers 421 4.7.0 and closes; the implicit-TLS port can say nothing before a handshake, and a handshake is the
+   * work the cap is there to save, so it closes at once.
    */
-  private admit(server: SMTPServer, session: SMTPServerSession): SmtpError | null {
-    const { max, perAddress, authTimeoutMs } = this.options.connections;
-    const address = session.remoteAddress;
-    const fromAddress = this.sessionsByAddress.of(address);
-    let refusal: AppError | null = null;
-    if (this.admitted.size >= max) refusal = new AppError('too_many_connections', `Too many SMTP sessions (${max}) are open; try again later`);
-    else if (fromAddress >= perAddress) refusal = new AppError('too_many_connections', `Too many SMTP sessions (${perAddress}) are open from your address; try again later`);
-    if (refusal) return this.refused('connect', smtpErrorFor(refusal));
-    this.sessionsByAddress.add(address);
-    const authDeadline = setTimeout(() => this.closeUnauthenticated(server, session.id), authTimeoutMs);
-    authDeadline.unref();
-    this.admitted.set(session.id, { address, authDeadline });
-    return null;
+  private admitAtAccept(server: SMTPServer, secure: boolean): void {
+    const listener = server.server;
+    const handlers = listener.listeners('connection') as ((socket: Socket) => void)[];
+    if (handlers.length !== 1) throw new Error(`smtp-server accepts through ${handlers.length} connection listeners, not one: the connection caps need a new place in front of it`);
+    const handOver = handlers[0]!;
+    listener.removeAllListeners('connection');
+    listener.on('connection', (socket: Socket) => {
+      this.observer.smtpConnections.inc();
+      const claim = this.connectionCaps.claim(socket.remoteAddress ?? 'unknown');
+      if (typeof claim !== 'string') {
+        socket.once('close', claim.release);
+        this.socketPlaces.set(socket, claim.release);
+        handOver(socket);
+        return;
+      }
+      this.observer.smtpReplied('connect', 421);
+      socket.on('error', () => socket.destroy());
+      if (secure) socket.destroy();
+      else socket.end(this.capRefusals[claim], () => socket.destroy());
+    });
   }
 
-  private authenticated(sessionId: string): void {
-    const entry = this.admitted.get(sessionId);
-    if (entry?.authDeadline) clearTimeout(entry.authDeadline);
-    if (entry) entry.authDeadline = null;
+  /** An admitted session gets the AUTH timeout: it is closed unless it authenticates first. */
+  private startAuthDeadline(server: SMTPServer, sessionId: string): void {
+    const deadline = setTimeout(() => this.closeUnauthenticated(server, sessionId), this.options.connections.authTimeoutMs);
+    deadline.unref();
+    this.authDeadlines.set(sessionId, deadline);
   }
 
-  private release(sessionId: string): void {
-    const entry = this.admitted.get(sessionId);
-    if (!entry) return;
-    if (entry.authDeadline) clearTimeout(entry.authDeadline);
-    this.admitted.delete(sessionId);
-    this.sessionsByAddress.remove(entry.address);
+  private clearAuthDeadline(sessionId: string): void {
+    clearTimeout(this.authDeadlines.get(sessionId));
+    this.authDeadlines.delete(sessionId);
   }
 
   /** A session that holds a connection without authenticating is told why and closed (a 421 closes it). */

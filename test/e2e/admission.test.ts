@@ -139,6 +139,24 @@ describe(`admission before work (${testProfile()} profile)`, function () {
       assert.equal(admitted?.code, 220, admitted?.text);
     });
 
+    it('gives a STARTTLS session\'s place back when it ends (the upgrade takes over the plain socket)', async () => {
+      // Four sessions in turn from one address capped at three: a place kept by any of them would refuse the fourth.
+      for (let i = 0; i < 4; i++) {
+        const reply = await sendRaw(victim, message(`over STARTTLS ${i}`), envelope, { requireTLS: true, localAddress: ATTACKER });
+        storedId(reply.response);
+      }
+      await pollUntil(async () => (await sessionsOpen()) === 0, 10_000, 'the server to see the STARTTLS sessions close');
+      for (let i = 0; i < 3; i++) await smtpSession(ATTACKER);
+    });
+
+    it('closes a connection past the cap on the implicit-TLS port at once, before any handshake', async () => {
+      for (let i = 0; i < 3; i++) await smtpSession(ATTACKER);
+      const refused = net.connect({ port: server.smtpsPort, host: '127.0.0.1', localAddress: ATTACKER });
+      opened.push(refused);
+      // Nothing can be said before a handshake, and the handshake is the work the cap saves: the server closes.
+      assert.equal(await untilClosed(refused), '');
+    });
+
     it('closes a session that has not authenticated within SANDBOX_SMTP_AUTH_TIMEOUT_SECONDS with 421 4.4.2', async () => {
       const idle = await smtpSession(ATTACKER);
       await idle.expect('EHLO idle.test', 250);
