@@ -44,7 +44,7 @@ type SmtpConnection = SMTPServer['connections'] extends Set<infer C> ? C : never
  * The SMTP reply for an application error, its enhanced status code first: each connection sends such a line as it
  * is (sendingOwnEnhancedCodes), since smtp-server derives one enhanced code per basic code and 451 has several.
  */
-export function smtpErrorFor(error: unknown): SmtpError {
+function smtpErrorFor(error: unknown): SmtpError {
   const appError = toAppError(error);
   const message = appError.expose ? appError.message : 'Local error while storing the message, try again later';
   const { code, enhanced } = appError.smtpReply;
