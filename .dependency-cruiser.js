@@ -1,15 +1,15 @@
 // The layers of src/ (ARCHITECTURE.md, "Layers, enforced by a tool"), checked by `npm run lint:layers` in npm test.
 // http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, outbound/, spamd/ → domain/ → contract/: a layer may
 // use any layer below it (SMTP hands a message straight to the ingest pipeline), none above. Storage is reached only through its
-// ports; main.ts, application.ts, capture-services.ts and cli/ wire it all together. Storage drivers and content parsers are eslint's.
+// ports; main.ts, composition/ and cli/ wire it all together. Storage drivers and content parsers are eslint's.
 
 /**
  * Composition roots: they open the backend, build the services and hand them to the entry points, so they may import
- * anything. application.ts is the server's wiring (main.ts runs it); capture-services.ts is the wiring the server and
- * the admin CLI share (it hands the API's message JSON to the webhook service); account-services.ts is the dashboard's
- * services, which both also share.
+ * anything. composition/ is the server's wiring, in phases (services, HTTP, SMTP, workers) that application.ts
+ * composes and main.ts runs; its capture-services.ts and account-services.ts are the wiring the server and the admin
+ * CLI (cli/) share.
  */
-const COMPOSITION = '^src/(main\\.ts$|application\\.ts$|capture-services\\.ts$|account-services\\.ts$|cli/)';
+const COMPOSITION = '^src/(main\\.ts$|composition/|cli/)';
 /** Ways in: HTTP requests, SMTP sessions, background jobs. */
 const ENTRY_POINTS = '^src/(http|smtp|workers)/';
 /**

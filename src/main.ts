@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
-import { createApplication } from './application.js';
+import { createApplication } from './composition/application.js';
 
 /** Exit codes: 0 stopped cleanly, 1 failed to start or forced out of shutdown, 2 invalid configuration. */
 async function run(config: Readonly<Config>): Promise<void> {

@@ -289,6 +289,7 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
     linkCount: int(0, 6),
     tls: chance(0.8),
     parseError: null,
+    analysisCutShort: false,
     read: chance(0.4),
     tags,
     // The list endpoint never reads the raw blob, so none is written.

@@ -14,6 +14,7 @@ import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
 import type { ComposedBody } from '../mime/compose-message.js';
+import { cutShortSentence } from '../domain/analysis-outcome.js';
 import type { AnalyzeTagRules, ContentResults, ContentTask, ThumbnailOutcome } from './content-tasks.js';
 
 export interface ContentPoolOptions {
@@ -54,12 +55,6 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 const WORKER_NICE_INCREMENT = 10;
 /** The header-only fallback reads a bounded prefix, so a far shorter limit is plenty. */
 const FALLBACK_TIMEOUT_MS = 1000;
-
-/** Every failure of a task is worded from here, so a stored parse_error tells a cut-short analysis apart. */
-const FAILURE_PREFIX = 'analysis ';
-
-/** Whether a stored parse_error says the message's analysis at capture was cut short by a limit or a crash. */
-export const analysisCutShort = (parseError: string | null): boolean => parseError?.startsWith(FAILURE_PREFIX) ?? false;
 
 /** Why a task produced no result. */
 export class ContentTaskFailure extends Error {
@@ -154,7 +149,8 @@ export class ContentPool {
 
   /**
    * The searchable fields of a message. Never fails for the message's sake: when the analysis overruns or crashes
-   * its worker, the message keeps what a header-only read gives, and parseError says which limit stopped it.
+   * its worker, the message keeps what a header-only read gives, analysisCutShort is set and parseError says which
+   * limit stopped it.
    * Only a full queue refuses (server_busy: the sender retries).
    */
   async analyze(workspaceId: string, raw: Buffer, tagRules?: AnalyzeTagRules): Promise<ParsedEmail & Pick<ContentResults['analyze'], 'ruleTags'>> {
@@ -168,6 +164,7 @@ export class ContentPool {
       return {
         ...headers, hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '',
         parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Subject and Message-ID were read)`,
+        analysisCutShort: true,
       };
     }
   }
@@ -289,12 +286,12 @@ export class ContentPool {
   private failure(error: unknown, watched: Watched): Error {
     const message = (error as Error).message ?? String(error);
     if (watched.controller.signal.aborted) {
-      return new ContentTaskFailure(`${FAILURE_PREFIX}stopped after ${watched.timeoutMs / 1000} s (the limit per message)`, { cause: error });
+      return new ContentTaskFailure(cutShortSentence(`stopped after ${watched.timeoutMs / 1000} s (the limit per message)`), { cause: error });
     }
     if ((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      return new ContentTaskFailure(`${FAILURE_PREFIX}ran out of its ${this.options.memoryMb} MB of memory (the limit per message)`, { cause: error });
+      return new ContentTaskFailure(cutShortSentence(`ran out of its ${this.options.memoryMb} MB of memory (the limit per message)`), { cause: error });
     }
-    return new ContentTaskFailure(`${FAILURE_PREFIX}failed: ${message}`, { cause: error });
+    return new ContentTaskFailure(cutShortSentence(`failed: ${message}`), { cause: error });
   }
 
   private watch(watched: Watched): void {

@@ -156,7 +156,13 @@ export interface MessageRecord {
   attachmentCount: number;
   linkCount: number;
   tls: boolean;
+  /** Why some of the message could not be read, as the API's parse_error shows it; null when all of it was. */
   parseError: string | null;
+  /**
+   * The analysis at capture was cut short by a limit or a crash: only the header fields were read, and reading the
+   * parts again would only overrun again. Storage keeps it as parseError's wording (analysis-outcome.ts).
+   */
+  analysisCutShort: boolean;
   read: boolean;
   tags: string[];
   /** Blob key of the raw message. */

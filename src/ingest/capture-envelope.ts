@@ -58,6 +58,7 @@ export function messageRecord(source: RecordSource, parsed: ParsedEmail): Messag
     linkCount: parsed.linkCount,
     tls: source.tls,
     parseError: parsed.parseError,
+    analysisCutShort: parsed.analysisCutShort,
     read: source.read,
     tags: source.tags,
     rawKey: source.rawKey,

@@ -20,6 +20,8 @@ export interface ParsedEmail {
   /** Text of the HTML body for full-text search: its first SEARCH_TEXT_LIMIT characters. */
   htmlText: string;
   parseError: string | null;
+  /** The content pool stopped the analysis (a limit, a crash) and read only the header fields; parseError says why. */
+  analysisCutShort: boolean;
 }
 
 /**
@@ -102,6 +104,8 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     return {
       ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '',
       parseError: `not parseable as MIME: ${mimeFailure(error as Error)}; only the header fields From, To, Cc, Subject and Message-ID were read`,
+      // The bytes are what stopped it: a later read meets the same bytes and says so itself, within the limits.
+      analysisCutShort: false,
     };
   }
   const html = typeof parsed.html === 'string' ? parsed.html : '';
@@ -126,5 +130,6 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     textBody: textBody.slice(0, SEARCH_TEXT_LIMIT),
     htmlText: htmlText.slice(0, SEARCH_TEXT_LIMIT),
     parseError,
+    analysisCutShort: false,
   };
 }

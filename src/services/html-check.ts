@@ -4,7 +4,7 @@
 import { AppError } from '../errors.js';
 import type { components } from '../contract/api-types.js';
 import type { LinkedStylesheet, StylesheetLink } from '../domain/html-check.js';
-import { analysisCutShort, type ContentPool } from '../content/content-pool.js';
+import type { ContentPool } from '../content/content-pool.js';
 import { PublicFetchError, publicFetch } from '../outbound/public-fetch.js';
 import type { TargetPolicy } from '../outbound/target-policy.js';
 import type { MessageService } from './messages.js';
@@ -27,7 +27,7 @@ export class HtmlCheckService {
   /** Never marks the message read. */
   async check(workspaceId: string, id: string): Promise<components['schemas']['HtmlCheck']> {
     const record = await this.messages.require(workspaceId, id);
-    if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the HTML of message ${id} could not be checked: ${record.parseError}`);
+    if (record.analysisCutShort) throw new AppError('analysis_limit', `the HTML of message ${id} could not be checked: ${record.parseError}`);
     if (!record.hasHtml) throw noHtml(id);
     const raw = await this.messages.rawOf(record);
     let outcome = await this.pool.htmlCheck(record.workspaceId, raw, null, STYLESHEET_LIMIT);

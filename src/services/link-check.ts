@@ -1,7 +1,7 @@
 // The link check of a message: every http(s) URL it refers to, found in the content worker pool, requested from
 // this thread (I/O only) under the target policy, with a short cache. Reading a message this way never marks it read.
 import { AppError } from '../errors.js';
-import { analysisCutShort, type ContentPool } from '../content/content-pool.js';
+import type { ContentPool } from '../content/content-pool.js';
 import { checkLinks, type LinkOutcome } from '../outbound/check-links.js';
 import type { TargetPolicy } from '../outbound/target-policy.js';
 import type { MessageService } from './messages.js';
@@ -44,7 +44,7 @@ export class LinkCheckService {
 
   async check(workspaceId: string, id: string, follow: boolean, signal?: AbortSignal): Promise<LinkCheckReport> {
     const record = await this.messages.require(workspaceId, id);
-    if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);
+    if (record.analysisCutShort) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);
     const { links, found } = await this.pool.checkableLinks(record.workspaceId, await this.messages.rawOf(record), LINKS_CHECKED);
 
     const keyOf = (url: string) => JSON.stringify([workspaceId, follow, url]);

@@ -7,7 +7,7 @@ import type { MessageRecord } from '../domain/types.js';
 import type { BlobEntry, BlobStore } from '../storage/ports.js';
 import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageParts, type MessageView } from '../domain/message-view.js';
 import { attachmentBlobKey, htmlBodyBlobKey, messageBlobFolder, partsManifestBlobKey, thumbnailBlobKey } from '../domain/blob-keys.js';
-import { analysisCutShort, ContentTaskFailure, type ContentPool } from '../content/content-pool.js';
+import { ContentTaskFailure, type ContentPool } from '../content/content-pool.js';
 import { WeightedLru } from '../domain/weighted-lru.js';
 import type { MessageService } from './messages.js';
 
@@ -91,7 +91,7 @@ export class MessageContentService {
    */
   async detail(workspaceId: string, id: string): Promise<MessageDetailView> {
     const record = await this.messages.require(workspaceId, id);
-    if (analysisCutShort(record.parseError)) return { ...EMPTY_VIEW, record };
+    if (record.analysisCutShort) return { ...EMPTY_VIEW, record };
     const view = await this.pool.view(record.workspaceId, await this.messages.rawOf(record));
     if (view instanceof Error) return { ...EMPTY_VIEW, record: { ...record, parseError: record.parseError ?? `${view.message}; parts are not shown` } };
     return { ...view, record };
@@ -125,12 +125,12 @@ export class MessageContentService {
 
   /** A message whose analysis was cut short at capture would only overrun again, holding a worker to the same end. */
   private assertRenderable(record: MessageRecord): void {
-    if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `message ${record.id} cannot be rendered: ${record.parseError}`);
+    if (record.analysisCutShort) throw new AppError('analysis_limit', `message ${record.id} cannot be rendered: ${record.parseError}`);
   }
 
   async links(workspaceId: string, id: string): Promise<string[]> {
     const record = await this.messages.require(workspaceId, id);
-    if (analysisCutShort(record.parseError)) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);
+    if (record.analysisCutShort) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);
     const view = await this.pool.view(record.workspaceId, await this.messages.rawOf(record));
     if (view instanceof Error) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${view.message}`);
     return view.links;

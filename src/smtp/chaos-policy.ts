@@ -14,7 +14,7 @@ export interface ChaosObserver {
 export function chaosPolicy(chance: Chance, observer: ChaosObserver, log: Logger): SmtpPolicy {
   async function atStage(context: PolicyContext, stage: ChaosStage): Promise<Verdict> {
     const inbox = await context.inbox();
-    // No inbox: the auth policy refuses (AUTH, MAIL FROM), or the capture reports it deleted (DATA).
+    // No inbox: it was deleted since the login; the auth policy refuses at MAIL FROM, the capture at DATA.
     if (!inbox) return CONTINUE;
     const { delayMs, action } = decideChaos(inbox.settings.chaos, stage, chance);
     const fired = (kind: ChaosEffect, details: Record<string, unknown>) => {

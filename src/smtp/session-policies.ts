@@ -1,12 +1,22 @@
-// The policies every SMTP session meets: its login holds, the workspace has allowance left, the message fits, the
-// recipients stay within the limit.
+// The login and the policies every SMTP session meets: its login holds, the workspace has allowance left, the message
+// fits, the recipients stay within the limit.
 import { AppError } from '../errors.js';
 import type { IngestPipeline } from '../ingest/ingest-message.js';
-import { CONTINUE, refuse, type SmtpPolicy } from './smtp-policy.js';
+import type { InboxService } from '../services/inboxes.js';
+import { CONTINUE, refuse, type LoginContext, type SmtpPolicy } from './smtp-policy.js';
 
-/** Credentials open an inbox at AUTH; at each MAIL FROM that inbox must still exist with the password of the login. */
+/**
+ * The login, before any policy is asked at AUTH: the credentials must open an inbox, and the context the AUTH hooks
+ * are asked with holds it. A storage failure throws and surfaces as 451 (retry), not as a credential refusal.
+ */
+export async function loginContext(inboxes: Pick<InboxService, 'authenticateSmtp'>, sessionId: string, username: string, password: string): Promise<LoginContext> {
+  const inbox = await inboxes.authenticateSmtp(username, password);
+  if (!inbox) throw new AppError('auth_failed', 'Authentication credentials invalid');
+  return { sessionId, inbox: async () => inbox, loginPasswordHash: null, recipients: 0, sizeExceeded: false };
+}
+
+/** At each MAIL FROM the inbox the session logged in to must still exist, with the password of the login. */
 export const authPolicy: SmtpPolicy = {
-  auth: async (context) => ((await context.inbox()) ? CONTINUE : refuse(new AppError('auth_failed', 'Authentication credentials invalid'))),
   mail: async (context) => {
     // A missing inbox means deleted; a storage failure throws and surfaces as 451 (retry), not as a credential refusal.
     const inbox = await context.inbox();

@@ -12,7 +12,8 @@ import { ConnectionCaps, type ConnectionCap } from '../domain/connection-caps.js
 import type { TlsMaterial } from './tls-material.js';
 import type { CaptureObserver } from '../ingest/ingest-message.js';
 import type { OpenCount, SmtpStage } from '../observability/metrics.js';
-import { decide, type PolicyContext, type SmtpPolicy, type Verdict } from './smtp-policy.js';
+import { decide, type LoginContext, type PolicyContext, type PolicyContexts, type PolicyHook, type SmtpPolicy, type Verdict } from './smtp-policy.js';
+import { loginContext } from './session-policies.js';
 
 export interface SmtpCaptureOptions {
   bind: string;
@@ -43,7 +44,7 @@ type SmtpConnection = SMTPServer['connections'] extends Set<infer C> ? C : never
  * The SMTP reply for an application error, its enhanced status code first: each connection sends such a line as it
  * is (sendingOwnEnhancedCodes), since smtp-server derives one enhanced code per basic code and 451 has several.
  */
-export function smtpErrorFor(error: unknown): SmtpError {
+function smtpErrorFor(error: unknown): SmtpError {
   const appError = toAppError(error);
   const message = appError.expose ? appError.message : 'Local error while storing the message, try again later';
   const { code, enhanced } = appError.smtpReply;
@@ -88,7 +89,10 @@ export class SmtpCaptureServer {
    */
   private readonly tickets = new Map<string, CaptureTicket>();
 
-  /** `policies` answer each command in order (smtp-policy.ts): auth, quota, size, recipient limit, chaos. */
+  /**
+   * `policies` answer each command in order (smtp-policy.ts): auth, quota, size, recipient limit, chaos. At AUTH they
+   * are asked only once the login opened an inbox.
+   */
   constructor(
     private readonly options: SmtpCaptureOptions,
     private readonly policies: readonly SmtpPolicy[],
@@ -206,11 +210,9 @@ export class SmtpCaptureServer {
         if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') {
           return callback(this.refused('auth', Object.assign(new Error('Unsupported AUTH method'), { responseCode: 504 })));
         }
-        const context = this.loginContext(session, auth.username ?? '', auth.password ?? '');
-        void this.passes('auth', session, () => context, callback).then(async (passed) => {
-          if (!passed) return;
-          // The auth policy continued, so the credentials open this inbox.
-          const inbox = (await context.inbox())!;
+        void this.passesLogin(session, auth.username ?? '', auth.password ?? '', callback).then(async (context) => {
+          if (!context) return;
+          const inbox = await context.inbox();
           this.clearAuthDeadline(session.id);
           this.observer.smtpReplied('auth', 235);
           callback(null, { user: { inbox, passwordHash: inbox.smtpPasswordHash } satisfies SessionUser });
@@ -410,7 +412,7 @@ export class SmtpCaptureServer {
    * Asks the policies about one command. Resolves true when all continue; otherwise the command is answered through
    * `refuse` (or the connection dropped) and it resolves false. At DATA a refused message counts as a capture refused.
    */
-  private async passes(hook: SmtpStage, session: SMTPServerSession, context: () => PolicyContext, refuse: (error: SmtpError) => void): Promise<boolean> {
+  private async passes<Hook extends PolicyHook>(hook: Hook, session: SMTPServerSession, context: () => PolicyContexts[Hook], refuse: (error: SmtpError) => void): Promise<boolean> {
     let verdict: Verdict;
     try {
       verdict = await decide(this.policies, hook, context());
@@ -424,16 +426,19 @@ export class SmtpCaptureServer {
     return false;
   }
 
-  /** At AUTH: the inbox is the one the credentials open, looked up once whichever policies ask. */
-  private loginContext(session: SMTPServerSession, username: string, password: string): PolicyContext {
-    let inbox: Promise<Inbox | null> | null = null;
-    return {
-      sessionId: session.id,
-      inbox: () => (inbox ??= this.inboxes.authenticateSmtp(username, password)),
-      loginPasswordHash: null,
-      recipients: 0,
-      sizeExceeded: false,
-    };
+  /**
+   * AUTH: the login, then the policies' AUTH hooks with the inbox it opened. Resolves the login's context when all
+   * continue; otherwise the command is answered through `refuse` (as `passes` answers) and it resolves null.
+   */
+  private async passesLogin(session: SMTPServerSession, username: string, password: string, refuse: (error: SmtpError) => void): Promise<LoginContext | null> {
+    let context: LoginContext;
+    try {
+      context = await loginContext(this.inboxes, session.id, username, password);
+    } catch (error) {
+      refuse(this.failed('auth', error));
+      return null;
+    }
+    return (await this.passes('auth', session, () => context, refuse)) ? context : null;
   }
 
   /** After AUTH: the session's inbox, read again for this command, so every node's latest settings apply. */

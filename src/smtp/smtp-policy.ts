@@ -2,15 +2,14 @@
 // from the one error table, and the first that does not continue decides.
 import type { AppError, ErrorCode } from '../errors.js';
 import type { Inbox } from '../domain/types.js';
-import type { SmtpStage } from '../observability/metrics.js';
 
 /** What a policy is asked about: the session at one command, with the inbox as it is now. */
 export interface PolicyContext {
   /** The smtp-server session id, for logs. */
   sessionId: string;
   /**
-   * The inbox as storage holds it now: at AUTH the one the credentials open, at later commands the session's, read
-   * again for this command (null: none matches, or it was deleted). Read once per command, when first asked for.
+   * The session's inbox as storage holds it now, read again for this command (null: it was deleted). Read once per
+   * command, when first asked for.
    */
   inbox(): Promise<Inbox | null>;
   /** The SMTP password hash the session logged in with; null at AUTH. */
@@ -20,6 +19,23 @@ export interface PolicyContext {
   /** At DATA: the message went past the size limit (smtp-server drained the rest unread). */
   sizeExceeded: boolean;
 }
+
+/**
+ * At AUTH: the login (session-policies.ts) has found the inbox the credentials open before any policy is asked, so
+ * every AUTH hook is handed that inbox, whatever the order of the policies.
+ */
+export interface LoginContext extends PolicyContext {
+  inbox(): Promise<Inbox>;
+}
+
+/** The commands policies have hooks for, and what each hook is asked with. */
+export interface PolicyContexts {
+  auth: LoginContext;
+  mail: PolicyContext;
+  rcpt: PolicyContext;
+  data: PolicyContext;
+}
+export type PolicyHook = keyof PolicyContexts;
 
 export type Verdict =
   | { kind: 'continue' }
@@ -33,14 +49,14 @@ export const CONTINUE: Verdict = { kind: 'continue' };
 export const refuse = (error: AppError, options: { close?: boolean } = {}): Verdict => ({ kind: 'refuse', error, close: options.close ?? false });
 
 /**
- * A policy answers the commands it has a hook for: AUTH (once the credentials were looked up), MAIL FROM, RCPT TO,
+ * A policy answers the commands it has a hook for: AUTH (once the credentials opened an inbox), MAIL FROM, RCPT TO,
  * and DATA (once the whole message arrived, before it is stored). It refuses by returning a refusal, or by throwing an
  * AppError (a storage failure, the pipeline's quota_reached), which is answered alike.
  */
-export type SmtpPolicy = { readonly [Hook in SmtpStage]?: (context: PolicyContext) => Promise<Verdict> };
+export type SmtpPolicy = { readonly [Hook in PolicyHook]?: (context: PolicyContexts[Hook]) => Promise<Verdict> };
 
 /** Asks the policies in order; the first that does not continue decides. */
-export async function decide(policies: readonly SmtpPolicy[], hook: SmtpStage, context: PolicyContext): Promise<Verdict> {
+export async function decide<Hook extends PolicyHook>(policies: readonly SmtpPolicy[], hook: Hook, context: PolicyContexts[Hook]): Promise<Verdict> {
   for (const policy of policies) {
     const verdict = await policy[hook]?.(context);
     if (verdict && verdict.kind !== 'continue') return verdict;

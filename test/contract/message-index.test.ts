@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import type { MessageIndex } from '../../src/storage/ports.js';
 import { matchAll } from '../../src/query/ast.js';
+import { cutShortSentence } from '../../src/domain/analysis-outcome.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 import { insertOne, aMessage, UNLIMITED } from './fixtures.js';
 
@@ -20,6 +21,14 @@ for (const factory of backendFactories) {
       await insertOne(under.backend.captures, message, UNLIMITED);
       assert.deepEqual(await index.get('ws_a', message.id), message);
       assert.equal(await index.get('ws_b', message.id), null);
+    });
+
+    it('gives back whether the analysis at capture was cut short, and its sentence as written', async () => {
+      const cutShort = aMessage('ws_a', 'inb_a', { parseError: `${cutShortSentence('stopped after 5 s (the limit per message)')}; parts may be missing`, analysisCutShort: true });
+      const malformed = aMessage('ws_a', 'inb_a', { parseError: 'not parseable as MIME: bad boundary' });
+      for (const message of [cutShort, malformed]) await insertOne(under.backend.captures, message, UNLIMITED);
+      assert.deepEqual(await index.get('ws_a', cutShort.id), cutShort);
+      assert.deepEqual(await index.get('ws_a', malformed.id), malformed);
     });
 
     it('lists newest first, breaking time ties by id, and pages from a position', async () => {

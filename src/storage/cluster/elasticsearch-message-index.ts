@@ -3,6 +3,7 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import { elasticsearchLibrary } from './cluster-libraries.js';
 import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
+import { storedAsCutShort } from '../../domain/analysis-outcome.js';
 import { matches } from '../../query/match.js';
 import type { ArrivalPage, ChangeResult, InboxCounts, CapturedMessage, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessagePosition, MessageSelection } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
@@ -97,6 +98,7 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
   linkCount: d.link_count,
   tls: d.tls,
   parseError: d.parse_error,
+  analysisCutShort: storedAsCutShort(d.parse_error),
   read: d.read,
   tags: d.tags,
   rawKey: d.raw_key,

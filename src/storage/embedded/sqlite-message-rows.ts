@@ -1,5 +1,6 @@
 // The messages table's rows: as every read selects them (tags gathered alongside), as records, and how one is written.
 import type { MessageRecord } from '../../domain/types.js';
+import { storedAsCutShort } from '../../domain/analysis-outcome.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
 export interface MessageRow {
@@ -51,6 +52,7 @@ export const toMessage = (row: MessageRow): MessageRecord => ({
   linkCount: row.link_count,
   tls: row.tls === 1,
   parseError: row.parse_error,
+  analysisCutShort: storedAsCutShort(row.parse_error),
   read: row.read === 1,
   tags: JSON.parse(row.tags) as string[],
   rawKey: row.raw_key,

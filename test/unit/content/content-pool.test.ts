@@ -44,6 +44,7 @@ describe('ContentPool', function () {
     assert.equal(parsed.linkCount, 1);
     assert.match(parsed.htmlText, /Reset at this link/);
     assert.equal(parsed.parseError, null);
+    assert.equal(parsed.analysisCutShort, false);
     const view = await pool.view(WORKSPACE, plain);
     assert.ok(!(view instanceof Error));
     assert.deepEqual(view.links, ['https://example.test/reset']);
@@ -64,6 +65,7 @@ describe('ContentPool', function () {
     assert.match(parsed.from, /hostile@sender\.example\.test/);
     assert.equal(parsed.messageId, '<nested-div-2mb@hostile.example.test>');
     assert.match(parsed.parseError ?? '', /analysis stopped after 0\.3 s \(the limit per message\); parts may be missing/);
+    assert.equal(parsed.analysisCutShort, true);
     // The worker was replaced: the next message is analysed in full.
     assert.equal((await pool.analyze(WORKSPACE, plain)).parseError, null);
   });

@@ -1,6 +1,9 @@
-// The policy chain: policies are asked in order, only at the hooks they have, and the first that does not continue decides.
+// The policy chain: policies are asked in order, only at the hooks they have, and the first that does not continue decides;
+// at AUTH only after the login opened an inbox.
 import { strict as assert } from 'node:assert';
 import { AppError } from '../../../src/errors.js';
+import type { Inbox } from '../../../src/domain/types.js';
+import { loginContext } from '../../../src/smtp/session-policies.js';
 import { CONTINUE, decide, refuse, type PolicyContext, type SmtpPolicy } from '../../../src/smtp/smtp-policy.js';
 
 const context: PolicyContext = { sessionId: 's1', inbox: async () => null, loginPasswordHash: null, recipients: 0, sizeExceeded: false };
@@ -30,5 +33,15 @@ describe('SMTP policy chain', () => {
   it('passes on what a policy throws, for the server to answer like a refusal', async () => {
     const failing: SmtpPolicy = { mail: async () => { throw new AppError('storage_unavailable', 'down'); } };
     await assert.rejects(decide([failing], 'mail', context), (error: unknown) => error instanceof AppError && error.code === 'storage_unavailable');
+  });
+
+  it('asks the AUTH hooks only with the inbox the login opened; credentials that open none are refused first', async () => {
+    const inbox = { id: 'inb_1', smtpPasswordHash: 'hash' } as Inbox;
+    const context = await loginContext({ authenticateSmtp: async () => inbox }, 's1', 'user', 'password');
+    const seen: Inbox[] = [];
+    assert.deepEqual(await decide([{ auth: async (login) => { seen.push(await login.inbox()); return CONTINUE; } }], 'auth', context), CONTINUE);
+    assert.deepEqual(seen, [inbox]);
+    await assert.rejects(loginContext({ authenticateSmtp: async () => null }, 's1', 'user', 'wrong'),
+      (error: unknown) => error instanceof AppError && error.code === 'auth_failed');
   });
 });

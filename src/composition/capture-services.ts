@@ -1,15 +1,15 @@
 // The services a capture needs (workspaces, inboxes, tag rules, webhooks, the ingest pipeline), wired once for every entry point.
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
-import type { Backend } from './storage/ports.js';
-import { WorkspaceService } from './services/workspaces.js';
-import { InboxService } from './services/inboxes.js';
-import { TagRuleService } from './services/tag-rules.js';
-import { IngestPipeline, type CaptureObserver } from './ingest/ingest-message.js';
-import { WebhookService } from './services/webhooks.js';
-import { NameResolver, nameResolverSettings } from './outbound/name-resolver.js';
-import type { ContentPool } from './content/content-pool.js';
-import { messageSummaryJson } from './http/presenters.js';
+import type { Config } from '../config.js';
+import type { Backend } from '../storage/ports.js';
+import { WorkspaceService } from '../services/workspaces.js';
+import { InboxService } from '../services/inboxes.js';
+import { TagRuleService } from '../services/tag-rules.js';
+import { IngestPipeline, type CaptureObserver } from '../ingest/ingest-message.js';
+import { WebhookService } from '../services/webhooks.js';
+import { NameResolver, nameResolverSettings } from '../outbound/name-resolver.js';
+import type { ContentPool } from '../content/content-pool.js';
+import { messageSummaryJson } from '../http/presenters.js';
 
 export interface CaptureServices {
   workspaces: WorkspaceService;

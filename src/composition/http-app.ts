@@ -1,0 +1,109 @@
+// The HTTP phase of the server's wiring: the Koa app with the API's routes on the services, the operators' paths and
+// the dashboard. It opens no socket; the application serves it (and tests may serve it themselves).
+import { isLoopbackBind, publicBaseUrl, sendBodyLimit, type Config } from '../config.js';
+import { checkReadiness } from '../services/readiness.js';
+import { SignedLinkThrottle } from '../services/signed-urls.js';
+import { LinkCheckService } from '../services/link-check.js';
+import { SpamCheckService } from '../services/spam-check.js';
+import { HtmlCheckService } from '../services/html-check.js';
+import { createHttpApp } from '../http/app.js';
+import { DASHBOARD_ROOT, dashboardSite } from '../http/dashboard-site.js';
+import { loadOpenApi } from '../http/openapi.js';
+import { hostCheck, type HostCheck } from '../http/host-allow-list.js';
+import { workspaceHandlers } from '../http/routes/workspace.js';
+import { inboxHandlers } from '../http/routes/inboxes.js';
+import { chaosHandlers } from '../http/routes/chaos.js';
+import { messageHandlers } from '../http/routes/messages.js';
+import { viewHandlers } from '../http/routes/views.js';
+import { tagHandlers } from '../http/routes/tags.js';
+import { sendHandlers } from '../http/routes/send.js';
+import { webhookHandlers } from '../http/routes/webhooks.js';
+import { realtimeHandlers } from '../http/routes/realtime.js';
+import { linkCheckHandlers } from '../http/routes/link-check.js';
+import { spamCheckHandlers } from '../http/routes/spam-check.js';
+import { htmlCheckHandlers } from '../http/routes/html-check.js';
+import { sessionHandlers, sessionPublicHandlers } from '../http/routes/session.js';
+import { teamHandlers, teamPublicHandlers } from '../http/routes/team.js';
+import { apiKeyHandlers } from '../http/routes/api-keys.js';
+import { planHandlers } from '../http/routes/plan.js';
+import { fileHandlers } from '../http/routes/files.js';
+import { operationsHandlers, type MetricsAccess } from '../http/routes/operations.js';
+import type { Services } from './services.js';
+
+export interface HttpApplication {
+  app: ReturnType<typeof createHttpApp>;
+  /** The Host names answered (null: any); the metrics port, when it has its own, answers the same. */
+  hostCheck: HostCheck | null;
+  /** Who may read /metrics, on the API's port and on its own alike. */
+  metricsAccess: MetricsAccess;
+}
+
+/** `smtpPorts`: the ports SMTP listens on, shown with each inbox's credentials. */
+export function buildHttp(config: Readonly<Config>, services: Services, smtpPorts: { smtpPort: number; smtpsPort: number }): HttpApplication {
+  const { log, now, metrics, backend, contentPool, outboundNames, workspaces, inboxes, tagRules, webhooks, accounts, messages, content, signer, fileTurns } = services;
+  const answeredHost = hostCheck(config);
+  if (answeredHost === null) {
+    log.warn({ bind: config.bind }, 'HTTP answers any Host header: bound beyond loopback without SANDBOX_PUBLIC_URL or SANDBOX_ALLOWED_HOSTS, a DNS-rebinding page can reach it');
+  }
+  const metricsAccess: MetricsAccess = { token: config.metricsToken, boundBeyondLoopback: !isLoopbackBind(config.bind), bind: config.bind };
+  if (metricsAccess.boundBeyondLoopback && metricsAccess.token === null) {
+    log.warn({ bind: config.bind }, 'GET /metrics answers 403 metrics_token_required: the server is bound beyond loopback and SANDBOX_METRICS_TOKEN is not set');
+  }
+  const app = createHttpApp({
+    openapi: loadOpenApi(),
+    handlers: {
+      ...workspaceHandlers(workspaces),
+      ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
+      ...chaosHandlers(services.chaos),
+      ...messageHandlers(messages, content, signer, fileTurns),
+      ...viewHandlers(messages, content),
+      ...tagHandlers(services.tags, tagRules, workspaces),
+      ...sendHandlers(services.send),
+      ...webhookHandlers(webhooks, workspaces),
+      ...realtimeHandlers(services.waiter, services.eventStreams, content, signer, metrics),
+      // Links are checked as written, and many are plain http.
+      ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
+      ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),
+      // Linked stylesheets are fetched under the link check's policy: public addresses only unless lifted for development.
+      ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
+      ...sessionHandlers(accounts.people, accounts.sessions),
+      ...teamHandlers(accounts.members, accounts.invitations),
+      ...apiKeyHandlers(accounts.apiKeys),
+      ...planHandlers(workspaces, accounts.audit),
+    },
+    publicHandlers: {
+      ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),
+      ...operationsHandlers({
+        readiness: () => checkReadiness(backend.probes),
+        metrics,
+        access: metricsAccess,
+        metricsElsewhere: config.metricsPort !== null,
+      }),
+      ...sessionPublicHandlers(accounts.people),
+      ...teamPublicHandlers(accounts.invitations),
+    },
+    publicBaseUrl: publicBaseUrl(config),
+    publicOrigin: config.publicUrl === null ? null : new URL(config.publicUrl).origin,
+    basePath: config.basePath,
+    trustProxy: config.trustProxy,
+    trustProxyHops: config.trustProxyHops,
+    hostCheck: answeredHost,
+    // The web application (static files under a strict CSP) mounts here: a Koa middleware for the GETs outside /v1
+    // and the operators' paths, run after the API's routes and before the 404 envelope.
+    dashboard: dashboardSite({ root: DASHBOARD_ROOT, basePath: config.basePath }),
+    // Base64 grows attachments by a third; leave room for the JSON around them.
+    maxMessageBodyBytes: sendBodyLimit(config.maxMessageBytes),
+    captureAdmission: services.captureAdmission,
+    messageComposer: contentPool,
+    metadata: backend.metadata,
+    rateLimiter: backend.rateLimiter,
+    workspaces,
+    sessions: accounts.sessions,
+    now,
+    eventStreams: { heartbeatMs: config.streamHeartbeatSeconds * 1000, maxMs: config.streamMaxSeconds * 1000 },
+    refusalPauseMs: config.refusalPauseMs,
+    log,
+    metrics,
+  });
+  return { app, hostCheck: answeredHost, metricsAccess };
+}

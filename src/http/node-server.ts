@@ -1,0 +1,52 @@
+// The Node HTTP server the Koa app runs in: header size, request timeouts and keep-alive, the connection caps in front
+// of it, and the JSON envelope for requests Node cannot parse.
+import http from 'node:http';
+import type { Server as NetServer } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { ConnectionLimits } from '../config.js';
+import { AppError } from '../errors.js';
+import { admittingListener } from './connection-admission.js';
+
+type HttpLimits = Pick<ConnectionLimits, 'httpMax' | 'httpPerAddress' | 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs'>;
+
+/** The server that handles requests, and the listener that admits its connections (the one to listen on). */
+export interface NodeHttpServer {
+  server: http.Server;
+  listener: NetServer;
+}
+
+/**
+ * Requests Node cannot parse, or that do not arrive whole in time, never reach Koa; they still get the JSON envelope
+ * rather than a bare status line.
+ */
+function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex, limits: Pick<ConnectionLimits, 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs'>): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const refusal = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? new AppError('request_timeout', `the request did not arrive in time: headers are awaited ${limits.httpHeadersTimeoutMs / 1000} s, a whole request ${limits.httpRequestTimeoutMs / 1000} s`)
+    : new AppError('invalid_request', error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers exceed 64 KiB' : `the request is not valid HTTP (${error.code ?? 'parse error'})`);
+  const body = JSON.stringify({ success: false, error: { code: refusal.code, message: refusal.message } });
+  const reason = http.STATUS_CODES[refusal.httpStatus] ?? 'Error';
+  socket.end(`HTTP/1.1 ${refusal.httpStatus} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * The server never listens itself: the caller listens on `listener` and then emits 'listening' on `server`, which
+ * starts its connection tracking (the timeouts below, idle closes).
+ */
+export function nodeHttpServer(handle: http.RequestListener, limits: HttpLimits, refused: (cap: 'overall' | 'address') => void): NodeHttpServer {
+  // Long q values percent-encode to far more than Node's default 16 KiB of request line and headers.
+  // The request timeouts below are checked at this interval (Node's default is 30 s).
+  const server = http.createServer({ maxHeaderSize: 64 * 1024, connectionsCheckingInterval: 1000 }, handle);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket, limits));
+  // Idle keep-alive connections outlive a load balancer's idle timeout (60 s is common), so the server never
+  // closes one just as a client or proxy sends its next request on it (Node's default is 5 s).
+  server.keepAliveTimeout = 65_000;
+  // A client that trickles its headers or body holds a connection; these bound how long it may.
+  server.headersTimeout = limits.httpHeadersTimeoutMs;
+  server.requestTimeout = limits.httpRequestTimeoutMs;
+  const listener = admittingListener(server, { max: limits.httpMax, perAddress: limits.httpPerAddress }, refused);
+  return { server, listener };
+}
