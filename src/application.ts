@@ -11,7 +11,6 @@ import { AppError } from './errors.js';
 import { openBackend, embeddedRoot } from './storage/index.js';
 import { MessageService } from './services/messages.js';
 import { MessageContentService } from './services/message-content.js';
-import { HtmlCheckService } from './services/html-check.js';
 import { TagService } from './services/tags.js';
 import { SendService } from './services/send-message.js';
 import { FileUrlSigner, SignedLinkThrottle } from './services/signed-urls.js';
@@ -52,12 +51,10 @@ import { InboxEventStreams } from './services/inbox-event-stream.js';
 import { WebhookDeliveryWorker } from './workers/webhook-deliveries.js';
 import { NameResolver, nameResolverSettings } from './outbound/name-resolver.js';
 import { webhookHandlers } from './http/routes/webhooks.js';
-import { htmlCheckHandlers } from './http/routes/html-check.js';
 import { ServiceMetrics } from './observability/metrics.js';
-import { LinkCheckService } from './services/link-check.js';
-import { linkCheckHandlers } from './http/routes/link-check.js';
-import { SpamCheckService } from './services/spam-check.js';
-import { spamCheckHandlers } from './http/routes/spam-check.js';
+import { messageChecks } from './services/checks/message-checks.js';
+import { MessageCheckRunner } from './services/checks/check-runner.js';
+import { messageCheckHandlers } from './http/routes/message-checks.js';
 import { sessionHandlers, sessionPublicHandlers } from './http/routes/session.js';
 import { teamHandlers, teamPublicHandlers } from './http/routes/team.js';
 import { apiKeyHandlers } from './http/routes/api-keys.js';
@@ -265,11 +262,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         ...webhookHandlers(webhooks, workspaces),
         ...realtimeHandlers(new MessageWaiter(feeds, backend.messages, inboxes, {}, config.waitsPerWorkspace),
           new InboxEventStreams(feeds, backend.messages, inboxes, { perWorkspace: config.streamsPerWorkspace }), content, signer, metrics),
-        // Links are checked as written, and many are plain http.
-        ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
-        ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),
-        // Linked stylesheets are fetched under the link check's policy: public addresses only unless lifted for development.
-        ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
+        ...messageCheckHandlers(messageChecks(config, outboundNames), new MessageCheckRunner(messages, contentPool)),
         ...sessionHandlers(accounts.people, accounts.sessions),
         ...teamHandlers(accounts.members, accounts.invitations),
         ...apiKeyHandlers(accounts.apiKeys),
