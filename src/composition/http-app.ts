@@ -3,9 +3,6 @@
 import { isLoopbackBind, publicBaseUrl, sendBodyLimit, type Config } from '../config.js';
 import { checkReadiness } from '../services/readiness.js';
 import { SignedLinkThrottle } from '../services/signed-urls.js';
-import { LinkCheckService } from '../services/link-check.js';
-import { SpamCheckService } from '../services/spam-check.js';
-import { HtmlCheckService } from '../services/html-check.js';
 import { createHttpApp } from '../http/app.js';
 import { DASHBOARD_ROOT, dashboardSite } from '../http/dashboard-site.js';
 import { loadOpenApi } from '../http/openapi.js';
@@ -19,9 +16,9 @@ import { tagHandlers } from '../http/routes/tags.js';
 import { sendHandlers } from '../http/routes/send.js';
 import { webhookHandlers } from '../http/routes/webhooks.js';
 import { realtimeHandlers } from '../http/routes/realtime.js';
-import { linkCheckHandlers } from '../http/routes/link-check.js';
-import { spamCheckHandlers } from '../http/routes/spam-check.js';
-import { htmlCheckHandlers } from '../http/routes/html-check.js';
+import { messageChecks } from '../services/checks/message-checks.js';
+import { MessageCheckRunner } from '../services/checks/check-runner.js';
+import { messageCheckHandlers } from '../http/routes/message-checks.js';
 import { sessionHandlers, sessionPublicHandlers } from '../http/routes/session.js';
 import { teamHandlers, teamPublicHandlers } from '../http/routes/team.js';
 import { apiKeyHandlers } from '../http/routes/api-keys.js';
@@ -61,11 +58,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
       ...sendHandlers(services.send),
       ...webhookHandlers(webhooks, workspaces),
       ...realtimeHandlers(services.waiter, services.eventStreams, content, signer, metrics),
-      // Links are checked as written, and many are plain http.
-      ...linkCheckHandlers(new LinkCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
-      ...spamCheckHandlers(new SpamCheckService(messages, config.spamd && { address: config.spamd, timeoutMs: config.spamdTimeoutMs, maxBytes: config.spamdMaxBytes })),
-      // Linked stylesheets are fetched under the link check's policy: public addresses only unless lifted for development.
-      ...htmlCheckHandlers(new HtmlCheckService(messages, contentPool, { allowPrivate: config.linkCheckAllowPrivate, allowPlainHttp: true, ports: config.linkCheckPorts, names: outboundNames })),
+      ...messageCheckHandlers(messageChecks(config, outboundNames), new MessageCheckRunner(messages, contentPool)),
       ...sessionHandlers(accounts.people, accounts.sessions),
       ...teamHandlers(accounts.members, accounts.invitations),
       ...apiKeyHandlers(accounts.apiKeys),

@@ -12,10 +12,9 @@ import { FairGate, GateRefusal } from '../domain/fair-gate.js';
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
-import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
 import type { ComposedBody } from '../mime/compose-message.js';
 import { cutShortSentence } from '../domain/analysis-outcome.js';
-import type { AnalyzeTagRules, ContentResults, ContentTask, ThumbnailOutcome } from './content-tasks.js';
+import type { AnalyzeTagRules, ContentResults, ContentStep, ContentTask, ThumbnailOutcome } from './content-tasks.js';
 
 export interface ContentPoolOptions {
   /** Worker threads (SANDBOX_CONTENT_THREADS). */
@@ -225,17 +224,11 @@ export class ContentPool {
     return this.run('read', workspaceId, 'renderText', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
-  /** The first `limit` of the URLs the link check requests, and how many unique ones the message has. */
-  async checkableLinks(workspaceId: string, raw: Buffer, limit: number): Promise<{ links: string[]; found: number }> {
-    return this.run('read', workspaceId, 'checkableLinks', raw, { limit }, this.options.taskTimeoutMs).catch(unreadable);
-  }
-
-  /**
-   * The HTML check of a message. With `stylesheets` null the worker first looks for linked stylesheets and, when there
-   * are any, answers with at most `stylesheetLimit` of them to fetch; asked again with their CSS, it checks.
-   */
-  async htmlCheck(workspaceId: string, raw: Buffer, stylesheets: LinkedStylesheet[] | null, stylesheetLimit: number): Promise<HtmlCheckOutcome> {
-    return this.run('read', workspaceId, 'htmlCheck', raw, { stylesheets, stylesheetLimit }, this.options.taskTimeoutMs).catch(unreadable);
+  /** A message check's step on the message's bytes, a read like any other, within the limits per task. */
+  async checkStep<Args extends unknown[], Output>(workspaceId: string, raw: Buffer, step: ContentStep<Args, Output>, ...args: Args): Promise<Output> {
+    const input = { module: step.module, exportName: step.exportName, args };
+    // The step's own signature says what its function answers; the worker cannot know it.
+    return this.run('read', workspaceId, 'checkStep', raw, input, this.options.taskTimeoutMs).catch(unreadable) as Promise<Output>;
   }
 
   /** Stops every worker; tasks still running or queued fail. */
@@ -316,6 +309,18 @@ export class ContentPool {
     }
   }
 }
+
+/** A function of a message's bytes, as a content step may name one. */
+type StepFunction = (raw: Buffer, ...args: never[]) => unknown;
+
+/**
+ * Names the function `exportName` of the module at `path` (relative to the caller's module, without an extension) as a
+ * step for the content workers; `F` is its type (`typeof` of a type-only import, so the event loop never loads it).
+ */
+export const contentStep = <F extends StepFunction>(callerUrl: string, path: string, exportName: string): ContentStep<StepArgs<F>, Awaited<ReturnType<F>>> =>
+  ({ module: workerFile(callerUrl, path).href, exportName });
+
+type StepArgs<F> = F extends (raw: Buffer, ...args: infer Args) => unknown ? Args : never;
 
 /** A read whose analysis overran answers with the limit it hit rather than hold a worker longer. */
 function unreadable(error: unknown): never {

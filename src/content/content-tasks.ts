@@ -3,7 +3,6 @@
 import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
-import type { HtmlCheckOutcome, LinkedStylesheet } from '../domain/html-check.js';
 import type { MessageRecord } from '../domain/types.js';
 import type { ParsedTagRule, RuleMatchOutcome } from '../query/match-rules.js';
 
@@ -31,14 +30,26 @@ export type ContentTask =
   | (TaskBase & { kind: 'attachment'; index: number })
   | (TaskBase & { kind: 'renderHtml' })
   | (TaskBase & { kind: 'renderText' })
-  | (TaskBase & { kind: 'checkableLinks'; limit: number })
-  /** stylesheets: null to look for linked ones first; their CSS (or why there is none) to check with them. */
-  | (TaskBase & { kind: 'htmlCheck'; stylesheets: LinkedStylesheet[] | null; stylesheetLimit: number })
+  /** A message check's step (see ContentStep): the worker imports `module` and calls its `exportName` with the bytes and `args`. */
+  | (TaskBase & { kind: 'checkStep'; module: string; exportName: string; args: unknown[] })
   | (TaskBase & { kind: 'parts' })
   /** raw: the image attachment's bytes, not the message's. */
   | (TaskBase & { kind: 'thumbnail'; edge: number; maxPixels: number; timeoutSeconds: number })
   /** raw: a send request's JSON body, not a message. */
   | (TaskBase & { kind: 'composeMessage' });
+
+/**
+ * A function of a message's bytes that a message check runs on a content worker: named by its module and export rather
+ * than listed here, so that a new check brings its own work without touching the pool. `Args` and `Output` must survive
+ * structured cloning.
+ */
+export interface ContentStep<Args extends unknown[], Output> {
+  /** The module's URL, as workerFile gives it (the compiled module from dist/, the source under tsx). */
+  readonly module: string;
+  readonly exportName: string;
+  /** Never set: it carries the function's types from where the step is declared to where it is run. */
+  readonly signature?: (raw: Buffer, ...args: Args) => Output | Promise<Output>;
+}
 
 /** A PNG, or why the image gets none (too many pixels, or not decodable): an answer, not a failure of the task. */
 export type ThumbnailOutcome = { thumbnail: Uint8Array } | { refused: string };
@@ -52,8 +63,8 @@ export interface ContentResults {
   attachment: { attachment: AttachmentContent | null; count: number };
   renderHtml: string;
   renderText: string;
-  checkableLinks: { links: string[]; found: number };
-  'htmlCheck': HtmlCheckOutcome;
+  /** Whatever the step's function answers; ContentStep carries its type to the caller. */
+  checkStep: unknown;
   parts: MessageParts;
   thumbnail: ThumbnailOutcome;
   composeMessage: ComposedBody;

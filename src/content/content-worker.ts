@@ -1,11 +1,13 @@
 // Entry of a content worker thread: runs one parsing or analysis task on a message's bytes (see content-pool.ts).
 import { parseEmail } from '../mime/parse-email.js';
 import { headerSummary } from '../mime/header-summary.js';
-import { attachmentContent, checkableLinks, htmlBody, messageParts, messageView } from '../mime/message-view.js';
+import { attachmentContent, htmlBody, messageParts, messageView } from '../mime/message-view.js';
 import { renderedHtml, renderedText } from '../mime/rendered-view.js';
 import { searchFields } from '../domain/search-text.js';
 import { matchRules } from '../query/match-rules.js';
 import { imageThumbnail } from './thumbnail.js';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { ComposedBody } from '../mime/compose-message.js';
 import type { ContentResults, ContentTask } from './content-tasks.js';
@@ -23,6 +25,15 @@ function transferringMessage(body: ComposedBody): ComposedBody {
       return { outline: body.outline, composed: { raw: own } };
     },
   }) as unknown as ComposedBody;
+}
+
+/**
+ * A check's step module. Compiled steps are ES modules; a `.ts` one means the tests run the sources through tsx, whose
+ * hooks reach a worker thread's require() but not its import().
+ */
+async function loadStepModule(url: string): Promise<Record<string, unknown>> {
+  if (url.endsWith('.ts')) return createRequire(import.meta.url)(fileURLToPath(url)) as Record<string, unknown>;
+  return import(url) as Promise<Record<string, unknown>>;
 }
 
 export default async function runContentTask(task: ContentTask): Promise<ContentResults[ContentTask['kind']]> {
@@ -52,12 +63,13 @@ export default async function runContentTask(task: ContentTask): Promise<Content
       return renderedHtml(raw);
     case 'renderText':
       return renderedText(raw);
-    case 'checkableLinks':
-      return checkableLinks(raw, task.limit);
-    case 'htmlCheck': {
-      // Loaded on a worker's first check: the CSS parser and the caniemail data cost memory a worker that never checks need not hold.
-      const { messageHtmlCheck } = await import('../mime/html-check.js');
-      return messageHtmlCheck(raw, task.stylesheets, task.stylesheetLimit);
+    case 'checkStep': {
+      // Loaded on a worker's first step of that check: the HTML check's CSS parser and caniemail data, say, cost memory a
+      // worker that never runs it need not hold.
+      const module = await loadStepModule(task.module);
+      const step = module[task.exportName];
+      if (typeof step !== 'function') throw new Error(`${task.module} exports no function ${task.exportName}`);
+      return step(raw, ...task.args);
     }
     case 'parts':
       return messageParts(raw);

@@ -8,9 +8,6 @@ import type { FileUrlSigner } from '../services/signed-urls.js';
 import type { TagView } from '../services/tags.js';
 import type { UsageFigures } from '../services/workspaces.js';
 import type { components, operations } from '../contract/api-types.js';
-import type { LinkOutcome } from '../outbound/check-links.js';
-import type { SpamVerdict } from '../spamd/spamd-reply.js';
-import type { LinkCheckReport } from '../services/link-check.js';
 import type { ReadinessReport } from '../services/readiness.js';
 
 /** The response schemas of openapi.yaml: each presenter's return type, so the compiler holds it to the contract. */
@@ -196,31 +193,6 @@ export const updatedTagJson = (result: { oldName: string; name: string; color: s
   old_name: result.oldName,
   name: result.name,
   color: result.color,
-});
-
-type LinkJson = DataOf<'checkMessageLinks'>['Links'][number];
-
-const linkJson = (outcome: LinkOutcome): LinkJson => ({
-  URL: outcome.url,
-  StatusCode: outcome.statusCode,
-  Status: outcome.status,
-  ...(outcome.finalUrl === undefined ? {} : { FinalURL: outcome.finalUrl, Redirects: outcome.redirects }),
-});
-
-/** The link check, in Mailpit's capitalised field names. */
-export const linkCheckJson = (report: LinkCheckReport): DataOf<'checkMessageLinks'> => ({
-  Found: report.found,
-  Capped: report.capped,
-  Errors: report.errors,
-  Links: report.links.map(linkJson),
-});
-
-/** spamd's verdict, in the capitalised field names of the Checks operations. */
-export const spamCheckJson = (verdict: SpamVerdict): Schemas['SpamCheck'] => ({
-  IsSpam: verdict.isSpam,
-  Score: verdict.score,
-  RequiredScore: verdict.requiredScore,
-  Rules: verdict.rules.map((rule) => ({ Name: rule.name, Score: rule.score, Description: rule.description })),
 });
 
 /** Bare JSON rather than the API envelope: probes read the status code, people read the components. */

@@ -11,33 +11,21 @@ import { Alert, Link, Page, When } from '../components/ui.js';
 import { useServerData } from '../server-state.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
 import { useAction } from '../use-action.js';
-import { AttachmentsPanel, HeadersPanel, HtmlCheckPanel, HtmlPanel, LinksPanel, SourcePanel, SpamPanel, TextPanel, formatSize } from '../components/message-panels.js';
+import { AttachmentsPanel, HeadersPanel, HtmlPanel, SourcePanel, TextPanel, formatSize } from '../components/message-panels.js';
+import { MESSAGE_CHECKS } from '../components/message-checks.js';
 import '../viewer.css';
 
 type Message = Schemas['MessageDetail'];
-type TabKey = 'html' | 'text' | 'source' | 'headers' | 'attachments' | 'links' | 'html-check' | 'spam';
-
-const TABS: TabSpec<TabKey>[] = [
-  { key: 'html', label: 'HTML' },
-  { key: 'text', label: 'Text' },
-  { key: 'source', label: 'Source' },
-  { key: 'headers', label: 'Headers' },
-  { key: 'attachments', label: 'Attachments' },
-  { key: 'links', label: 'Links' },
-  { key: 'html-check', label: 'HTML check' },
-  { key: 'spam', label: 'Spam' },
+/** The message's own views, then its checks. */
+const VIEWS: { tab: TabSpec<string>; Panel: (props: { message: Message }) => JSX.Element }[] = [
+  { tab: { key: 'html', label: 'HTML' }, Panel: HtmlPanel },
+  { tab: { key: 'text', label: 'Text' }, Panel: TextPanel },
+  { tab: { key: 'source', label: 'Source' }, Panel: SourcePanel },
+  { tab: { key: 'headers', label: 'Headers' }, Panel: HeadersPanel },
+  { tab: { key: 'attachments', label: 'Attachments' }, Panel: AttachmentsPanel },
+  ...MESSAGE_CHECKS,
 ];
-
-const PANELS: Record<TabKey, (props: { message: Message }) => JSX.Element> = {
-  html: HtmlPanel,
-  text: TextPanel,
-  source: SourcePanel,
-  headers: HeadersPanel,
-  attachments: AttachmentsPanel,
-  links: LinksPanel,
-  'html-check': HtmlCheckPanel,
-  spam: SpamPanel,
-};
+const TABS = VIEWS.map((view) => view.tab);
 
 /** The addresses (lower case) written in address headers such as To and Cc, display names aside. */
 function addressesIn(values: string[]): Set<string> {
@@ -165,11 +153,11 @@ function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
   );
 }
 
-function tabOf(query: URLSearchParams, message: Message | null): TabKey {
+/** The view the URL names, else the HTML one (the text one for a message without HTML). */
+function viewOf(query: URLSearchParams, message: Message | null): (typeof VIEWS)[number] {
   const asked = query.get('tab');
-  const known = TABS.find((tab) => tab.key === asked);
-  if (known) return known.key;
-  return message && !message.has_html ? 'text' : 'html';
+  const fallback = message && !message.has_html ? 'text' : 'html';
+  return VIEWS.find((view) => view.tab.key === asked) ?? VIEWS.find((view) => view.tab.key === fallback)!;
 }
 
 export function MessageViewer(props: PageProps) {
@@ -191,13 +179,12 @@ export function MessageViewer(props: PageProps) {
     );
   }, [loaded.data]);
 
-  const tab = tabOf(props.route.query, message);
-  const selectTab = (key: TabKey) => {
+  const { tab: { key: tab }, Panel } = viewOf(props.route.query, message);
+  const selectTab = (key: string) => {
     const query = new URLSearchParams(props.route.query);
     query.set('tab', key);
     navigate(`${props.route.path}?${query}`);
   };
-  const Panel = PANELS[tab];
   const title = message ? message.subject || '(no subject)' : 'Message';
 
   return (

@@ -1,6 +1,7 @@
 // The content worker pool: results, the time and memory limits, a worker terminated mid-task, and the fallback.
 import { strict as assert } from 'node:assert';
-import { ContentPool, type ContentPoolOptions } from '../../../src/content/content-pool.js';
+import { ContentPool, contentStep, type ContentPoolOptions } from '../../../src/content/content-pool.js';
+import type { checkableLinks } from '../../../src/mime/message-view.js';
 import { HOSTILE_SHAPES } from '../../support/hostile-messages.js';
 import { pollUntil } from '../../support/poll.js';
 
@@ -51,10 +52,11 @@ describe('ContentPool', function () {
     assert.deepEqual(view.headers['message-id'], ['<plain@example.test>']);
   });
 
-  it('finds the links to check on a worker, the first `limit` of them and how many there are', async () => {
+  it('runs a check\'s step on a worker: the links to check, the first `limit` of them and how many there are', async () => {
     pool = poolWith({ threads: 1, taskTimeoutMs: 5000, memoryMb: 256 });
-    assert.deepEqual(await pool.checkableLinks(WORKSPACE, plain, 100), { links: ['https://example.test/reset'], found: 1 });
-    const many = await pool.checkableLinks(WORKSPACE, shape('links-100000'), 100);
+    const findLinks = contentStep<typeof checkableLinks>(import.meta.url, '../../../src/mime/message-view', 'checkableLinks');
+    assert.deepEqual(await pool.checkStep(WORKSPACE, plain, findLinks, 100), { links: ['https://example.test/reset'], found: 1 });
+    const many = await pool.checkStep(WORKSPACE, shape('links-100000'), findLinks, 100);
     assert.deepEqual({ first: many.links[0], count: many.links.length, found: many.found }, { first: 'https://example.test/page/0', count: 100, found: 100_000 });
   });
 

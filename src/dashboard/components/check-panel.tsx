@@ -1,0 +1,80 @@
+// The one panel every message check is shown in: it asks the server for the check when its tab is opened (so checks that
+// cost the server real work run only when someone looks), says so when the message has nothing to check, answers the
+// refusals that are facts about the server, offers the check's options with "Check again", and draws the check's report.
+import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { ApiError, type Schemas } from '../api.js';
+import { invalidate, useServerData } from '../server-state.js';
+import type { TabSpec } from './tabs.js';
+import { Resource } from './resource.js';
+import { Alert } from './ui.js';
+
+type Message = Schemas['MessageDetail'];
+
+export interface ReportProps<Result, Options> {
+  message: Message;
+  result: Result;
+  options: Options;
+}
+
+/** How a check's report is drawn: once its result is there, or from the start with a note while the check runs. */
+type ReportDrawing<Result, Options> =
+  | { checkingNote?: undefined; Report: (props: ReportProps<Result, Options>) => JSX.Element }
+  /** For a check that takes long (the link check): the report shows what the message holds until the result fills it in. */
+  | { checkingNote: (message: Message) => string; Report: (props: ReportProps<Result | null, Options>) => JSX.Element };
+
+export type CheckView<Result, Options> = ReportDrawing<Result, Options> & {
+  /** Its tab in the message viewer: the key in the URL (?tab=) and the label. */
+  tab: TabSpec<string>;
+  /** Why the message has nothing for this check, said instead of asking the server; null: ask. */
+  nothingToCheck: (message: Message) => string | null;
+  /** Refusals that are a fact about this server rather than a failure (the spam check not configured), by error code. */
+  answeredRefusals?: Partial<Record<string, ComponentChildren>>;
+  /** The check's request: its operation in the API with these options. */
+  request: (messageId: string, options: Options) => Promise<Result>;
+  defaults: Options;
+  /** The options' controls, shown with "Check again"; checks without options show neither. */
+  Controls?: (props: { options: Options; onChange: (options: Options) => void }) => JSX.Element;
+};
+
+/** A tab of the message viewer and the panel that shows a check in it. */
+export interface CheckTab {
+  tab: TabSpec<string>;
+  Panel: (props: { message: Message }) => JSX.Element;
+}
+
+export function checkTab<Result, Options>(view: CheckView<Result, Options>): CheckTab {
+  function CheckPanel(props: { message: Message }) {
+    const reason = view.nothingToCheck(props.message);
+    return reason === null ? <CheckedMessage message={props.message} /> : <p>{reason}</p>;
+  }
+
+  function CheckedMessage(props: { message: Message }) {
+    const [options, setOptions] = useState(view.defaults);
+    const key = [view.tab.key, props.message.id, options];
+    const check = useServerData(key, () => view.request(props.message.id, options));
+    const answer = check.error instanceof ApiError ? view.answeredRefusals?.[check.error.code] : undefined;
+    if (answer !== undefined) return <p>{answer}</p>;
+    const controls = view.Controls ? (
+      <div class="row">
+        <view.Controls options={options} onChange={setOptions} />
+        <button type="button" class="quiet" onClick={() => invalidate(key)}>Check again</button>
+      </div>
+    ) : null;
+    const drawing: ReportDrawing<Result, Options> = view;
+    if (drawing.checkingNote === undefined) {
+      const report = <Resource resource={check}>{(result) => <drawing.Report message={props.message} result={result} options={options} />}</Resource>;
+      return controls ? <div class="stack">{controls}{report}</div> : report;
+    }
+    return (
+      <div class="stack">
+        {controls}
+        {check.data === null && !check.error ? <p class="muted" role="status">{drawing.checkingNote(props.message)}</p> : null}
+        <Alert error={check.error} />
+        <drawing.Report message={props.message} result={check.data} options={options} />
+      </div>
+    );
+  }
+  return { tab: view.tab, Panel: CheckPanel };
+}
+
