@@ -6,7 +6,7 @@ import { ConfigError, linkBaseUrl, loadConfig, type Config } from '../config.js'
 import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { openBackend } from '../storage/index.js';
-import { WorkspaceService } from '../services/workspaces.js';
+import { WorkspaceService } from '../services/accounts/workspaces.js';
 import { buildCaptureServices } from '../composition/capture-services.js';
 import { buildAccountServices } from '../composition/account-services.js';
 import { contentPoolFor } from '../content/content-pool.js';

@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import { AppError, toAppError, type ErrorCode } from '../errors.js';
 import type { Inbox } from '../domain/types.js';
 import type { IngestPipeline } from '../ingest/ingest-message.js';
-import type { InboxService } from '../services/inboxes.js';
-import type { WorkspaceService } from '../services/workspaces.js';
+import type { InboxService } from '../services/mail/inboxes.js';
+import type { WorkspaceService } from '../services/accounts/workspaces.js';
 import { readMailboxFiles } from '../mime/mailbox-files.js';
 import { headerEnvelope, opensWithHeaderField } from '../mime/header-envelope.js';
 

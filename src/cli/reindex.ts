@@ -1,9 +1,9 @@
 // `scripts/reindex`: rebuilds the message index from the raw blobs, for whichever profile SANDBOX_* selects.
 import { ConfigError, loadConfig } from '../config.js';
 import { openBackend } from '../storage/index.js';
-import { InboxService } from '../services/inboxes.js';
-import { TagRuleService } from '../services/tag-rules.js';
-import { reindexMessages } from '../services/reindex.js';
+import { InboxService } from '../services/mail/inboxes.js';
+import { TagRuleService } from '../services/mail/tag-rules.js';
+import { reindexMessages } from '../services/mail/reindex-messages.js';
 import { contentPoolFor } from '../content/content-pool.js';
 
 async function main(): Promise<void> {

@@ -1,15 +1,15 @@
 // The dashboard's services (people, sessions, team, invitations, API keys, audit), wired once for the server and the admin CLI.
 import type { Config } from '../config.js';
 import type { Backend } from '../storage/ports.js';
-import type { WorkspaceService } from '../services/workspaces.js';
-import { AuditLog } from '../services/audit-log.js';
-import { SessionService } from '../services/sessions.js';
-import { SignInThrottle } from '../services/sign-in-throttle.js';
-import { PasswordHasher } from '../services/passwords.js';
-import { PeopleService } from '../services/people.js';
-import { MemberService } from '../services/members.js';
-import { InvitationService } from '../services/invitations.js';
-import { ApiKeyService } from '../services/api-keys.js';
+import type { WorkspaceService } from '../services/accounts/workspaces.js';
+import { AuditLog } from '../services/accounts/audit-log.js';
+import { SessionService } from '../services/accounts/sessions.js';
+import { SignInThrottle } from '../services/accounts/sign-in-throttle.js';
+import { PasswordHasher } from '../services/accounts/passwords.js';
+import { PeopleService } from '../services/accounts/people.js';
+import { MemberService } from '../services/accounts/members.js';
+import { InvitationService } from '../services/accounts/invitations.js';
+import { ApiKeyService } from '../services/accounts/api-keys.js';
 
 export interface AccountServices {
   audit: AuditLog;

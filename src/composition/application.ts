@@ -4,7 +4,7 @@
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import { linkBaseUrl, type Config } from '../config.js';
 import { embeddedRoot } from '../storage/index.js';
-import { fitConnectionLimits, openFileLimit } from '../services/descriptor-budget.js';
+import { fitConnectionLimits, openFileLimit } from '../services/operations/descriptor-budget.js';
 import { nodeHttpServer } from '../http/node-server.js';
 import { metricsServer } from '../http/metrics-server.js';
 import { buildServices, type ApplicationDeps } from './services.js';

@@ -2,11 +2,11 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Backend } from '../storage/ports.js';
-import { WorkspaceService } from '../services/workspaces.js';
-import { InboxService } from '../services/inboxes.js';
-import { TagRuleService } from '../services/tag-rules.js';
+import { WorkspaceService } from '../services/accounts/workspaces.js';
+import { InboxService } from '../services/mail/inboxes.js';
+import { TagRuleService } from '../services/mail/tag-rules.js';
 import { IngestPipeline, type CaptureObserver } from '../ingest/ingest-message.js';
-import { WebhookService } from '../services/webhooks.js';
+import { WebhookService } from '../services/realtime/webhooks.js';
 import { NameResolver, nameResolverSettings } from '../outbound/name-resolver.js';
 import type { ContentPool } from '../content/content-pool.js';
 import { messageSummaryJson } from '../http/presenters.js';

@@ -1,8 +1,8 @@
 // The HTTP phase of the server's wiring: the Koa app with the API's routes on the services, the operators' paths and
 // the dashboard. It opens no socket; the application serves it (and tests may serve it themselves).
 import { isLoopbackBind, publicBaseUrl, sendBodyLimit, type Config } from '../config.js';
-import { checkReadiness } from '../services/readiness.js';
-import { SignedLinkThrottle } from '../services/signed-urls.js';
+import { checkReadiness } from '../services/operations/readiness.js';
+import { SignedLinkThrottle } from '../services/files/signed-urls.js';
 import { createHttpApp } from '../http/app.js';
 import { DASHBOARD_ROOT, dashboardSite } from '../http/dashboard-site.js';
 import { loadOpenApi } from '../http/openapi.js';

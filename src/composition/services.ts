@@ -9,17 +9,17 @@ import { contentPoolFor, type ContentPool } from '../content/content-pool.js';
 import { ServiceMetrics } from '../observability/metrics.js';
 import { NameResolver, nameResolverSettings } from '../outbound/name-resolver.js';
 import { WebhookDeliveryWorker } from '../workers/webhook-deliveries.js';
-import { MessageService } from '../services/messages.js';
-import { MessageContentService } from '../services/message-content.js';
-import { FileServingTurns } from '../services/file-serving-turns.js';
-import { FileUrlSigner } from '../services/signed-urls.js';
-import { CaptureAdmission } from '../services/capture-admission.js';
-import { ChaosService } from '../services/inbox-chaos.js';
-import { TagService } from '../services/tags.js';
-import { SendService } from '../services/send-message.js';
-import { InboxFeeds } from '../services/inbox-feeds.js';
-import { MessageWaiter } from '../services/wait-for-message.js';
-import { InboxEventStreams } from '../services/inbox-event-stream.js';
+import { MessageService } from '../services/mail/messages.js';
+import { MessageContentService } from '../services/mail/message-content.js';
+import { FileServingTurns } from '../services/files/file-serving-turns.js';
+import { FileUrlSigner } from '../services/files/signed-urls.js';
+import { CaptureAdmission } from '../services/capture/capture-admission.js';
+import { InboxChaosService } from '../services/mail/inbox-chaos.js';
+import { TagService } from '../services/mail/tags.js';
+import { SendService } from '../services/capture/send.js';
+import { InboxFeeds } from '../services/realtime/inbox-feeds.js';
+import { MessageWaiter } from '../services/realtime/message-waiter.js';
+import { InboxEventStreams } from '../services/realtime/inbox-event-streams.js';
 import { buildCaptureServices, type CaptureServices } from './capture-services.js';
 import { buildAccountServices, type AccountServices } from './account-services.js';
 import type { Teardown } from './teardown.js';
@@ -51,7 +51,7 @@ export interface Services extends CaptureServices {
   content: MessageContentService;
   fileTurns: FileServingTurns;
   signer: FileUrlSigner;
-  chaos: ChaosService;
+  chaos: InboxChaosService;
   tags: TagService;
   send: SendService;
   waiter: MessageWaiter;
@@ -119,7 +119,7 @@ export async function buildServices(config: Readonly<Config>, deps: ApplicationD
     content,
     fileTurns: new FileServingTurns(config.fileServesPerWorkspace),
     signer,
-    chaos: new ChaosService(inboxes, chance),
+    chaos: new InboxChaosService(inboxes, chance),
     tags: new TagService(backend.metadata, backend.messages),
     send: new SendService(inboxes, pipeline, config.maxMessageBytes),
     waiter: new MessageWaiter(feeds, backend.messages, inboxes, {}, config.waitsPerWorkspace),

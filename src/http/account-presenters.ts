@@ -1,9 +1,9 @@
 // The dashboard's domain objects to API JSON (people, sessions, members, invitations, keys, plan, audit), as openapi.yaml describes them.
 import type { ApiKeyRecord, AuditEntry, Member, MemberRole, Plan, SessionRecord, Workspace } from '../domain/types.js';
-import type { InvitationView, PreviewedInvitation } from '../services/invitations.js';
-import type { MemberView } from '../services/members.js';
-import type { MeView, Membership } from '../services/people.js';
-import type { UsageFigures } from '../services/workspaces.js';
+import type { InvitationView, PreviewedInvitation } from '../services/accounts/invitations.js';
+import type { MemberView } from '../services/accounts/members.js';
+import type { MeView, Membership } from '../services/accounts/people.js';
+import type { UsageFigures } from '../services/accounts/workspaces.js';
 import type { components } from '../contract/api-types.js';
 import { usageJson, type DataOf } from './presenters.js';
 

@@ -1,6 +1,6 @@
 // The shape of an API handler, typed per operation from openapi.yaml: validated input in, a JSON envelope
 // payload, a file or an event stream out, each as that operation's success responses declare.
-import type { ClientInfo, Principal, SessionPrincipal } from '../services/principal.js';
+import type { ClientInfo, Principal, SessionPrincipal } from '../services/accounts/principal.js';
 import type { defaultedParameters, operations, publicOperations, sessionOperations } from '../contract/api-types.js';
 import type { EventStreamReply } from './event-stream.js';
 

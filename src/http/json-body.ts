@@ -1,7 +1,7 @@
 // Reads a JSON request body with a size limit, answering 413, 415 or 400 with a clear code when it is not usable.
 import type { Context } from 'koa';
 import { AppError } from '../errors.js';
-import type { CaptureTicket } from '../services/capture-admission.js';
+import type { CaptureTicket } from '../services/capture/capture-admission.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 

@@ -2,13 +2,13 @@
 // openapi.yaml describes them: the routes' JSON is made here and in account-presenters.ts, never in a route.
 import { CHAOS_SUCCESS_REPLIES, type ChaosDecision, type ChaosSettingsInForce, type ChaosStage } from '../domain/chaos.js';
 import type { Delivery, MessageRecord, TagRule, Webhook, Workspace } from '../domain/types.js';
-import type { InboxView } from '../services/inboxes.js';
-import type { MessageDetailView } from '../services/message-content.js';
-import type { FileUrlSigner } from '../services/signed-urls.js';
-import type { TagView } from '../services/tags.js';
-import type { UsageFigures } from '../services/workspaces.js';
+import type { InboxView } from '../services/mail/inboxes.js';
+import type { MessageDetailView } from '../services/mail/message-content.js';
+import type { FileUrlSigner } from '../services/files/signed-urls.js';
+import type { TagView } from '../services/mail/tags.js';
+import type { UsageFigures } from '../services/accounts/workspaces.js';
 import type { components, operations } from '../contract/api-types.js';
-import type { ReadinessReport } from '../services/readiness.js';
+import type { ReadinessReport } from '../services/operations/readiness.js';
 
 /** The response schemas of openapi.yaml: each presenter's return type, so the compiler holds it to the contract. */
 type Schemas = components['schemas'];

@@ -2,7 +2,7 @@
 import type { QueryNode } from './ast.js';
 import { matches, type MatchableMessage } from './match.js';
 
-/** A tag rule as matching needs it: its query parsed once (services/tag-rules.ts caches it) and the tags it gives. */
+/** A tag rule as matching needs it: its query parsed once (services/mail/tag-rules.ts caches it) and the tags it gives. */
 export interface ParsedTagRule {
   filter: QueryNode;
   tags: string[];

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { CaptureTicket } from '../services/capture-admission.js';
+import type { CaptureTicket } from '../services/capture/capture-admission.js';
 
 export class MessageSpool extends Writable {
   private chunks: Buffer[] = [];

@@ -2,7 +2,7 @@
 // fits, the recipients stay within the limit.
 import { AppError } from '../errors.js';
 import type { IngestPipeline } from '../ingest/ingest-message.js';
-import type { InboxService } from '../services/inboxes.js';
+import type { InboxService } from '../services/mail/inboxes.js';
 import { CONTINUE, refuse, type LoginContext, type SmtpPolicy } from './smtp-policy.js';
 
 /**

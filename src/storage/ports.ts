@@ -205,7 +205,7 @@ export type MessageChange =
 export interface ChangeResult {
   /** Messages whose state the change altered (a message already read is not counted by a read change). */
   affected: number;
-  /** Ids of deleted messages, whose blob folders removeMessages (services/message-removal.ts) removes next. */
+  /** Ids of deleted messages, whose blob folders removeMessages (services/mail/message-removal.ts) removes next. */
   deletedIds: string[];
 }
 

@@ -1,8 +1,8 @@
 // Retention: deletes each workspace's messages older than its plan's retention_days, now and then on a timer.
 import type { Logger } from 'pino';
 import type { Backend } from '../storage/ports.js';
-import type { WorkspaceService } from '../services/workspaces.js';
-import { removeMessages } from '../services/message-removal.js';
+import type { WorkspaceService } from '../services/accounts/workspaces.js';
+import { removeMessages } from '../services/mail/message-removal.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 

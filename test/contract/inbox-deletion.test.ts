@@ -6,9 +6,9 @@ import { rawBlobKey } from '../../src/domain/blob-keys.js';
 import type { Inbox, TagRule, Webhook, Workspace } from '../../src/domain/types.js';
 import { loadConfig } from '../../src/config.js';
 import type { Backend } from '../../src/storage/ports.js';
-import { InboxService } from '../../src/services/inboxes.js';
-import { removeMessages } from '../../src/services/message-removal.js';
-import { WorkspaceService } from '../../src/services/workspaces.js';
+import { InboxService } from '../../src/services/mail/inboxes.js';
+import { removeMessages } from '../../src/services/mail/message-removal.js';
+import { WorkspaceService } from '../../src/services/accounts/workspaces.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 import { aMessage, aWebhook, insertOne, UNLIMITED } from './fixtures.js';
 

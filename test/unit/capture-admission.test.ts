@@ -2,7 +2,7 @@
 // rate a workspace's DATA is read at.
 import { strict as assert } from 'node:assert';
 import { AppError } from '../../src/errors.js';
-import { CaptureAdmission } from '../../src/services/capture-admission.js';
+import { CaptureAdmission } from '../../src/services/capture/capture-admission.js';
 
 const limits = { transactions: 3, transactionsPerWorkspace: 2, bufferedBytes: 1000, bufferedBytesPerWorkspace: 600, spoolThresholdBytes: 100, dataBytesPerSecondPerWorkspace: 1000 };
 

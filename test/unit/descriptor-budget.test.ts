@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { DESCRIPTOR_HEADROOM, fitConnectionLimits, openFileLimit } from '../../src/services/descriptor-budget.js';
+import { DESCRIPTOR_HEADROOM, fitConnectionLimits, openFileLimit } from '../../src/services/operations/descriptor-budget.js';
 
 describe('descriptor budget', () => {
   const { connections } = loadConfig({});

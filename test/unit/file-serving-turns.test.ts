@@ -2,7 +2,7 @@
 // its share refused with rate_limited.
 import { strict as assert } from 'node:assert';
 import { AppError } from '../../src/errors.js';
-import { FileServingTurns } from '../../src/services/file-serving-turns.js';
+import { FileServingTurns } from '../../src/services/files/file-serving-turns.js';
 
 const settle = async () => {
   for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));

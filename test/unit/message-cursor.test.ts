@@ -1,7 +1,7 @@
 // List cursors round-trip, are tied to their inbox, and refuse anything the server did not issue.
 import { strict as assert } from 'node:assert';
 import { AppError } from '../../src/errors.js';
-import { decodeCursor, encodeCursor } from '../../src/services/message-cursor.js';
+import { decodeCursor, encodeCursor } from '../../src/services/mail/message-cursor.js';
 
 const isInvalidCursor = (error: unknown) => error instanceof AppError && error.code === 'invalid_cursor';
 

@@ -1,6 +1,6 @@
 // People's password hashes: the encoded scrypt format, matching only the right password, and the new-password rules.
 import { strict as assert } from 'node:assert';
-import { assertAcceptablePassword, hashPassword, PasswordHasher, verifyPassword } from '../../src/services/passwords.js';
+import { assertAcceptablePassword, hashPassword, PasswordHasher, verifyPassword } from '../../src/services/accounts/passwords.js';
 import { AppError } from '../../src/errors.js';
 
 describe('passwords', () => {

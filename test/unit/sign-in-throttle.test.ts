@@ -2,7 +2,7 @@
 // instead of account-wide locks, and right answers given back.
 import { strict as assert } from 'node:assert';
 import { AppError } from '../../src/errors.js';
-import { accountDelayMs, SignInThrottle } from '../../src/services/sign-in-throttle.js';
+import { accountDelayMs, SignInThrottle } from '../../src/services/accounts/sign-in-throttle.js';
 import { MemoryRateLimiter } from '../../src/storage/embedded/memory-rate-limiter.js';
 
 const wrong = async () => false;

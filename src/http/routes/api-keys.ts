@@ -1,5 +1,5 @@
 // The dashboard's API key management: list, create (the key shown once), revoke.
-import type { ApiKeyService } from '../../services/api-keys.js';
+import type { ApiKeyService } from '../../services/accounts/api-keys.js';
 import { handlers } from '../handler.js';
 import { apiKeyJson } from '../account-presenters.js';
 

@@ -1,6 +1,6 @@
 // How message files go out. Every one is hostile content: never sniffed, never embedded by another origin, under a
 // policy that runs nothing; raw messages and attachments download; HTML loads nothing remote unless asked to.
-import type { FileContent } from '../../services/message-content.js';
+import type { FileContent } from '../../services/mail/message-content.js';
 import type { FileReply } from '../handler.js';
 import { servedContentType } from '../served-content-type.js';
 

@@ -1,8 +1,8 @@
 // Signed file links: raw, HTML, attachments and thumbnails without an API key, for browsers and <img> tags.
-import type { MessageContentService } from '../../services/message-content.js';
-import type { MessageService } from '../../services/messages.js';
-import type { FileServingTurns } from '../../services/file-serving-turns.js';
-import type { FileUrlSigner, SignedLinkThrottle } from '../../services/signed-urls.js';
+import type { MessageContentService } from '../../services/mail/message-content.js';
+import type { MessageService } from '../../services/mail/messages.js';
+import type { FileServingTurns } from '../../services/files/file-serving-turns.js';
+import type { FileUrlSigner, SignedLinkThrottle } from '../../services/files/signed-urls.js';
 import { publicHandlers, type PublicOperationId, type PublicRequest } from '../handler.js';
 import { signedFilePath } from '../presenters.js';
 import { attachmentReply, htmlReply, rawReply, thumbnailReply } from './file-replies.js';

@@ -1,6 +1,6 @@
 // Inbox endpoints: create, list, get, delete, rotate credentials, clear.
-import type { InboxService } from '../../services/inboxes.js';
-import type { WorkspaceService } from '../../services/workspaces.js';
+import type { InboxService } from '../../services/mail/inboxes.js';
+import type { WorkspaceService } from '../../services/accounts/workspaces.js';
 import { handlers } from '../handler.js';
 import { inboxJson, inboxWithCredentialsJson, type SmtpEndpoint } from '../presenters.js';
 

@@ -2,7 +2,7 @@
 // running its check on the message and answering what its presenter makes of the finding.
 import type { MessageCheckRunner } from '../../services/checks/check-runner.js';
 import type { AnyMessageCheck, MessageCheck } from '../../services/checks/message-check.js';
-import type { Principal } from '../../services/principal.js';
+import type { Principal } from '../../services/accounts/principal.js';
 
 /** What a check's handler reads of a request; every check operation's validated request has it. */
 interface CheckRequest<Query> {

@@ -1,8 +1,8 @@
 // Message endpoints: list and search an inbox, detail, raw, HTML, links, attachments, read state, delete, batch, tags.
-import type { MessageService } from '../../services/messages.js';
-import type { MessageContentService } from '../../services/message-content.js';
-import type { FileServingTurns } from '../../services/file-serving-turns.js';
-import type { FileUrlSigner } from '../../services/signed-urls.js';
+import type { MessageService } from '../../services/mail/messages.js';
+import type { MessageContentService } from '../../services/mail/message-content.js';
+import type { FileServingTurns } from '../../services/files/file-serving-turns.js';
+import type { FileUrlSigner } from '../../services/files/signed-urls.js';
 import { listFilter } from '../../query/parse-query.js';
 import { handlers } from '../handler.js';
 import { messageDetailJson, messageSummaryJson } from '../presenters.js';

@@ -1,7 +1,7 @@
 // Endpoints for operators and orchestrators, outside /v1 and without a key: liveness, readiness and Prometheus metrics.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.js';
-import type { ReadinessReport } from '../../services/readiness.js';
+import type { ReadinessReport } from '../../services/operations/readiness.js';
 import type { ServiceMetrics } from '../../observability/metrics.js';
 import { publicHandlers, type FileReply } from '../handler.js';
 import { readinessJson } from '../presenters.js';

@@ -1,6 +1,6 @@
 // The workspace's plan and usage, and its audit log.
-import type { AuditLog } from '../../services/audit-log.js';
-import { HOW_TO_CHANGE_PLAN, type WorkspaceService } from '../../services/workspaces.js';
+import type { AuditLog } from '../../services/accounts/audit-log.js';
+import { HOW_TO_CHANGE_PLAN, type WorkspaceService } from '../../services/accounts/workspaces.js';
 import { handlers } from '../handler.js';
 import { auditEntryJson, planJson } from '../account-presenters.js';
 

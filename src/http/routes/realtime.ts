@@ -1,10 +1,10 @@
 // Real-time endpoints: wait for one message, and the inbox event stream.
 import type { MessageRecord } from '../../domain/types.js';
-import type { MessageContentService } from '../../services/message-content.js';
-import type { FileUrlSigner } from '../../services/signed-urls.js';
+import type { MessageContentService } from '../../services/mail/message-content.js';
+import type { FileUrlSigner } from '../../services/files/signed-urls.js';
 import { listFilter } from '../../query/parse-query.js';
-import type { MessageWaiter } from '../../services/wait-for-message.js';
-import type { InboxEventStreams, StreamItem } from '../../services/inbox-event-stream.js';
+import type { MessageWaiter } from '../../services/realtime/message-waiter.js';
+import type { InboxEventStreams, StreamItem } from '../../services/realtime/inbox-event-streams.js';
 import type { components } from '../../contract/api-types.js';
 import { handlers } from '../handler.js';
 import type { SseEvent } from '../event-stream.js';

@@ -1,6 +1,6 @@
 // The send endpoint: compose and capture a message over HTTP.
 import { AppError } from '../../errors.js';
-import type { SendService } from '../../services/send-message.js';
+import type { SendService } from '../../services/capture/send.js';
 import { handlers } from '../handler.js';
 
 export function sendHandlers(sender: SendService) {

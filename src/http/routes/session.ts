@@ -1,6 +1,6 @@
 // Signing in and out, the signed-in person, their password and sessions, and set-password links.
-import type { PeopleService } from '../../services/people.js';
-import type { SessionService } from '../../services/sessions.js';
+import type { PeopleService } from '../../services/accounts/people.js';
+import type { SessionService } from '../../services/accounts/sessions.js';
 import { handlers, publicHandlers } from '../handler.js';
 import { meJson, passwordLinkJson, sessionJson } from '../account-presenters.js';
 

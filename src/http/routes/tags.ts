@@ -1,7 +1,7 @@
 // Tag and tag-rule endpoints.
-import type { TagService } from '../../services/tags.js';
-import type { TagRuleService } from '../../services/tag-rules.js';
-import type { WorkspaceService } from '../../services/workspaces.js';
+import type { TagService } from '../../services/mail/tags.js';
+import type { TagRuleService } from '../../services/mail/tag-rules.js';
+import type { WorkspaceService } from '../../services/accounts/workspaces.js';
 import { handlers } from '../handler.js';
 import { tagJson, tagRuleJson, updatedTagJson } from '../presenters.js';
 

@@ -1,6 +1,6 @@
 // The team: members, their roles, invitations and accepting them.
-import type { InvitationService } from '../../services/invitations.js';
-import type { MemberService } from '../../services/members.js';
+import type { InvitationService } from '../../services/accounts/invitations.js';
+import type { MemberService } from '../../services/accounts/members.js';
 import { handlers, publicHandlers } from '../handler.js';
 import { acceptedInvitationJson, invitationJson, invitationPreviewJson, memberJson } from '../account-presenters.js';
 

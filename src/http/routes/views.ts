@@ -1,7 +1,7 @@
 // Rendered views of captured messages: the newest of an inbox (optionally matching q) or a given one, as a page or as text.
 import type { MessageRecord } from '../../domain/types.js';
-import type { MessageService } from '../../services/messages.js';
-import type { MessageContentService } from '../../services/message-content.js';
+import type { MessageService } from '../../services/mail/messages.js';
+import type { MessageContentService } from '../../services/mail/message-content.js';
 import { listFilter } from '../../query/parse-query.js';
 import { handlers } from '../handler.js';
 import { htmlReply, textReply } from './file-replies.js';

@@ -1,6 +1,6 @@
 // Webhook endpoints: create, list, delete, deliveries, test, and retrying a finished delivery.
-import type { WebhookService } from '../../services/webhooks.js';
-import type { WorkspaceService } from '../../services/workspaces.js';
+import type { WebhookService } from '../../services/realtime/webhooks.js';
+import type { WorkspaceService } from '../../services/accounts/workspaces.js';
 import { handlers } from '../handler.js';
 import { deliveryJson, webhookJson, webhookWithSecretJson } from '../presenters.js';
 

@@ -1,5 +1,5 @@
 // Workspace and usage endpoints.
-import type { WorkspaceService } from '../../services/workspaces.js';
+import type { WorkspaceService } from '../../services/accounts/workspaces.js';
 import { handlers } from '../handler.js';
 import { usageJson, workspaceJson } from '../presenters.js';
 

@@ -2,7 +2,7 @@
 // within its size budget) is asked here once, and the check gets its message's bytes and the content pool as it needs them.
 import { AppError } from '../../errors.js';
 import type { ContentPool } from '../../content/content-pool.js';
-import type { MessageService } from '../messages.js';
+import type { MessageService } from '../mail/messages.js';
 import type { MessageCheck } from './message-check.js';
 
 export class MessageCheckRunner {

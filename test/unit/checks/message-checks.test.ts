@@ -12,7 +12,7 @@ import { NameResolver, nameResolverSettings } from '../../../src/outbound/name-r
 import { MessageCheckRunner } from '../../../src/services/checks/check-runner.js';
 import type { MessageCheck } from '../../../src/services/checks/message-check.js';
 import { messageChecks } from '../../../src/services/checks/message-checks.js';
-import type { Principal } from '../../../src/services/principal.js';
+import type { Principal } from '../../../src/services/accounts/principal.js';
 import type { countWords } from '../../support/word-count-step.js';
 
 const WORKSPACE = { id: 'ws_checks_test', name: 'checks', planName: 'unlimited', createdAt: new Date(0) };

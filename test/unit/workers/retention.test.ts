@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../../src/config.js';
 import { openBackend } from '../../../src/storage/index.js';
 import type { Backend } from '../../../src/storage/ports.js';
-import { WorkspaceService } from '../../../src/services/workspaces.js';
+import { WorkspaceService } from '../../../src/services/accounts/workspaces.js';
 import { RetentionWorker } from '../../../src/workers/retention.js';
 import { rawBlobKey } from '../../../src/domain/blob-keys.js';
 import type { Workspace } from '../../../src/domain/types.js';

@@ -1,0 +1,225 @@
+// What is read from a message's raw source on demand: bodies, headers, links, attachments and thumbnails.
+// Every parse runs in the content worker pool, so a hostile message cannot stall other requests when it is read.
+// Attachments, the HTML body and thumbnails are taken out once and kept as blobs beside the raw message: reading
+// them again is a blob read, not a parse.
+import { AppError } from '../../errors.js';
+import type { MessageRecord } from '../../domain/types.js';
+import type { BlobEntry, BlobStore } from '../../storage/ports.js';
+import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageParts, type MessageView } from '../../domain/message-view.js';
+import { attachmentBlobKey, htmlBodyBlobKey, messageBlobFolder, partsManifestBlobKey, thumbnailBlobKey } from '../../domain/blob-keys.js';
+import { ContentTaskFailure, type ContentPool } from '../../content/content-pool.js';
+import { WeightedLru } from '../../domain/weighted-lru.js';
+import type { MessageService } from './messages.js';
+
+export interface MessageDetailView extends MessageView {
+  record: MessageRecord;
+}
+
+export interface FileContent {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/**
+ * What was kept of a message's parts: written after the parts, so its presence means they are there. A part past the
+ * message's budget is not kept (each read of it parses, as before); a message whose parts could not be taken out
+ * within the analysis limits keeps why, so it is not parsed again on every read to the same end.
+ */
+type PartsManifest =
+  | {
+    /** none: the message has no HTML part; not_kept: past the budget. */
+    html: 'kept' | 'none' | 'not_kept';
+    attachments: { filename: string; contentType: string; kept: boolean }[];
+  }
+  | { failed: string };
+
+/**
+ * Parsed manifests kept in memory, by the length of their JSON: a manifest never changes once written, and a burst of
+ * downloads of one message's many parts would otherwise read and parse the whole list once per part.
+ */
+const MANIFEST_CACHE_CHARACTERS = 16 * 1024 * 1024;
+
+/** Blobs written per storage call when keeping a message's parts: a message may have a thousand. */
+const PARTS_WRITE_BATCH = 64;
+
+const fileContent = (attachment: AttachmentContent): FileContent => ({
+  filename: attachment.filename,
+  contentType: attachment.contentType,
+  content: Buffer.from(attachment.content.buffer, attachment.content.byteOffset, attachment.content.byteLength),
+});
+
+const thumbnailFile = (index: number, content: Buffer): FileContent => ({ filename: `thumbnail-${index}.png`, contentType: 'image/png', content });
+
+/**
+ * Which parts are kept and which are not, so that together they take no more bytes than the raw message: the parts of
+ * a message are in it, decoded (base64 and quoted-printable only shrink), but an HTML body made of text parts or
+ * converted to UTF-8 can grow. Attachments go first, in order; then the HTML body if it still fits.
+ */
+function keptParts(workspaceId: string, messageId: string, parts: MessageParts, budget: number): { manifest: PartsManifest; blobs: BlobEntry[] } {
+  const blobs: BlobEntry[] = [];
+  let left = budget;
+  const attachments = parts.attachments.map((attachment, index) => {
+    const kept = attachment.content.byteLength <= left;
+    if (kept) {
+      left -= attachment.content.byteLength;
+      blobs.push({ key: attachmentBlobKey(workspaceId, messageId, index), data: fileContent(attachment).content });
+    }
+    return { filename: attachment.filename, contentType: attachment.contentType, kept };
+  });
+  let html: 'kept' | 'none' | 'not_kept' = 'none';
+  if (parts.html !== null) {
+    const bytes = Buffer.from(parts.html, 'utf8');
+    html = bytes.length <= left ? 'kept' : 'not_kept';
+    if (html === 'kept') blobs.push({ key: htmlBodyBlobKey(workspaceId, messageId), data: bytes });
+  }
+  return { manifest: { html, attachments }, blobs };
+}
+
+export class MessageContentService {
+  /** Parts being taken out now, by message, so a burst of first reads of one message costs one parse. */
+  private readonly extracting = new Map<string, Promise<PartsManifest>>();
+  private readonly manifests = new WeightedLru<string, PartsManifest>(MANIFEST_CACHE_CHARACTERS);
+
+  constructor(private readonly messages: MessageService, private readonly blobs: BlobStore, private readonly pool: ContentPool) {}
+
+  /**
+   * The raw source is the truth; bodies, headers and attachments are read from it on demand. A message whose
+   * reading overruns the analysis limits still answers, with what its index document holds and parse_error
+   * saying which limit stopped the rest. A message whose analysis was cut short at capture is not analysed again
+   * on every read: it would hold a worker for the whole limit each time, to the same end.
+   */
+  async detail(workspaceId: string, id: string): Promise<MessageDetailView> {
+    const record = await this.messages.require(workspaceId, id);
+    if (record.analysisCutShort) return { ...EMPTY_VIEW, record };
+    const view = await this.pool.view(record.workspaceId, await this.messages.rawOf(record));
+    if (view instanceof Error) return { ...EMPTY_VIEW, record: { ...record, parseError: record.parseError ?? `${view.message}; parts are not shown` } };
+    return { ...view, record };
+  }
+
+  async html(workspaceId: string, id: string): Promise<string> {
+    const record = await this.messages.require(workspaceId, id);
+    const manifest = await this.partsOf(record);
+    if ('failed' in manifest) throw new AppError('analysis_limit', `the HTML of message ${id} could not be read: ${manifest.failed}`);
+    if (manifest.html === 'none') throw new AppError('not_found', `message ${id} has no HTML part`);
+    const kept = manifest.html === 'kept' ? await this.blobs.get(htmlBodyBlobKey(record.workspaceId, record.id)) : null;
+    const html = kept ? kept.toString('utf8') : await this.pool.html(record.workspaceId, await this.messages.rawOf(record));
+    if (html === null) throw new AppError('not_found', `message ${id} has no HTML part`);
+    return html;
+  }
+
+  /**
+   * The message as a page (view.html): its HTML with its cid: images inlined as data: URIs, or its text as escaped
+   * HTML. Reading never marks a message read.
+   */
+  async renderHtml(record: MessageRecord): Promise<string> {
+    this.assertRenderable(record);
+    return this.pool.renderHtml(record.workspaceId, await this.messages.rawOf(record));
+  }
+
+  /** The message as text (view.txt): its text part, or text made from its HTML. */
+  async renderText(record: MessageRecord): Promise<string> {
+    this.assertRenderable(record);
+    return this.pool.renderText(record.workspaceId, await this.messages.rawOf(record));
+  }
+
+  /** A message whose analysis was cut short at capture would only overrun again, holding a worker to the same end. */
+  private assertRenderable(record: MessageRecord): void {
+    if (record.analysisCutShort) throw new AppError('analysis_limit', `message ${record.id} cannot be rendered: ${record.parseError}`);
+  }
+
+  async links(workspaceId: string, id: string): Promise<string[]> {
+    const record = await this.messages.require(workspaceId, id);
+    if (record.analysisCutShort) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);
+    const view = await this.pool.view(record.workspaceId, await this.messages.rawOf(record));
+    if (view instanceof Error) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${view.message}`);
+    return view.links;
+  }
+
+  async attachment(workspaceId: string, id: string, index: number): Promise<FileContent> {
+    return this.attachmentOf(await this.messages.require(workspaceId, id), index);
+  }
+
+  private async attachmentOf(record: MessageRecord, index: number): Promise<FileContent> {
+    const manifest = await this.partsOf(record);
+    if ('failed' in manifest) throw new AppError('analysis_limit', `the attachments of message ${record.id} could not be read: ${manifest.failed}`);
+    const entry = manifest.attachments[index];
+    if (!entry) throw new AppError('not_found', `message ${record.id} has no attachment ${index} (it has ${manifest.attachments.length})`);
+    const kept = entry.kept ? await this.blobs.get(attachmentBlobKey(record.workspaceId, record.id, index)) : null;
+    if (kept) return { filename: entry.filename, contentType: entry.contentType, content: kept };
+    const { attachment, count } = await this.pool.attachment(record.workspaceId, await this.messages.rawOf(record), index);
+    if (!attachment) throw new AppError('not_found', `message ${record.id} has no attachment ${index} (it has ${count})`);
+    return fileContent(attachment);
+  }
+
+  /**
+   * A PNG no larger than 240 pixels on either side, made once in the content pool and kept beside the raw message. An
+   * image past the pixel limit, or one that does not decode, has none: 400 not_an_image, as for any other file.
+   */
+  async thumbnail(workspaceId: string, id: string, index: number): Promise<FileContent> {
+    const record = await this.messages.require(workspaceId, id);
+    const key = thumbnailBlobKey(record.workspaceId, record.id, index);
+    const cached = await this.blobs.get(key);
+    if (cached) return thumbnailFile(index, cached);
+    const attachment = await this.attachmentOf(record, index);
+    if (!THUMBNAILABLE.test(attachment.contentType)) {
+      throw new AppError('not_an_image', `attachment ${index} is ${attachment.contentType}, not an image; only images have thumbnails`);
+    }
+    const outcome = await this.pool.thumbnail(record.workspaceId, attachment.content);
+    if ('refused' in outcome) throw new AppError('not_an_image', `attachment ${index} (${attachment.contentType}) has no thumbnail: it ${outcome.refused}`);
+    const thumbnail = Buffer.from(outcome.thumbnail.buffer, outcome.thumbnail.byteOffset, outcome.thumbnail.byteLength);
+    // The cache only saves work; failing to keep the thumbnail must not fail the request that made it.
+    await this.keep(record, [{ key, data: thumbnail }]).catch(() => undefined);
+    return thumbnailFile(index, thumbnail);
+  }
+
+  /** What is kept of the message's parts, taking them out first when this is the first read of any of them. */
+  private async partsOf(record: MessageRecord): Promise<PartsManifest> {
+    const messageKey = `${record.workspaceId}/${record.id}`;
+    const cached = this.manifests.get(messageKey);
+    if (cached) return cached;
+    const stored = await this.blobs.get(partsManifestBlobKey(record.workspaceId, record.id));
+    if (stored) {
+      const manifest = JSON.parse(stored.toString('utf8')) as PartsManifest;
+      this.manifests.set(messageKey, manifest, stored.length);
+      return manifest;
+    }
+    let extraction = this.extracting.get(messageKey);
+    if (!extraction) {
+      extraction = this.extractParts(record).finally(() => this.extracting.delete(messageKey));
+      this.extracting.set(messageKey, extraction);
+    }
+    return extraction;
+  }
+
+  /** One parse takes out every part; they are kept within the message's own size, the manifest last. */
+  private async extractParts(record: MessageRecord): Promise<PartsManifest> {
+    let manifest: PartsManifest;
+    let blobs: BlobEntry[] = [];
+    try {
+      ({ manifest, blobs } = keptParts(record.workspaceId, record.id, await this.pool.parts(record.workspaceId, await this.messages.rawOf(record)), record.size));
+    } catch (error) {
+      // Only an overrun is kept: a busy server or a storage failure may well pass by the next read.
+      if (!(error instanceof AppError && error.code === 'analysis_limit' && error.cause instanceof ContentTaskFailure)) throw error;
+      manifest = { failed: error.cause.message };
+    }
+    const manifestBlob = { key: partsManifestBlobKey(record.workspaceId, record.id), data: Buffer.from(JSON.stringify(manifest), 'utf8') };
+    // Keeping saves later parses; a read that took the parts out is answered whether or not they could be kept.
+    await this.keep(record, [...blobs, manifestBlob]).catch(() => undefined);
+    return manifest;
+  }
+
+  /**
+   * Writes blobs into the message's folder in batches, in order. A message removed meanwhile may have lost its folder
+   * before these landed in it: the folder is removed again, so nothing outlives the message.
+   */
+  private async keep(record: MessageRecord, blobs: BlobEntry[]): Promise<void> {
+    for (let start = 0; start < blobs.length; start += PARTS_WRITE_BATCH) await this.blobs.putMany(blobs.slice(start, start + PARTS_WRITE_BATCH));
+    try {
+      await this.messages.require(record.workspaceId, record.id);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') await this.blobs.deleteFolders([messageBlobFolder(record.workspaceId, record.id)]);
+      else throw error;
+    }
+  }
+}
