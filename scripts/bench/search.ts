@@ -15,6 +15,7 @@ import { assertMatchesContract } from '../../test/support/api-client.js';
 import { startServer, tempDataDir } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
+import { snippetOf } from '../../src/mime/snippet.js';
 import { positiveInt, percentile, round } from './measure.js';
 
 const SEED = 0x5eed_2026;
@@ -287,6 +288,7 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
     hasHtml,
     attachmentCount,
     linkCount: int(0, 6),
+    snippet: snippetOf(text),
     tls: chance(0.8),
     parseError: null,
     analysisCutShort: false,

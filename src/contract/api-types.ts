@@ -1902,6 +1902,13 @@ export interface components {
             has_html: boolean;
             attachment_count: number;
             link_count: number;
+            /**
+             * @description The start of the message's text on one line, as a message list shows it under the subject: the text
+             *     body (or, without one, the HTML body's text) with preheader padding removed and whitespace collapsed,
+             *     at most 140 characters, cut at a word boundary with "…" when longer. Computed at capture; empty when
+             *     the message has no text, and for messages captured before this field existed until scripts/reindex runs.
+             */
+            snippet: string;
             /** @description Whether the sender used TLS (STARTTLS or implicit) */
             tls: boolean;
             /**

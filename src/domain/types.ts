@@ -155,12 +155,14 @@ export interface MessageRecord {
   hasHtml: boolean;
   attachmentCount: number;
   linkCount: number;
+  /** The start of the message's text on one line, at most 140 characters, for a message list; empty when it has none. */
+  snippet: string;
   tls: boolean;
   /** Why some of the message could not be read, as the API's parse_error shows it; null when all of it was. */
   parseError: string | null;
   /**
    * The analysis at capture was cut short by a limit or a crash: only the header fields were read, and reading the
-   * parts again would only overrun again. Storage keeps it as parseError's wording (analysis-outcome.ts).
+   * parts again would only overrun again.
    */
   analysisCutShort: boolean;
   read: boolean;

@@ -75,6 +75,7 @@ export function messageSummaryJson(message: MessageRecord): Schemas['MessageSumm
     has_html: message.hasHtml,
     attachment_count: message.attachmentCount,
     link_count: message.linkCount,
+    snippet: message.snippet,
     tls: message.tls,
     ...(message.parseError === null ? {} : { parse_error: message.parseError }),
     read: message.read,

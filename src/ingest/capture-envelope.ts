@@ -56,6 +56,7 @@ export function messageRecord(source: RecordSource, parsed: ParsedEmail): Messag
     hasHtml: parsed.hasHtml,
     attachmentCount: parsed.attachmentCount,
     linkCount: parsed.linkCount,
+    snippet: parsed.snippet,
     tls: source.tls,
     parseError: parsed.parseError,
     analysisCutShort: parsed.analysisCutShort,

@@ -4,6 +4,7 @@ import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } f
 import { convert as htmlToText } from 'html-to-text';
 import { extractLinks } from './extract-links.js';
 import { headerSummary } from './header-summary.js';
+import { snippetOf } from './snippet.js';
 
 export interface ParsedEmail {
   from: string;
@@ -19,6 +20,8 @@ export interface ParsedEmail {
   textBody: string;
   /** Text of the HTML body for full-text search: its first SEARCH_TEXT_LIMIT characters. */
   htmlText: string;
+  /** The start of the text body (or else of the HTML's text) on one line, for a message list (snippet.ts). */
+  snippet: string;
   parseError: string | null;
   /** The content pool stopped the analysis (a limit, a crash) and read only the header fields; parseError says why. */
   analysisCutShort: boolean;
@@ -102,7 +105,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   } catch (error) {
     // What the header section says still makes the message findable.
     return {
-      ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '',
+      ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '',
       parseError: `not parseable as MIME: ${mimeFailure(error as Error)}; only the header fields From, To, Cc, Subject and Message-ID were read`,
       // The bytes are what stopped it: a later read meets the same bytes and says so itself, within the limits.
       analysisCutShort: false,
@@ -129,6 +132,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     linkCount: extractLinks(html, textBody).length,
     textBody: textBody.slice(0, SEARCH_TEXT_LIMIT),
     htmlText: htmlText.slice(0, SEARCH_TEXT_LIMIT),
+    snippet: snippetOf(textBody.trim() === '' ? htmlText : textBody),
     parseError,
     analysisCutShort: false,
   };

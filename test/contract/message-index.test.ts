@@ -17,7 +17,7 @@ for (const factory of backendFactories) {
     after(() => under.dispose());
 
     it('returns exactly what was inserted, only to its workspace', async () => {
-      const message = aMessage('ws_a', 'inb_a', { recipients: ['x@y.test'], tags: ['t1'], parseError: 'broken', tls: true, read: true, cc: 'c@d.test' });
+      const message = aMessage('ws_a', 'inb_a', { recipients: ['x@y.test'], tags: ['t1'], parseError: 'broken', tls: true, read: true, cc: 'c@d.test', snippet: 'Your sign-in code is 482 913. It expires in ten minutes…' });
       await insertOne(under.backend.captures, message, UNLIMITED);
       assert.deepEqual(await index.get('ws_a', message.id), message);
       assert.equal(await index.get('ws_b', message.id), null);

@@ -15,6 +15,7 @@ import { listMessages, summaryOf } from '../support/messages.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, rejection, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
 import { authPlain, buildMessage, RawSmtp, type SmtpEnvelope, type SmtpReply } from '../support/raw-smtp.js';
+import { SNIPPET_LENGTH, snippetOf } from '../../src/mime/snippet.js';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures/eml');
 
@@ -154,6 +155,9 @@ describe('SMTP capture (end to end)', function () {
         assert.equal(summary.envelope_from, testCase.envelope.from);
         assert.deepEqual(summary.recipients, testCase.envelope.to);
         assert.equal(summary.parse_error, undefined, 'well-formed MIME must not report a parse error');
+        // The list's line of text: the text part's start, on one line.
+        if (testCase.text) assert.equal(summary.snippet, snippetOf(parsed.text ?? ''));
+        assert.ok(summary.snippet.length <= SNIPPET_LENGTH);
       });
     }
 

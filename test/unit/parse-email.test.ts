@@ -6,6 +6,20 @@ import { extractLinks } from '../../src/mime/extract-links.js';
 const crlf = (lines: string[]) => Buffer.from(lines.join('\r\n'), 'utf8');
 
 describe('parseEmail', () => {
+  it('takes the snippet from the HTML body\'s text when there is no text part, preheader padding left out', async () => {
+    const parsed = await parseEmail(crlf([
+      'From: shop@example.com',
+      'Subject: Your order has shipped',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<div style="display:none">Arrives Tuesday &zwnj;&nbsp;&zwnj;&nbsp;&#847;&zwnj;</div><h1>Order   #1042</h1><p>is on its way.</p>',
+      '',
+    ]));
+    // The HTML's text as search reads it (headings upper-cased by the text conversion), on one line.
+    assert.equal(parsed.snippet, 'Arrives Tuesday ORDER #1042 is on its way.');
+  });
+
   it('decodes encoded-word headers and separates text from html', async () => {
     const parsed = await parseEmail(crlf([
       'From: =?UTF-8?B?w4lsaXNl?= <elise@example.com>',
@@ -37,6 +51,7 @@ describe('parseEmail', () => {
     assert.equal(parsed.linkCount, 2, 'the html href and the plain-text URL; mailto is no web link');
     assert.match(parsed.htmlText, /Hello link/);
     assert.doesNotMatch(parsed.htmlText, /https:/, 'hrefs are links, not text');
+    assert.equal(parsed.snippet, 'Plain https://example.com/plain', 'the text part comes first');
     assert.equal(parsed.parseError, null);
   });
 

@@ -3,7 +3,7 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import { elasticsearchLibrary } from './cluster-libraries.js';
 import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
-import { storedAsCutShort } from '../../domain/analysis-outcome.js';
+import { legacyCutShort } from '../../domain/analysis-outcome.js';
 import { matches } from '../../query/match.js';
 import type { ArrivalPage, ChangeResult, InboxCounts, CapturedMessage, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessagePosition, MessageSelection } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
@@ -35,8 +35,12 @@ interface MessageDoc {
   has_html: boolean;
   attachment_count: number;
   link_count: number;
+  /** Absent from documents written before it was (scripts/reindex rewrites them with it). */
+  snippet?: string;
   tls: boolean;
   parse_error: string | null;
+  /** Absent from documents written before it was: their parse_error's wording says it. */
+  analysis_cut_short?: boolean;
   read: boolean;
   tags: string[];
   raw_key: string;
@@ -68,8 +72,10 @@ const toDoc = (m: MessageRecord): MessageDoc => ({
   has_html: m.hasHtml,
   attachment_count: m.attachmentCount,
   link_count: m.linkCount,
+  snippet: m.snippet,
   tls: m.tls,
   parse_error: m.parseError,
+  analysis_cut_short: m.analysisCutShort,
   read: m.read,
   tags: tagSet(m.tags),
   raw_key: m.rawKey,
@@ -96,9 +102,10 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
   hasHtml: d.has_html,
   attachmentCount: d.attachment_count,
   linkCount: d.link_count,
+  snippet: d.snippet ?? '',
   tls: d.tls,
   parseError: d.parse_error,
-  analysisCutShort: storedAsCutShort(d.parse_error),
+  analysisCutShort: d.analysis_cut_short ?? legacyCutShort(d.parse_error),
   read: d.read,
   tags: d.tags,
   rawKey: d.raw_key,

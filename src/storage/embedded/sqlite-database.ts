@@ -266,6 +266,13 @@ const MIGRATIONS: string[] = [
   -- one to the next along this index, and each one's oldest due read in order, however long another's line is.
   CREATE INDEX webhook_deliveries_due_by_workspace ON webhook_deliveries (workspace_id, due_at) WHERE due_at IS NOT NULL;
   `,
+  `
+  -- A message list's line of text (empty for messages captured before it; scripts/reindex fills it in), and whether
+  -- the analysis at capture was cut short, which until now only parse_error's wording told: it starts "analysis ".
+  ALTER TABLE messages ADD COLUMN snippet TEXT NOT NULL DEFAULT '';
+  ALTER TABLE messages ADD COLUMN analysis_cut_short INTEGER NOT NULL DEFAULT 0;
+  UPDATE messages SET analysis_cut_short = 1 WHERE parse_error LIKE 'analysis %';
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */

@@ -1,6 +1,5 @@
 // The messages table's rows: as every read selects them (tags gathered alongside), as records, and how one is written.
 import type { MessageRecord } from '../../domain/types.js';
-import { storedAsCutShort } from '../../domain/analysis-outcome.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
 export interface MessageRow {
@@ -21,8 +20,10 @@ export interface MessageRow {
   has_html: number;
   attachment_count: number;
   link_count: number;
+  snippet: string;
   tls: number;
   parse_error: string | null;
+  analysis_cut_short: number;
   read: number;
   /** JSON array, gathered from message_tags by the select. */
   tags: string;
@@ -50,9 +51,10 @@ export const toMessage = (row: MessageRow): MessageRecord => ({
   hasHtml: row.has_html === 1,
   attachmentCount: row.attachment_count,
   linkCount: row.link_count,
+  snippet: row.snippet,
   tls: row.tls === 1,
   parseError: row.parse_error,
-  analysisCutShort: storedAsCutShort(row.parse_error),
+  analysisCutShort: row.analysis_cut_short === 1,
   read: row.read === 1,
   tags: JSON.parse(row.tags) as string[],
   rawKey: row.raw_key,
@@ -70,10 +72,10 @@ export const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
 export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void {
   const insertRow = db.prepare(`INSERT INTO messages (
       id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
-      message_id, size, has_text, has_html, attachment_count, link_count, tls, parse_error, read, raw_key,
+      message_id, size, has_text, has_html, attachment_count, link_count, snippet, tls, parse_error, analysis_cut_short, read, raw_key,
       search_subject, search_sender, search_recipients, search_body)
     VALUES (@id, @workspace_id, @inbox_id, @received_at, @envelope_from, @recipients, @from_header, @to_header, @cc_header, @subject,
-      @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @tls, @parse_error, @read, @raw_key,
+      @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @snippet, @tls, @parse_error, @analysis_cut_short, @read, @raw_key,
       @search_subject, @search_sender, @search_recipients, @search_body)`);
   const insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
   return (m) => {
@@ -94,8 +96,10 @@ export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void
       has_html: m.hasHtml ? 1 : 0,
       attachment_count: m.attachmentCount,
       link_count: m.linkCount,
+      snippet: m.snippet,
       tls: m.tls ? 1 : 0,
       parse_error: m.parseError,
+      analysis_cut_short: m.analysisCutShort ? 1 : 0,
       read: m.read ? 1 : 0,
       raw_key: m.rawKey,
       search_subject: m.search.subject,
