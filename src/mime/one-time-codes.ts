@@ -2,15 +2,10 @@
 // a test can read "the code in the email" without a regex of its own. A number is a code only when a code word is
 // near it; years, prices, dates, times, phone, order and tracking numbers are not, even then.
 
-export type CodeSource = 'subject' | 'text' | 'html';
+import type { OneTimeCode } from '../domain/types.js';
 
-export interface OneTimeCode {
-  /** The code as a person types it: digits written in groups ("482 913", "482-913") joined. */
-  value: string;
-  source: CodeSource;
-  /** The text around the code, on one line, at most CONTEXT_LENGTH characters. */
-  context: string;
-}
+/** Where a code was found; its value is as a person types it, digits written in groups ("482 913") joined. */
+type CodeSource = OneTimeCode['source'];
 
 /** Codes kept per message, best first. */
 export const CODES_KEPT = 5;
