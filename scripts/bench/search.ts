@@ -289,6 +289,7 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
     attachmentCount,
     linkCount: int(0, 6),
     snippet: snippetOf(text),
+    codes: [],
     tls: chance(0.8),
     parseError: null,
     analysisCutShort: false,

@@ -46,7 +46,7 @@ export default async function runContentTask(task: ContentTask): Promise<Content
       if (!task.tagRules) return parsed;
       const { rules, envelope, budgetMs } = task.tagRules;
       const message = {
-        read: false, tags: envelope.tags, attachmentCount: parsed.attachmentCount, size: envelope.size, receivedAt: envelope.receivedAt,
+        read: false, tags: envelope.tags, attachmentCount: parsed.attachmentCount, codes: parsed.codes, size: envelope.size, receivedAt: envelope.receivedAt,
         search: searchFields({ ...parsed, envelopeFrom: envelope.envelopeFrom, recipients: envelope.recipients }, parsed.textBody, parsed.htmlText),
       };
       return { ...parsed, ruleTags: matchRules(rules, message, budgetMs) };

@@ -2030,6 +2030,20 @@ export interface components {
             reason: "cursor_expired";
             message: string;
         };
+        OneTimeCode: {
+            /**
+             * @description The code as typed: digits written in groups are joined
+             * @example 482913
+             */
+            value: string;
+            /**
+             * @description Where it was found: the subject, the text body or the HTML body's text
+             * @enum {string}
+             */
+            source: "subject" | "text" | "html";
+            /** @description The text around it on one line, at most 60 characters */
+            context: string;
+        };
         MessageSummary: components["schemas"]["MessageSummaryFields"];
         MessageDetail: components["schemas"]["MessageSummaryFields"] & {
             /** @description The text/plain body, when there is one */
@@ -2038,6 +2052,17 @@ export interface components {
             html?: string;
             /** @description Unique http(s) links from the HTML hrefs and the text body, in order of appearance */
             links: string[];
+            /**
+             * @description One-time codes (sign-in, verification, OTP, PIN) found at capture in the subject, the text body and
+             *     the HTML body's text, best candidate first, each value once. A candidate is a run of 4–10 digits
+             *     (written in equal groups such as `482 913` or `482-913`, given joined: `482913`) or a token of 5–10
+             *     letters and digits such as `G3H1Y2`, and counts only when a code word is near it (code, OTP, PIN,
+             *     verification, sign-in, security, and their like in a dozen languages); years, prices, dates, times,
+             *     counts, numbers inside links, and numbers an order, invoice, card, phone or promo word names are not
+             *     codes. Empty when none was found (and for messages captured before this field existed until
+             *     scripts/reindex runs).
+             */
+            codes: components["schemas"]["OneTimeCode"][];
             /** @description Header name (lower case) to its decoded values, in order of appearance */
             headers?: {
                 [key: string]: string[];
@@ -2608,7 +2633,8 @@ export interface components {
          *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
          *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
          *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-         *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+         *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+         *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
          *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
          *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
          *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
@@ -2981,7 +3007,8 @@ export interface operations {
                  *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
                  *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
                  *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+                 *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
@@ -3092,7 +3119,8 @@ export interface operations {
                  *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
                  *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
                  *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+                 *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
@@ -3334,7 +3362,8 @@ export interface operations {
                  *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
                  *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
                  *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+                 *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
@@ -3401,7 +3430,8 @@ export interface operations {
                  *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
                  *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
                  *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `larger:N` and
+                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+                 *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
@@ -5504,6 +5534,7 @@ export const chaosOutcomeResultValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const deliveryEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Delivery"]["event"]> = ["message.received", "webhook.test"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Delivery"]["status"]> = ["pending", "delivered", "failed"];
 export const streamResetReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StreamReset"]["reason"]> = ["cursor_expired"];
+export const oneTimeCodeSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OneTimeCode"]["source"]> = ["subject", "text", "html"];
 export const batchRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BatchRequest"]["action"]> = ["read", "unread", "delete", "tag", "untag"];
 export const htmlCheckWarningCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Category"]> = ["html", "css", "image", "others"];
 export const htmlCheckWarningSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Source"]> = ["caniemail", "mail-sandbox"];

@@ -137,6 +137,9 @@ export interface SearchFields {
   body: string;
 }
 
+/** A one-time code found in a message: as typed, where it was found, and the text around it (the API's own shape). */
+export type OneTimeCode = components['schemas']['OneTimeCode'];
+
 /** What the ingest pipeline derives from a raw message; the search document. */
 export interface MessageRecord {
   id: string;
@@ -157,6 +160,8 @@ export interface MessageRecord {
   linkCount: number;
   /** The start of the message's text on one line, at most 140 characters, for a message list; empty when it has none. */
   snippet: string;
+  /** The one-time codes in its subject, text and HTML text, best first (mime/one-time-codes.ts). */
+  codes: OneTimeCode[];
   tls: boolean;
   /** Why some of the message could not be read, as the API's parse_error shows it; null when all of it was. */
   parseError: string | null;

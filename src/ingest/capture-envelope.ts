@@ -57,6 +57,7 @@ export function messageRecord(source: RecordSource, parsed: ParsedEmail): Messag
     attachmentCount: parsed.attachmentCount,
     linkCount: parsed.linkCount,
     snippet: parsed.snippet,
+    codes: parsed.codes,
     tls: source.tls,
     parseError: parsed.parseError,
     analysisCutShort: parsed.analysisCutShort,

@@ -5,6 +5,8 @@ import { convert as htmlToText } from 'html-to-text';
 import { extractLinks } from './extract-links.js';
 import { headerSummary } from './header-summary.js';
 import { snippetOf } from './snippet.js';
+import { findOneTimeCodes } from './one-time-codes.js';
+import type { OneTimeCode } from '../domain/types.js';
 
 export interface ParsedEmail {
   from: string;
@@ -22,6 +24,7 @@ export interface ParsedEmail {
   htmlText: string;
   /** The start of the text body (or else of the HTML's text) on one line, for a message list (snippet.ts). */
   snippet: string;
+  codes: OneTimeCode[];
   parseError: string | null;
   /** The content pool stopped the analysis (a limit, a crash) and read only the header fields; parseError says why. */
   analysisCutShort: boolean;
@@ -105,7 +108,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   } catch (error) {
     // What the header section says still makes the message findable.
     return {
-      ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '',
+      ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '', codes: [],
       parseError: `not parseable as MIME: ${mimeFailure(error as Error)}; only the header fields From, To, Cc, Subject and Message-ID were read`,
       // The bytes are what stopped it: a later read meets the same bytes and says so itself, within the limits.
       analysisCutShort: false,
@@ -133,6 +136,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     textBody: textBody.slice(0, SEARCH_TEXT_LIMIT),
     htmlText: htmlText.slice(0, SEARCH_TEXT_LIMIT),
     snippet: snippetOf(textBody.trim() === '' ? htmlText : textBody),
+    codes: findOneTimeCodes({ subject: parsed.subject ?? '', text: textBody, html: htmlText }),
     parseError,
     analysisCutShort: false,
   };

@@ -13,6 +13,8 @@ export type QueryNode =
   /** Tag names compare case-insensitively; `name` is lower case. */
   | { kind: 'tag'; name: string }
   | { kind: 'has_attachment' }
+  /** A one-time code was found in it at capture. */
+  | { kind: 'has_code' }
   | { kind: 'size'; op: 'gt' | 'lt'; bytes: number }
   | { kind: 'received'; op: 'gte' | 'lt'; at: Date };
 

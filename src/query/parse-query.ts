@@ -139,7 +139,8 @@ function termNode(raw: string, position: number): QueryNode {
     case 'has': {
       const what = value.toLowerCase();
       if (what === 'attachment' || what === 'attachments') return { kind: 'has_attachment' };
-      throw invalid(position, `'${raw}': has: takes attachment`);
+      if (what === 'code' || what === 'codes') return { kind: 'has_code' };
+      throw invalid(position, `'${raw}': has: takes attachment or code`);
     }
     case 'tag':
       return { kind: 'tag', name: value.toLowerCase() };

@@ -65,6 +65,8 @@ describe('parseQuery', () => {
     assert.deepEqual(parseQuery('Is:TAGGED'), { kind: 'tagged' });
     assert.deepEqual(parseQuery('HAS:Attachments'), { kind: 'has_attachment' });
     assert.deepEqual(parseQuery('has:attachment'), { kind: 'has_attachment' });
+    assert.deepEqual(parseQuery('has:code'), { kind: 'has_code' });
+    assert.deepEqual(parseQuery('HAS:Codes'), { kind: 'has_code' });
     assert.deepEqual(parseQuery('TAG:"Needs Review"'), { kind: 'tag', name: 'needs review' });
     assert.deepEqual(parseQuery('To:Bob'), text('bob', ['recipients']));
   });

@@ -135,6 +135,8 @@ function walk(node: QueryNode): Compiled {
       return leaf({ term: { tags: { value: node.name } } });
     case 'has_attachment':
       return leaf({ range: { attachment_count: { gt: 0 } } });
+    case 'has_code':
+      return leaf({ term: { has_code: true } });
     case 'size':
       return sizeQuery(node.op, node.bytes);
     case 'received':

@@ -37,6 +37,9 @@ interface MessageDoc {
   link_count: number;
   /** Absent from documents written before it was (scripts/reindex rewrites them with it). */
   snippet?: string;
+  /** Absent from documents written before they were, as has_code. */
+  codes?: MessageRecord['codes'];
+  has_code?: boolean;
   tls: boolean;
   parse_error: string | null;
   /** Absent from documents written before it was: their parse_error's wording says it. */
@@ -73,6 +76,8 @@ const toDoc = (m: MessageRecord): MessageDoc => ({
   attachment_count: m.attachmentCount,
   link_count: m.linkCount,
   snippet: m.snippet,
+  codes: m.codes,
+  has_code: m.codes.length > 0,
   tls: m.tls,
   parse_error: m.parseError,
   analysis_cut_short: m.analysisCutShort,
@@ -103,6 +108,7 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
   attachmentCount: d.attachment_count,
   linkCount: d.link_count,
   snippet: d.snippet ?? '',
+  codes: d.codes ?? [],
   tls: d.tls,
   parseError: d.parse_error,
   analysisCutShort: d.analysis_cut_short ?? legacyCutShort(d.parse_error),

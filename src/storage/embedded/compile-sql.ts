@@ -85,6 +85,8 @@ export function compileSql(node: QueryNode, options: { trigramIndex?: boolean } 
         return 'EXISTS (SELECT 1 FROM message_tags t WHERE t.message_seq = m.seq AND t.tag = ?)';
       case 'has_attachment':
         return 'm.attachment_count > 0';
+      case 'has_code':
+        return "m.codes <> '[]'";
       case 'size':
         params.push(n.bytes);
         return n.op === 'gt' ? 'm.size > ?' : 'm.size < ?';

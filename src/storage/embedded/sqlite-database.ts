@@ -273,6 +273,10 @@ const MIGRATIONS: string[] = [
   ALTER TABLE messages ADD COLUMN analysis_cut_short INTEGER NOT NULL DEFAULT 0;
   UPDATE messages SET analysis_cut_short = 1 WHERE parse_error LIKE 'analysis %';
   `,
+  `
+  -- The one-time codes found at capture (JSON, best first); has:code asks whether there is one.
+  ALTER TABLE messages ADD COLUMN codes TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */

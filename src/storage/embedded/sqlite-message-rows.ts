@@ -21,6 +21,8 @@ export interface MessageRow {
   attachment_count: number;
   link_count: number;
   snippet: string;
+  /** JSON array of OneTimeCode. */
+  codes: string;
   tls: number;
   parse_error: string | null;
   analysis_cut_short: number;
@@ -52,6 +54,7 @@ export const toMessage = (row: MessageRow): MessageRecord => ({
   attachmentCount: row.attachment_count,
   linkCount: row.link_count,
   snippet: row.snippet,
+  codes: JSON.parse(row.codes) as MessageRecord['codes'],
   tls: row.tls === 1,
   parseError: row.parse_error,
   analysisCutShort: row.analysis_cut_short === 1,
@@ -72,10 +75,10 @@ export const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
 export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void {
   const insertRow = db.prepare(`INSERT INTO messages (
       id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
-      message_id, size, has_text, has_html, attachment_count, link_count, snippet, tls, parse_error, analysis_cut_short, read, raw_key,
+      message_id, size, has_text, has_html, attachment_count, link_count, snippet, codes, tls, parse_error, analysis_cut_short, read, raw_key,
       search_subject, search_sender, search_recipients, search_body)
     VALUES (@id, @workspace_id, @inbox_id, @received_at, @envelope_from, @recipients, @from_header, @to_header, @cc_header, @subject,
-      @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @snippet, @tls, @parse_error, @analysis_cut_short, @read, @raw_key,
+      @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @snippet, @codes, @tls, @parse_error, @analysis_cut_short, @read, @raw_key,
       @search_subject, @search_sender, @search_recipients, @search_body)`);
   const insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
   return (m) => {
@@ -97,6 +100,7 @@ export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void
       attachment_count: m.attachmentCount,
       link_count: m.linkCount,
       snippet: m.snippet,
+      codes: JSON.stringify(m.codes),
       tls: m.tls ? 1 : 0,
       parse_error: m.parseError,
       analysis_cut_short: m.analysisCutShort ? 1 : 0,
