@@ -290,6 +290,7 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
     linkCount: int(0, 6),
     snippet: snippetOf(text),
     codes: [],
+    linkDetails: [],
     tls: chance(0.8),
     parseError: null,
     analysisCutShort: false,

@@ -161,7 +161,7 @@ export class ContentPool {
       const headers = await this.run('capture', workspaceId, 'headers', raw, {}, FALLBACK_TIMEOUT_MS)
         .catch((): HeaderSummary => ({ from: '', to: '', cc: '', subject: '', messageId: '' }));
       return {
-        ...headers, hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '', codes: [],
+        ...headers, hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '', codes: [], linkDetails: [],
         parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Subject and Message-ID were read)`,
         analysisCutShort: true,
       };

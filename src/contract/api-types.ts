@@ -2030,6 +2030,17 @@ export interface components {
             reason: "cursor_expired";
             message: string;
         };
+        LinkDetail: {
+            /** @description The http(s) link as written */
+            url: string;
+            /** @description What the reader sees of it: the anchor text, on one line; empty for a URL in the text body */
+            text: string;
+            /**
+             * @description The HTML body (an a or area element) or the text body
+             * @enum {string}
+             */
+            source: "html" | "text";
+        };
         OneTimeCode: {
             /**
              * @description The code as typed: digits written in groups are joined
@@ -2052,6 +2063,13 @@ export interface components {
             html?: string;
             /** @description Unique http(s) links from the HTML hrefs and the text body, in order of appearance */
             links: string[];
+            /**
+             * @description The links of `links` as the reader sees them, found at capture: each once, HTML first, with its
+             *     anchor text (an image's alt text when the anchor holds only an image; empty for a URL written in
+             *     the text body) and where it was found; at most 200. Empty for messages captured before this field
+             *     existed until scripts/reindex runs.
+             */
+            link_details: components["schemas"]["LinkDetail"][];
             /**
              * @description One-time codes (sign-in, verification, OTP, PIN) found at capture in the subject, the text body and
              *     the HTML body's text, best candidate first, each value once. A candidate is a run of 4–10 digits
@@ -5534,6 +5552,7 @@ export const chaosOutcomeResultValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const deliveryEventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Delivery"]["event"]> = ["message.received", "webhook.test"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Delivery"]["status"]> = ["pending", "delivered", "failed"];
 export const streamResetReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StreamReset"]["reason"]> = ["cursor_expired"];
+export const linkDetailSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LinkDetail"]["source"]> = ["html", "text"];
 export const oneTimeCodeSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OneTimeCode"]["source"]> = ["subject", "text", "html"];
 export const batchRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BatchRequest"]["action"]> = ["read", "unread", "delete", "tag", "untag"];
 export const htmlCheckWarningCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Category"]> = ["html", "css", "image", "others"];

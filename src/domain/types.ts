@@ -140,6 +140,9 @@ export interface SearchFields {
 /** A one-time code found in a message: as typed, where it was found, and the text around it (the API's own shape). */
 export type OneTimeCode = components['schemas']['OneTimeCode'];
 
+/** A link a reader can follow, with its anchor text and where it was found (the API's own shape). */
+export type LinkDetail = components['schemas']['LinkDetail'];
+
 /** What the ingest pipeline derives from a raw message; the search document. */
 export interface MessageRecord {
   id: string;
@@ -162,6 +165,8 @@ export interface MessageRecord {
   snippet: string;
   /** The one-time codes in its subject, text and HTML text, best first (mime/one-time-codes.ts). */
   codes: OneTimeCode[];
+  /** Its links with their anchor text, HTML first, at most LINK_DETAILS_KEPT (mime/extract-links.ts). */
+  linkDetails: LinkDetail[];
   tls: boolean;
   /** Why some of the message could not be read, as the API's parse_error shows it; null when all of it was. */
   parseError: string | null;

@@ -104,6 +104,7 @@ export function messageDetailJson(detail: MessageDetailView, signer: FileUrlSign
     ...(detail.text === null ? {} : { text: detail.text }),
     ...(detail.html === null ? {} : { html: detail.html }),
     links: detail.links,
+    link_details: record.linkDetails,
     codes: record.codes,
     headers: detail.headers,
     attachments: detail.attachments.map((attachment) => ({

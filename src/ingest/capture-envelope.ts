@@ -58,6 +58,7 @@ export function messageRecord(source: RecordSource, parsed: ParsedEmail): Messag
     linkCount: parsed.linkCount,
     snippet: parsed.snippet,
     codes: parsed.codes,
+    linkDetails: parsed.linkDetails,
     tls: source.tls,
     parseError: parsed.parseError,
     analysisCutShort: parsed.analysisCutShort,

@@ -2,6 +2,7 @@
 // for the link check every URL the HTML makes a mail client fetch too (images, srcset, backgrounds, stylesheets, CSS).
 import { Parser } from 'htmlparser2';
 import { LinkifyIt } from 'linkify-it';
+import type { LinkDetail } from '../domain/types.js';
 
 const linkify = new LinkifyIt();
 const isWebLink = (url: string): boolean => /^https?:\/\//i.test(url);
@@ -89,4 +90,54 @@ export function extractLinks(html: string, text: string): string[] {
  */
 export function extractCheckableLinks(html: string, text: string): string[] {
   return uniqueWebLinks([...linksInHtml(html, 'all'), ...linksInText(text)]);
+}
+
+/** Links kept with their details per message, and characters of anchor text kept per link. */
+export const LINK_DETAILS_KEPT = 200;
+const ANCHOR_TEXT_LENGTH = 200;
+
+/**
+ * The links a reader can follow, each once (HTML first), with what the reader sees of it: the anchor's text (an
+ * image's alt text when the anchor holds only an image) for an HTML link, and nothing for a URL written in the text
+ * body, where the URL is what the reader sees.
+ */
+export function extractLinkDetails(html: string, text: string): LinkDetail[] {
+  const details: LinkDetail[] = [];
+  const seen = new Set<string>();
+  const add = (url: string, anchorText: string, source: LinkDetail['source']) => {
+    const trimmed = url.trim();
+    if (!isWebLink(trimmed) || seen.has(trimmed) || details.length === LINK_DETAILS_KEPT) return;
+    seen.add(trimmed);
+    details.push({ url: trimmed, text: anchorText.replace(/\s+/g, ' ').trim().slice(0, ANCHOR_TEXT_LENGTH), source });
+  };
+  // The anchor being read: its href, its text so far, and the alt text of images inside it.
+  let anchor: { href: string; text: string; alt: string } | null = null;
+  const parser = new Parser({
+    onopentag(name, attributes) {
+      if (name === 'a' || name === 'area') {
+        if (anchor) add(anchor.href, anchor.text || anchor.alt, 'html');
+        anchor = attributes.href ? { href: attributes.href, text: '', alt: name === 'area' ? attributes.alt ?? '' : '' } : null;
+        if (name === 'area' && anchor) {
+          add(anchor.href, anchor.alt, 'html');
+          anchor = null;
+        }
+      } else if (name === 'img' && anchor && attributes.alt) {
+        anchor.alt += ` ${attributes.alt}`;
+      }
+    },
+    ontext(piece) {
+      if (anchor) anchor.text += piece;
+    },
+    onclosetag(name) {
+      if (name !== 'a' || !anchor) return;
+      add(anchor.href, anchor.text || anchor.alt, 'html');
+      anchor = null;
+    },
+  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  parser.write(html);
+  parser.end();
+  const unclosed = anchor as { href: string; text: string; alt: string } | null;
+  if (unclosed) add(unclosed.href, unclosed.text || unclosed.alt, 'html');
+  for (const url of linksInText(text)) add(url, '', 'text');
+  return details;
 }

@@ -2,11 +2,11 @@
 // Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
 import { convert as htmlToText } from 'html-to-text';
-import { extractLinks } from './extract-links.js';
+import { extractLinkDetails, extractLinks } from './extract-links.js';
 import { headerSummary } from './header-summary.js';
 import { snippetOf } from './snippet.js';
 import { findOneTimeCodes } from './one-time-codes.js';
-import type { OneTimeCode } from '../domain/types.js';
+import type { LinkDetail, OneTimeCode } from '../domain/types.js';
 
 export interface ParsedEmail {
   from: string;
@@ -25,6 +25,7 @@ export interface ParsedEmail {
   /** The start of the text body (or else of the HTML's text) on one line, for a message list (snippet.ts). */
   snippet: string;
   codes: OneTimeCode[];
+  linkDetails: LinkDetail[];
   parseError: string | null;
   /** The content pool stopped the analysis (a limit, a crash) and read only the header fields; parseError says why. */
   analysisCutShort: boolean;
@@ -108,7 +109,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   } catch (error) {
     // What the header section says still makes the message findable.
     return {
-      ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '', codes: [],
+      ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '', codes: [], linkDetails: [],
       parseError: `not parseable as MIME: ${mimeFailure(error as Error)}; only the header fields From, To, Cc, Subject and Message-ID were read`,
       // The bytes are what stopped it: a later read meets the same bytes and says so itself, within the limits.
       analysisCutShort: false,
@@ -137,6 +138,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     htmlText: htmlText.slice(0, SEARCH_TEXT_LIMIT),
     snippet: snippetOf(textBody.trim() === '' ? htmlText : textBody),
     codes: findOneTimeCodes({ subject: parsed.subject ?? '', text: textBody, html: htmlText }),
+    linkDetails: extractLinkDetails(html, textBody),
     parseError,
     analysisCutShort: false,
   };

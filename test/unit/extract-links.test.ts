@@ -1,6 +1,6 @@
 // The URLs the link check requests: every source of the HTML a mail client fetches or a reader follows, and the text body.
 import { strict as assert } from 'node:assert';
-import { extractCheckableLinks, extractLinks } from '../../src/mime/extract-links.js';
+import { extractCheckableLinks, extractLinkDetails, extractLinks, LINK_DETAILS_KEPT } from '../../src/mime/extract-links.js';
 
 describe('extractCheckableLinks', () => {
   it('collects every kind of URL the HTML refers to, in document order, then the text body', () => {
@@ -48,5 +48,28 @@ describe('extractCheckableLinks', () => {
   it('leaves the clickable links (link_count, the message view) as they were', () => {
     const html = '<img src="https://img.test/a.png"><a href="https://a.test/">a</a><style>a{background:url(https://img.test/b.png)}</style>';
     assert.deepEqual(extractLinks(html, ''), ['https://a.test/']);
+  });
+});
+
+describe('extractLinkDetails', () => {
+  it('gives each followable link once, HTML first, with what the reader sees of it', () => {
+    const html = [
+      '<p>Hello <a href="https://shop.example/orders/1042">View   your\n order</a></p>',
+      '<a href="https://shop.example/track"><img src="https://cdn.example/truck.png" alt="Track it"></a>',
+      '<a href="mailto:help@shop.example">Mail us</a> <a href="https://shop.example/orders/1042">again</a>',
+      '<map><area href="https://shop.example/map" alt="Our store"></map><a href="https://shop.example/unclosed">Unclosed',
+    ].join('');
+    assert.deepEqual(extractLinkDetails(html, 'Or open https://shop.example/orders/1042 or https://shop.example/help'), [
+      { url: 'https://shop.example/orders/1042', text: 'View your order', source: 'html' },
+      { url: 'https://shop.example/track', text: 'Track it', source: 'html' },
+      { url: 'https://shop.example/map', text: 'Our store', source: 'html' },
+      { url: 'https://shop.example/unclosed', text: 'Unclosed', source: 'html' },
+      { url: 'https://shop.example/help', text: '', source: 'text' },
+    ]);
+  });
+
+  it('keeps at most LINK_DETAILS_KEPT links', () => {
+    const html = Array.from({ length: LINK_DETAILS_KEPT + 50 }, (_, i) => `<a href="https://example.test/${i}">${i}</a>`).join('');
+    assert.equal(extractLinkDetails(html, '').length, LINK_DETAILS_KEPT);
   });
 });

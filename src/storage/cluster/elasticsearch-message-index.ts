@@ -40,6 +40,7 @@ interface MessageDoc {
   /** Absent from documents written before they were, as has_code. */
   codes?: MessageRecord['codes'];
   has_code?: boolean;
+  link_details?: MessageRecord['linkDetails'];
   tls: boolean;
   parse_error: string | null;
   /** Absent from documents written before it was: their parse_error's wording says it. */
@@ -78,6 +79,7 @@ const toDoc = (m: MessageRecord): MessageDoc => ({
   snippet: m.snippet,
   codes: m.codes,
   has_code: m.codes.length > 0,
+  link_details: m.linkDetails,
   tls: m.tls,
   parse_error: m.parseError,
   analysis_cut_short: m.analysisCutShort,
@@ -109,6 +111,7 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
   linkCount: d.link_count,
   snippet: d.snippet ?? '',
   codes: d.codes ?? [],
+  linkDetails: d.link_details ?? [],
   tls: d.tls,
   parseError: d.parse_error,
   analysisCutShort: d.analysis_cut_short ?? legacyCutShort(d.parse_error),

@@ -276,6 +276,8 @@ const MIGRATIONS: string[] = [
   `
   -- The one-time codes found at capture (JSON, best first); has:code asks whether there is one.
   ALTER TABLE messages ADD COLUMN codes TEXT NOT NULL DEFAULT '[]';
+  -- The links with their anchor text, found at capture (JSON).
+  ALTER TABLE messages ADD COLUMN link_details TEXT NOT NULL DEFAULT '[]';
   `,
 ];
 

@@ -23,6 +23,8 @@ export interface MessageRow {
   snippet: string;
   /** JSON array of OneTimeCode. */
   codes: string;
+  /** JSON array of LinkDetail. */
+  link_details: string;
   tls: number;
   parse_error: string | null;
   analysis_cut_short: number;
@@ -55,6 +57,7 @@ export const toMessage = (row: MessageRow): MessageRecord => ({
   linkCount: row.link_count,
   snippet: row.snippet,
   codes: JSON.parse(row.codes) as MessageRecord['codes'],
+  linkDetails: JSON.parse(row.link_details) as MessageRecord['linkDetails'],
   tls: row.tls === 1,
   parseError: row.parse_error,
   analysisCutShort: row.analysis_cut_short === 1,
@@ -75,10 +78,10 @@ export const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
 export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void {
   const insertRow = db.prepare(`INSERT INTO messages (
       id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
-      message_id, size, has_text, has_html, attachment_count, link_count, snippet, codes, tls, parse_error, analysis_cut_short, read, raw_key,
+      message_id, size, has_text, has_html, attachment_count, link_count, snippet, codes, link_details, tls, parse_error, analysis_cut_short, read, raw_key,
       search_subject, search_sender, search_recipients, search_body)
     VALUES (@id, @workspace_id, @inbox_id, @received_at, @envelope_from, @recipients, @from_header, @to_header, @cc_header, @subject,
-      @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @snippet, @codes, @tls, @parse_error, @analysis_cut_short, @read, @raw_key,
+      @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @snippet, @codes, @link_details, @tls, @parse_error, @analysis_cut_short, @read, @raw_key,
       @search_subject, @search_sender, @search_recipients, @search_body)`);
   const insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
   return (m) => {
@@ -101,6 +104,7 @@ export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void
       link_count: m.linkCount,
       snippet: m.snippet,
       codes: JSON.stringify(m.codes),
+      link_details: JSON.stringify(m.linkDetails),
       tls: m.tls ? 1 : 0,
       parse_error: m.parseError,
       analysis_cut_short: m.analysisCutShort ? 1 : 0,

@@ -1,6 +1,6 @@
-// End to end, both profiles: the one-time codes found at capture. A sign-in mail sent over SMTP carries its code in
-// the message (codes, best first), has:code finds it and not a plain mail, and a wait for "the next mail with a code"
-// answers with the code in one request.
+// End to end, both profiles: the codes and links found at capture. A sign-in mail sent over SMTP carries its code in
+// the message (codes, best first), has:code finds it and not a plain mail, a wait for "the next mail with a code"
+// answers with the code in one request, and an HTML mail's links come with their anchor text.
 import { strict as assert } from 'node:assert';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson, MessageDetailJson, MessageSummaryJson } from '../support/api-json.js';
@@ -13,7 +13,7 @@ import { credentialsOf, sendRaw, storedId } from '../support/smtp.js';
 const envelope = { from: 'no-reply@acme.test', to: ['alice@customer.test'] };
 const mail = (subject: string, body: string) => `From: Acme <no-reply@acme.test>\r\nTo: alice@customer.test\r\nSubject: ${subject}\r\n\r\n${body}\r\n`;
 
-describe(`one-time codes (${testProfile()} profile)`, function () {
+describe(`codes and links found at capture (${testProfile()} profile)`, function () {
   let server: StartedServer;
   let api: ApiClient;
   let inbox: InboxWithCredentialsJson;
@@ -55,4 +55,20 @@ describe(`one-time codes (${testProfile()} profile)`, function () {
     assert.equal(found.codes[0]?.value, '731904');
     assert.equal(found.codes[0]?.source, 'subject');
   });
+
+  it('gives each link of an HTML mail with its anchor text, beside the plain list of links', async () => {
+    const raw = [
+      'From: Acme <no-reply@acme.test>', 'To: alice@customer.test', 'Subject: Confirm your address', 'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8', '',
+      '<p>Welcome! <a href="https://acme.test/confirm?t=abc">Confirm my address</a> or <a href="https://acme.test/help"><img src="cid:help" alt="Get help"></a></p>', '',
+    ].join('\r\n');
+    const id = storedId(String((await sendRaw(credentialsOf(inbox), raw, envelope)).response));
+    const detail = expectOk<MessageDetailJson>(await api.get(`/v1/messages/${id}`));
+    assert.deepEqual(detail.link_details, [
+      { url: 'https://acme.test/confirm?t=abc', text: 'Confirm my address', source: 'html' },
+      { url: 'https://acme.test/help', text: 'Get help', source: 'html' },
+    ]);
+    assert.deepEqual(detail.links, detail.link_details.map((link) => link.url));
+  });
 });
+
