@@ -1365,7 +1365,13 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Signed link to the HTML body, under the same policy as the html endpoint */
+        /**
+         * Signed link to the HTML body, under the same policy as the html endpoint
+         * @description The HTML body as `GET /v1/messages/{id}/html` serves it (`cid:` images inlined as `data:` URIs), for a
+         *     browser or an iframe without an API key. With `report_height=1` the page also tells the page framing it how
+         *     tall it is, so the frame can be sized to the mail; with `scheme=dark` it shows as in a mail client in dark
+         *     mode (the dashboard's viewer asks for both).
+         */
         get: operations["getSignedHtml"];
         put?: never;
         post?: never;
@@ -2471,6 +2477,20 @@ export interface components {
                 "text/html": string;
             };
         };
+        /** @description The HTML body, `cid:` images inlined as `data:` URIs, with the height report if asked for (not an envelope) */
+        SignedMessageHtml: {
+            headers: {
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Cross-Origin-Resource-Policy": components["headers"]["SameOriginResource"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                "Content-Security-Policy": components["headers"]["SignedHtmlContentSecurityPolicy"];
+                "X-DNS-Prefetch-Control": components["headers"]["NoDnsPrefetch"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
         /** @description The HTML body, `cid:` images inlined as `data:` URIs (not an envelope) */
         MessageHtml: {
             headers: {
@@ -2638,6 +2658,25 @@ export interface components {
          */
         RemoteContent: 0 | 1;
         /**
+         * @description `1` puts the server's preview script first in the page (after a leading doctype); it posts
+         *     `{ "mailFrameHeight": <CSS pixels>, "mailFrameWidth": <CSS pixels> }` (the height that shows the page
+         *     without scrolling, at the width it was measured at) to the embedding window whenever it may have changed
+         *     (as the page loads, as its images load, when the frame is resized). With the script in the page the
+         *     Content-Security-Policy carries `script-src 'nonce-<random per response>'` and `sandbox allow-scripts`
+         *     (see `SignedHtmlContentSecurityPolicy`): only that script runs; the mail's own scripts, event handlers and
+         *     `javascript:` URLs stay blocked, and the page keeps its opaque origin. Not covered by the signature.
+         */
+        ReportHeight: 0 | 1;
+        /**
+         * @description `dark` shows the page as a mail client in dark mode does, through the same preview script as
+         *     `report_height` (browsers do not let a framing page set a frame's `prefers-color-scheme`): the page's
+         *     `(prefers-color-scheme: dark)` media queries, in its style sheets and `media` attributes, apply and its
+         *     `(prefers-color-scheme: light)` ones do not, and a page that declares dark support (`color-scheme`, in a
+         *     `<meta>` or its CSS) gets a dark canvas. `light` (the default) serves the page as it is. Not covered by the
+         *     signature.
+         */
+        PreviewScheme: "light" | "dark";
+        /**
          * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
          *     word) between two terms makes a disjunction and binds tighter than AND:
          *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
@@ -2703,6 +2742,13 @@ export interface components {
          *     style-src 'unsafe-inline' *; font-src data: *`.
          */
         HtmlContentSecurityPolicy: "default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; font-src data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox" | "default-src 'none'; img-src data: cid: *; style-src 'unsafe-inline' *; font-src data: *; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox";
+        /**
+         * @description `HtmlContentSecurityPolicy`, or with `report_height=1` or `scheme=dark` the same with `script-src 'nonce-<base64 of 16
+         *     random bytes>'` after `default-src 'none'` and `sandbox allow-scripts` in place of `sandbox`: the one
+         *     script carrying that nonce (the server's preview script) runs, nothing of the mail's does, and the origin
+         *     stays opaque.
+         */
+        SignedHtmlContentSecurityPolicy: string;
         /** @description Link prefetching, which the policy does not govern, is off, so a page cannot reach out through DNS either. */
         NoDnsPrefetch: "off";
         /**
@@ -5355,6 +5401,25 @@ export interface operations {
                  *     link it is not covered by the signature.
                  */
                 remote?: components["parameters"]["RemoteContent"];
+                /**
+                 * @description `1` puts the server's preview script first in the page (after a leading doctype); it posts
+                 *     `{ "mailFrameHeight": <CSS pixels>, "mailFrameWidth": <CSS pixels> }` (the height that shows the page
+                 *     without scrolling, at the width it was measured at) to the embedding window whenever it may have changed
+                 *     (as the page loads, as its images load, when the frame is resized). With the script in the page the
+                 *     Content-Security-Policy carries `script-src 'nonce-<random per response>'` and `sandbox allow-scripts`
+                 *     (see `SignedHtmlContentSecurityPolicy`): only that script runs; the mail's own scripts, event handlers and
+                 *     `javascript:` URLs stay blocked, and the page keeps its opaque origin. Not covered by the signature.
+                 */
+                report_height?: components["parameters"]["ReportHeight"];
+                /**
+                 * @description `dark` shows the page as a mail client in dark mode does, through the same preview script as
+                 *     `report_height` (browsers do not let a framing page set a frame's `prefers-color-scheme`): the page's
+                 *     `(prefers-color-scheme: dark)` media queries, in its style sheets and `media` attributes, apply and its
+                 *     `(prefers-color-scheme: light)` ones do not, and a page that declares dark support (`color-scheme`, in a
+                 *     `<meta>` or its CSS) gets a dark canvas. `light` (the default) serves the page as it is. Not covered by the
+                 *     signature.
+                 */
+                scheme?: components["parameters"]["PreviewScheme"];
             };
             header?: never;
             path: {
@@ -5365,7 +5430,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["MessageHtml"];
+            200: components["responses"]["SignedMessageHtml"];
             400: components["responses"]["BadRequest"];
             403: components["responses"]["BadSignature"];
             404: components["responses"]["NotFound"];
@@ -5559,6 +5624,8 @@ export const htmlCheckWarningCategoryValues: ReadonlyArray<FlattenedDeepRequired
 export const htmlCheckWarningSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Source"]> = ["caniemail", "mail-sandbox"];
 export const htmlCheckResultSupportValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckResult"]["Support"]> = ["yes", "no", "partial", "unknown"];
 export const componentsParametersRemoteContentValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["RemoteContent"]> = [0, 1];
+export const componentsParametersReportHeightValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["ReportHeight"]> = [0, 1];
+export const componentsParametersPreviewSchemeValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["PreviewScheme"]> = ["light", "dark"];
 export const componentsHeadersHtmlContentSecurityPolicyValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["HtmlContentSecurityPolicy"]> = ["default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; font-src data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox", "default-src 'none'; img-src data: cid: *; style-src 'unsafe-inline' *; font-src data: *; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox"];
 /** Parameters, by operation and location, that request validation fills from their `default` when a request leaves them out. */
 export interface defaultedParameters {
@@ -5584,7 +5651,7 @@ export interface defaultedParameters {
         query: "limit";
     };
     getSignedHtml: {
-        query: "remote";
+        query: "remote" | "report_height" | "scheme";
     };
 }
 /** Operations that declare `security: []`: they take no credentials (sign-in, one-time links, signed file links). */

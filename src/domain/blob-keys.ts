@@ -23,7 +23,11 @@ export const partsManifestBlobKey = (workspaceId: string, messageId: string): st
 export const attachmentBlobKey = (workspaceId: string, messageId: string, index: number): string =>
   `${partsFolder(workspaceId, messageId)}attachment-${index}`;
 
-export const htmlBodyBlobKey = (workspaceId: string, messageId: string): string => `${partsFolder(workspaceId, messageId)}body.html`;
+/**
+ * The HTML body as served, its cid: images inlined. Named apart from the body.html that parts kept before cid: was
+ * resolved hold: a manifest that lists a body whose blob is not there has it read from the raw message, resolved.
+ */
+export const htmlBodyBlobKey = (workspaceId: string, messageId: string): string => `${partsFolder(workspaceId, messageId)}served-body.html`;
 
 /** What the SMTP or HTTP transaction said about the message (not in its bytes), kept beside it so the index can be rebuilt. */
 export const envelopeBlobKey = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}${ENVELOPE_NAME}`;

@@ -36,7 +36,7 @@ export interface AttachmentContent {
   content: Uint8Array;
 }
 
-/** What a message's parts are taken out as, once: its HTML body (null when it has none) and every attachment, in order. */
+/** What a message's parts are taken out as, once: its HTML body as served (null when it has none) and every attachment, in order. */
 export interface MessageParts {
   html: string | null;
   attachments: AttachmentContent[];

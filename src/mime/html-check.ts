@@ -5,6 +5,7 @@ import { Parser } from 'htmlparser2';
 import { parse as parseCss, walk as walkCss, type CssNode, type Declaration, type Selector, type SelectorList, type WalkContext } from 'css-tree';
 import type { components } from '../contract/api-types.js';
 import type { HtmlCheckFindings, HtmlCheckOutcome, LinkedStylesheet, StylesheetLink } from '../domain/html-check.js';
+import { contentIdKey } from './cid-images.js';
 import { byText, loadCaniemail, type Caniemail } from './caniemail.js';
 import { featureIndex, mediaFeatureName, type FeatureIndex, type SpecialConstruct } from './html-features.js';
 import { parseMime } from './parse-email.js';
@@ -72,17 +73,6 @@ function srcsetUrls(srcset: string): string[] {
   return urls;
 }
 
-/** A Content-ID as a `cid:` URL (percent-encoded, RFC 2392) or a Content-ID header (in angle brackets) writes it, compared without case. */
-function contentId(written: string): string {
-  let decoded = written;
-  try {
-    decoded = decodeURIComponent(written);
-  } catch {
-    // A stray % is taken as written.
-  }
-  return decoded.trim().replace(/^<|>$/g, '').toLowerCase();
-}
-
 /** The scanner of one message's HTML and CSS against the feature index. */
 class HtmlScanner {
   readonly findings = new Findings();
@@ -109,7 +99,7 @@ class HtmlScanner {
       return;
     }
     if (/^cid:/i.test(url)) {
-      const type = this.inlineImageTypes.get(contentId(url.slice(4)));
+      const type = this.inlineImageTypes.get(contentIdKey(url.slice(4)));
       if (type) this.imageType(type);
       return;
     }
@@ -424,7 +414,7 @@ export async function messageHtmlCheck(raw: Buffer, stylesheets: LinkedStyleshee
   }
   const inlineImageTypes = new Map<string, string>();
   for (const attachment of parsed?.attachments ?? []) {
-    if (attachment.cid) inlineImageTypes.set(contentId(attachment.cid), attachment.contentType);
+    if (attachment.cid) inlineImageTypes.set(contentIdKey(attachment.cid), attachment.contentType);
   }
   return { kind: 'checked', findings: checkHtml(html, stylesheets ?? [], inlineImageTypes, await caniemailIndex()) };
 }

@@ -2,6 +2,7 @@
 // Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
 import type { Attachment, ParsedMail } from 'mailparser';
 import libmime from 'libmime';
+import { inlineCidImages } from './cid-images.js';
 import { extractCheckableLinks, extractLinks } from './extract-links.js';
 import { parseMime } from './parse-email.js';
 import { parseListUnsubscribe } from './list-unsubscribe.js';
@@ -59,10 +60,14 @@ export async function messageView(raw: Buffer): Promise<MessageView> {
   };
 }
 
-/** The HTML body as sent; null when the message has none. */
+/** The HTML body as it is served: as sent, its cid: images inlined. Null when the message has none. */
+function servedHtml(parsed: ParsedMail): string | null {
+  return typeof parsed.html === 'string' && parsed.html !== '' ? inlineCidImages(parsed.html, parsed.attachments) : null;
+}
+
 export async function htmlBody(raw: Buffer): Promise<string | null> {
   const parsed = await parseOrNull(raw);
-  return parsed && typeof parsed.html === 'string' && parsed.html !== '' ? parsed.html : null;
+  return parsed && servedHtml(parsed);
 }
 
 /** The first `limit` URLs the link check requests (see extractCheckableLinks), and how many unique ones there are. */
@@ -84,14 +89,14 @@ export async function attachmentContent(raw: Buffer, index: number): Promise<{ a
 }
 
 /**
- * Every attachment's decoded content and the HTML body, from one parse, to be kept so later reads need none. Each
+ * Every attachment's decoded content and the HTML body as served, from one parse, to be kept so later reads need none. Each
  * content is copied into memory of its own: a slice of a shared slab would carry the whole slab to the event loop.
  */
 export async function messageParts(raw: Buffer): Promise<MessageParts> {
   const parsed = await parseOrNull(raw);
   if (!parsed) return { html: null, attachments: [] };
   return {
-    html: typeof parsed.html === 'string' && parsed.html !== '' ? parsed.html : null,
+    html: servedHtml(parsed),
     attachments: parsed.attachments.map((attachment, index) => ({
       filename: filenameOf(attachment, index),
       contentType: attachment.contentType,

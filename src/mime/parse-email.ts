@@ -91,13 +91,12 @@ function mimeFailure(error: Error): string {
 }
 
 /**
- * mailparser as this service uses it: bodies as sent, no text or HTML made up from the other, bounded parts.
- * `keepCidLinks` leaves `cid:` references in the HTML as written rather than inlining the images as data: URIs.
+ * mailparser as this service uses it: bodies as sent, no text or HTML made up from the other, bounded parts. Its cid:
+ * references stay as written: the HTML that is served has them resolved by cid-images.ts, the one way of doing so.
  */
-export const parseMime = (raw: Buffer, options: { keepCidLinks?: boolean } = {}): Promise<ParsedMail> =>
+export const parseMime = (raw: Buffer): Promise<ParsedMail> =>
   simpleParser(raw, {
-    skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true,
-    keepCidLinks: options.keepCidLinks ?? false,
+    skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true, keepCidLinks: true,
     // Passed on to mailparser's splitter (mailsplit), which enforces them; the typings do not list them.
     ...{ maxChildNodes: MIME_PART_LIMIT, maxHeadSize: MIME_HEADER_LIMIT },
   });

@@ -168,6 +168,34 @@ describe(`file reply headers (${testProfile()} profile)`, function () {
     expectError(await api.get(`${detail.html_url}?remote=2`), 400, 'invalid_request', 'remote is 0 or 1');
   });
 
+  it('files.html with report_height=1 or scheme=dark: the preview script alone may run, under a nonce of its own per response', async () => {
+    assert.ok(detail.files.html, 'the message has HTML');
+    const nonces = new Set<string>();
+    for (const query of ['report_height=1', 'scheme=dark', 'report_height=1&scheme=dark', 'report_height=1&remote=1']) {
+      const what = `files.html&${query}`;
+      const response: ApiResponse = await anonymous.get(`${detail.files.html}&${query}`);
+      assert.equal(response.status, 200, `${what}: ${response.bytes.toString().slice(0, 300)}`);
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff', what);
+      assert.equal(response.headers.get('cross-origin-resource-policy'), 'same-origin', what);
+      const policy = directives(response);
+      assert.deepEqual(policy.get('sandbox'), ['allow-scripts'], `${what}: scripts, but no same origin, forms, popups or navigation of the top`);
+      assert.deepEqual(policy.get('default-src'), ["'none'"], what);
+      const nonce = /^'nonce-([A-Za-z0-9+/]{22}==)'$/.exec(policy.get('script-src')?.join(' ') ?? '')?.[1];
+      assert.ok(nonce, `${what}: script-src is one nonce and nothing else: ${response.headers.get('content-security-policy')}`);
+      nonces.add(nonce);
+      const html = response.bytes.toString();
+      assert.ok(html.startsWith(`<script nonce="${nonce}">`), `${what}: the preview script comes first, before any of the mail`);
+      assert.equal(html.split('<script').length - 1, 1, `${what}: the script is the only one`);
+      assert.ok(html.includes(REMOTE_IMAGE), `${what}: the mail follows it`);
+      if (query.includes('remote=1')) assert.deepEqual(policy.get('img-src'), ['data:', 'cid:', '*'], `${what}: remote images allowed`);
+      else assertRemoteBlocked(response, what);
+    }
+    assert.equal(nonces.size, 4, 'every response has a nonce of its own');
+    expectError(await anonymous.get(`${detail.files.html}&report_height=2`), 400, 'invalid_request', 'report_height is 0 or 1');
+    expectError(await anonymous.get(`${detail.files.html}&scheme=dim`), 400, 'invalid_request', 'scheme is light or dark');
+    expectError(await anonymous.get(`${detail.files.html.replace(/signature=[0-9a-f]/, 'signature=x')}&report_height=1`), 403, 'signature_invalid', 'report_height=1 does not rescue a bad signature');
+  });
+
   it('rendered views: view.html (of the message and latest) sandboxed with remote blocked unless remote=1; view.txt under every header', async () => {
     const pages = [`/v1/inboxes/${inbox.id}/messages/${messageId}/view.html`, `/v1/inboxes/${inbox.id}/messages/latest/view.html`];
     for (const url of pages) {

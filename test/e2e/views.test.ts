@@ -1,11 +1,12 @@
 // End to end, both profiles: the rendered views (latest/view.html, latest/view.txt, {message_id}/view.html) of mail
-// sent by a real SMTP client — cid: images are inlined as data: URIs, text-only mail is escaped, "latest" follows
-// received_at and q, and viewing never marks a message read.
+// sent by a real SMTP client — cid: images are inlined as data: URIs, as in the HTML body by key and by signed link,
+// text-only mail is escaped, "latest" follows received_at and q, and viewing never marks a message read.
 import { strict as assert } from 'node:assert';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson, MessageSummaryJson } from '../support/api-json.js';
 import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
+import { detailOf } from '../support/messages.js';
 import { testProfile } from '../support/profile.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails } from '../support/smtp.js';
@@ -69,6 +70,20 @@ describe(`rendered views (${testProfile()} profile)`, function () {
     const inlined = /src="data:image\/png;base64,([A-Za-z0-9+/=]+)"/.exec(html)?.[1];
     assert.ok(inlined, `an inlined image in: ${html.slice(0, 400)}`);
     assert.deepEqual(Buffer.from(inlined, 'base64'), PIXEL);
+  });
+
+  it('serves the HTML body, by key and by signed link, with its cid: images resolved as view.html resolves them', async () => {
+    const view = (await api.get(`/v1/inboxes/${inbox.id}/messages/${newsletterId}/view.html`)).bytes.toString();
+    const detail = await detailOf(api, newsletterId);
+    assert.ok(detail.html_url && detail.files.html, 'the newsletter has HTML');
+    // Twice each: the first read takes the parts out, the second reads the body kept then.
+    for (let read = 0; read < 2; read++) {
+      for (const [what, response] of [['html', await api.get(detail.html_url)], ['files.html', await api.withKey(null).get(detail.files.html)]] as const) {
+        assert.equal(response.status, 200, `${what}: ${response.bytes.toString()}`);
+        assertLockedDown(response);
+        assert.equal(response.bytes.toString(), view, `${what} (read ${read + 1}) is the page view.html serves`);
+      }
+    }
   });
 
   it('renders a text-only message as escaped text in a page', async () => {

@@ -36,16 +36,33 @@ export async function signInThroughPage(page: Page, email: string, password: str
 /** Console messages and page errors of every page in a context, to look for CSP violations afterwards. */
 export class ConsoleWatch {
   readonly messages: string[] = [];
+  /** The URL of the document each message came from, by message index ('' when the browser does not say). */
+  private readonly sources: string[] = [];
 
   watch(context: BrowserContext): void {
     context.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') this.messages.push(`${message.type()}: ${message.text()}`);
+      if (message.type() !== 'error' && message.type() !== 'warning') return;
+      this.messages.push(`${message.type()}: ${message.text()}`);
+      this.sources.push(message.location().url);
     });
-    context.on('weberror', (error) => this.messages.push(`page error: ${error.error().message}`));
+    context.on('weberror', (error) => {
+      this.messages.push(`page error: ${error.error().message}`);
+      this.sources.push('');
+    });
   }
 
   cspViolations(): string[] {
     return this.messages.filter((text) => /Content Security Policy/i.test(text));
+  }
+
+  /** CSP violations reported by documents whose URL matches `source`, such as a mail's page in a frame. */
+  cspViolationsFrom(source: RegExp): string[] {
+    return this.messages.filter((text, index) => /Content Security Policy/i.test(text) && source.test(this.sources[index]!));
+  }
+
+  /** CSP violations reported by any other document: the dashboard's own, say, apart from the mail it frames. */
+  cspViolationsNotFrom(source: RegExp): string[] {
+    return this.messages.filter((text, index) => /Content Security Policy/i.test(text) && !source.test(this.sources[index]!));
   }
 }
 

@@ -3,15 +3,21 @@ import { useState } from 'preact/hooks';
 import { api, envelope, type Schemas } from '../api.js';
 import { useServerData } from '../server-state.js';
 import { DataTable, Resource } from './resource.js';
+import { MailFrame, type PreviewScheme, type PreviewWidth } from './mail-frame.js';
+import { SegmentedControl, type Segment } from './segmented-control.js';
 
 type Message = Schemas['MessageDetail'];
 
-const WIDTHS = [
-  { key: 'phone', label: 'Phone (375 px)' },
-  { key: 'tablet', label: 'Tablet (768 px)' },
-  { key: 'desktop', label: 'Desktop (full width)' },
-] as const;
-type Width = (typeof WIDTHS)[number]['key'];
+const WIDTHS: readonly Segment<PreviewWidth>[] = [
+  { key: 'phone', label: 'Phone', title: '375 px wide' },
+  { key: 'tablet', label: 'Tablet', title: '768 px wide' },
+  { key: 'desktop', label: 'Desktop', title: 'The full width of the page' },
+];
+
+const SCHEMES: readonly Segment<PreviewScheme>[] = [
+  { key: 'light', label: 'Light' },
+  { key: 'dark', label: 'Dark', title: 'As a mail client in dark mode shows it: the mail\'s dark-mode styles apply' },
+];
 
 /** The signed HTML link with remote content allowed; `remote` is outside the signature, so the link stays valid. */
 function withRemoteContent(url: string): string {
@@ -21,40 +27,33 @@ function withRemoteContent(url: string): string {
 }
 
 /**
- * The HTML body in an iframe from its signed link. The server sends it under a CSP whose `sandbox` directive gives it
- * an opaque origin and no scripts; the empty sandbox attribute says the same from this side, so mail never runs script
- * even if one of the two were lost. Remote images, styles and fonts stay blocked until asked for, for this message
- * only: loading them tells the sender that, and when, the message was opened.
+ * The HTML body in a frame from its signed link, at a chosen width and colour scheme (mail-frame.tsx). Remote images,
+ * styles and fonts stay blocked until asked for, for this message only: loading them tells the sender that, and when,
+ * the message was opened.
  */
 export function HtmlPanel(props: { message: Message }) {
-  const [width, setWidth] = useState<Width>('desktop');
+  const [width, setWidth] = useState<PreviewWidth>('desktop');
+  const [scheme, setScheme] = useState<PreviewScheme>('light');
   const [remote, setRemote] = useState(false);
   const url = props.message.files.html;
   if (url === undefined) return <p>This message has no HTML part.</p>;
   return (
     <div class="stack">
-      <fieldset class="widths">
-        <legend>Preview width</legend>
-        {WIDTHS.map((option) => (
-          <label key={option.key}>
-            <input type="radio" name="preview-width" value={option.key} checked={width === option.key} onChange={() => setWidth(option.key)} />
-            {option.label}
-          </label>
-        ))}
-      </fieldset>
-      <div class="remote-content">
+      <div class="preview-controls">
+        <SegmentedControl label="Preview width" segments={WIDTHS} selected={width} onSelect={setWidth} />
+        <SegmentedControl label="Preview colour scheme" segments={SCHEMES} selected={scheme} onSelect={setScheme} />
         <label class="check">
           <input type="checkbox" checked={remote} aria-describedby="remote-content-note" onChange={(event) => setRemote(event.currentTarget.checked)} />
           Load remote content
         </label>
-        <p id="remote-content-note" class="muted">
-          {remote
-            ? 'Images, styles and fonts from the web are shown; the sender can tell that this message was opened.'
-            : 'Images, styles and fonts from the web are blocked, so opening this message does not tell its sender.'}
-        </p>
       </div>
+      <p id="remote-content-note" class="muted remote-content-note">
+        {remote
+          ? 'Images, styles and fonts from the web are shown; the sender can tell that this message was opened.'
+          : 'Images, styles and fonts from the web are blocked, so opening this message does not tell its sender.'}
+      </p>
       <div class="frame-wrap">
-        <iframe class={`mail-frame width-${width}`} src={remote ? withRemoteContent(url) : url} sandbox="" title={`HTML body of ${props.message.subject || 'the message'}`} referrerpolicy="no-referrer" />
+        <MailFrame src={remote ? withRemoteContent(url) : url} title={`HTML body of ${props.message.subject || 'the message'}`} width={width} scheme={scheme} />
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 // One message (GET /v1/messages/{id}): the header block, the tabs (HTML, Text, Source, Headers, Attachments, Links,
 // HTML check, Spam), tags, read state, delete and the .eml download. The open tab is in the URL (?tab=source), so a
-// tab can be linked to and back and forward move between tabs. Opening a message marks it read, as mail clients do.
+// tab can be linked to; choosing one replaces the history entry rather than adding one, so Back leaves the message
+// (to the inbox it was opened from) however many tabs were looked at. Opening a message marks it read, as mail clients do.
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
@@ -183,7 +184,7 @@ export function MessageViewer(props: PageProps) {
   const selectTab = (key: string) => {
     const query = new URLSearchParams(props.route.query);
     query.set('tab', key);
-    navigate(`${props.route.path}?${query}`);
+    navigate(`${props.route.path}?${query}`, { replace: true });
   };
   const title = message ? message.subject || '(no subject)' : 'Message';
 

@@ -3,6 +3,7 @@
 import type { FileContent } from '../../services/mail/message-content.js';
 import type { FileReply } from '../handler.js';
 import { servedContentType } from '../served-content-type.js';
+import { withPreviewScript, type PreviewOptions } from '../preview-script.js';
 
 /**
  * Headers of every file reply. nosniff keeps a browser to the type we send; same-origin keeps other sites from
@@ -24,11 +25,14 @@ const FILE_POLICY = "default-src 'none'; sandbox";
  * unless `remote` is 1, because a remote image is how a sender learns that and when a message was opened: images and
  * fonts then come only from the message itself (its cid: images are inlined as data: URIs) and styles only from the
  * page. style-src also governs @import and <link rel=stylesheet>; img-src and font-src every CSS url().
+ * With a `scriptNonce` (preview-script.ts) scripts are allowed in the sandbox, but script-src admits only the one
+ * carrying that nonce: still no script, handler or javascript: URL of the mail's, and still an opaque origin.
  */
-function htmlPolicy(remote: 0 | 1): string {
+function htmlPolicy(remote: 0 | 1, scriptNonce: string | null): string {
   const anywhere = remote === 1 ? ' *' : '';
   return [
     "default-src 'none'",
+    ...(scriptNonce === null ? [] : [`script-src 'nonce-${scriptNonce}'`]),
     `img-src data: cid:${anywhere}`,
     `style-src 'unsafe-inline'${anywhere}`,
     `font-src data:${anywhere}`,
@@ -36,17 +40,25 @@ function htmlPolicy(remote: 0 | 1): string {
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'self'",
-    'sandbox',
+    scriptNonce === null ? 'sandbox' : 'sandbox allow-scripts',
   ].join('; ');
 }
 
-/** A page of mail; `remote` is the request's query parameter (0 or 1). */
-export const htmlReply = (html: string, remote: 0 | 1): FileReply => ({
+const htmlPage = (html: string, remote: 0 | 1, scriptNonce: string | null): FileReply => ({
   file: html,
   contentType: 'text/html; charset=utf-8',
   // Link prefetching is not governed by the policy; without this a <link rel=dns-prefetch> would still reach out.
-  headers: { ...FILE_HEADERS, 'Content-Security-Policy': htmlPolicy(remote), 'X-DNS-Prefetch-Control': 'off' },
+  headers: { ...FILE_HEADERS, 'Content-Security-Policy': htmlPolicy(remote, scriptNonce), 'X-DNS-Prefetch-Control': 'off' },
 });
+
+/** A page of mail; `remote` is the request's query parameter (0 or 1). */
+export const htmlReply = (html: string, remote: 0 | 1): FileReply => htmlPage(html, remote, null);
+
+/** A page of mail with the dashboard viewer's script in it: its height reported, or shown as in dark mode. */
+export function previewHtmlReply(html: string, remote: 0 | 1, options: PreviewOptions): FileReply {
+  const preview = withPreviewScript(html, options);
+  return htmlPage(preview.html, remote, preview.nonce);
+}
 
 export const textReply = (text: string): FileReply => ({
   file: text,

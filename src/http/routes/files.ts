@@ -5,7 +5,7 @@ import type { FileServingTurns } from '../../services/files/file-serving-turns.j
 import type { FileUrlSigner, SignedLinkThrottle } from '../../services/files/signed-urls.js';
 import { publicHandlers, type PublicOperationId, type PublicRequest } from '../handler.js';
 import { signedFilePath } from '../presenters.js';
-import { attachmentReply, htmlReply, rawReply, thumbnailReply } from './file-replies.js';
+import { attachmentReply, htmlReply, previewHtmlReply, rawReply, thumbnailReply } from './file-replies.js';
 
 export function fileHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner, throttle: SignedLinkThrottle, turns: FileServingTurns) {
   /**
@@ -24,9 +24,13 @@ export function fileHandlers(messages: MessageService, content: MessageContentSe
     },
     getSignedHtml: async (request) => {
       const { workspaceId, messageId } = await verified(request, signedFilePath.html(request.params.workspace_id, request.params.message_id));
-      // remote is outside the signature: it grants no access to anything, it only lets the reader's own browser
-      // fetch what the mail links to, so the dashboard can switch it without asking for a new link.
-      return htmlReply(await turns.serve(workspaceId, () => content.html(workspaceId, messageId)), request.query.remote);
+      // remote, report_height and scheme are outside the signature: they grant no access to anything (one lets the
+      // reader's own browser fetch what the mail links to, the others add our script that reports the page's height
+      // or shows it dark), so the dashboard can switch them without asking for a new link.
+      const { remote, report_height: reportHeight, scheme } = request.query;
+      const html = await turns.serve(workspaceId, () => content.html(workspaceId, messageId));
+      if (reportHeight === 0 && scheme === 'light') return htmlReply(html, remote);
+      return previewHtmlReply(html, remote, { reportHeight: reportHeight === 1, dark: scheme === 'dark' });
     },
     getSignedAttachment: async (request) => {
       const { index } = request.params;

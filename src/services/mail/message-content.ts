@@ -97,6 +97,7 @@ export class MessageContentService {
     return { ...view, record };
   }
 
+  /** The HTML body as served (files.html, /html): as sent, its cid: images inlined as data: URIs (cid-images.ts). */
   async html(workspaceId: string, id: string): Promise<string> {
     const record = await this.messages.require(workspaceId, id);
     const manifest = await this.partsOf(record);

@@ -1,0 +1,106 @@
+// The dashboard viewer's script in a page of mail (files.html with report_height=1 or scheme=dark): it tells the page
+// framing it how tall the mail is, so the frame can be sized to it, and shows the mail as a dark-mode client would.
+// Both need a script inside the page: its origin is opaque, so the dashboard can neither measure nor restyle it. Only
+// that script may run: it carries a nonce made for this one response, which the mail, written before the response,
+// cannot know, and the policy admits scripts with that nonce and no others (no script, inline handler or javascript:
+// URL of the mail's), still in a sandbox without allow-same-origin.
+import { randomBytes } from 'node:crypto';
+
+export interface PreviewOptions {
+  reportHeight: boolean;
+  dark: boolean;
+}
+
+/**
+ * The script, for the options given (constants: nothing of the request or the mail is written into it).
+ *
+ * Height: posts { mailFrameHeight, mailFrameWidth } to the embedding window whenever the page's size may have changed
+ * (as it is parsed, as its images load, when the frame is resized): the viewport's scrolling area plus a horizontal
+ * scroll bar, if any, so a frame set to it scrolls neither way, and the width it was measured at. Posting to any origin tells a framing page only a number, and only
+ * our own pages may frame this one (frame-ancestors 'self').
+ *
+ * Dark: browsers do not pass a frame's color-scheme on to the page inside as prefers-color-scheme, so the page's own
+ * media queries are rewritten once it is parsed (and again when its linked stylesheets have loaded):
+ * (prefers-color-scheme: dark) becomes always true and (… light) always false, in style sheets and in media
+ * attributes (<picture><source media>, <link media>); a page that declares dark support (color-scheme in a <meta> or
+ * its CSS) is given a dark canvas, as a dark-mode client does.
+ *
+ * The DOM methods are taken from the prototypes before any of the mail is parsed: mail could otherwise shadow
+ * document.body and the like with named elements (<img name=body>).
+ */
+function previewScript(options: PreviewOptions): string {
+  return `(() => {
+  const documentGetter = (name) => Object.getOwnPropertyDescriptor(Document.prototype, name).get.bind(document);
+  const scrollingElement = documentGetter('scrollingElement');
+  const body = documentGetter('body');
+  const styleSheets = documentGetter('styleSheets');
+  const querySelectorAll = Document.prototype.querySelectorAll.bind(document);
+  const root = document.documentElement;
+  const view = window;
+  const embedder = view.parent;
+  const on = (target, type, listener) => EventTarget.prototype.addEventListener.call(target, type, listener);
+  const { getAttribute, setAttribute } = Element.prototype;
+  if (${options.reportHeight}) {
+    const report = () => {
+      const scroller = scrollingElement();
+      if (scroller) embedder.postMessage({ mailFrameHeight: Math.ceil(scroller.scrollHeight + view.innerHeight - scroller.clientHeight), mailFrameWidth: view.innerWidth }, '*');
+    };
+    const observer = new ResizeObserver(report);
+    observer.observe(root);
+    on(document, 'DOMContentLoaded', () => { const element = body(); if (element) observer.observe(element); });
+    on(view, 'load', report);
+  }
+  if (${options.dark}) {
+    const darkened = (media) => media
+      .replace(/\\(\\s*prefers-color-scheme\\s*:\\s*dark\\s*\\)/gi, '(min-width: 0px)')
+      .replace(/\\(\\s*prefers-color-scheme\\s*:\\s*light\\s*\\)/gi, '(max-width: 0px)');
+    const darkenRules = (rules) => {
+      for (const rule of rules) {
+        if (rule.media && rule.media.mediaText !== darkened(rule.media.mediaText)) rule.media.mediaText = darkened(rule.media.mediaText);
+        if (rule.styleSheet) darkenSheet(rule.styleSheet);
+        if (rule.cssRules) darkenRules(rule.cssRules);
+      }
+    };
+    const darkenSheet = (sheet) => {
+      try {
+        darkenRules(sheet.cssRules);
+      } catch {
+        // A remote stylesheet's rules are not readable from the page (no CORS): it keeps its light rules.
+      }
+    };
+    const darken = () => {
+      for (const element of querySelectorAll('[media]')) setAttribute.call(element, 'media', darkened(getAttribute.call(element, 'media')));
+      for (const sheet of styleSheets()) darkenSheet(sheet);
+      const declared = [...querySelectorAll('meta[name="color-scheme" i], meta[name="supported-color-schemes" i]')].map((meta) => getAttribute.call(meta, 'content') || '');
+      if ([...declared, getComputedStyle(root).colorScheme].some((schemes) => /\\bdark\\b/i.test(schemes))) root.style.setProperty('color-scheme', 'dark');
+    };
+    on(document, 'DOMContentLoaded', darken);
+    on(view, 'load', darken);
+  }
+})();`;
+}
+
+/**
+ * Where the script goes: first, so no markup of the mail comes before it (an unclosed tag before a nonce'd script
+ * could take the nonce as its own), but after a leading doctype and the comments before it, which must stay first
+ * for the mail to keep its rendering mode.
+ */
+function afterDoctype(html: string): number {
+  let at = html.search(/\S/);
+  if (at === -1) return 0;
+  while (html.startsWith('<!--', at)) {
+    const end = html.indexOf('-->', at + 4);
+    if (end === -1) return 0;
+    at = end + 3;
+    while (/\s/.test(html.charAt(at))) at++;
+  }
+  const doctype = /^<!doctype[^>]*>/i.exec(html.slice(at, at + 1024));
+  return doctype ? at + doctype[0].length : 0;
+}
+
+/** The page with the preview script in it, and the nonce that lets that script, and only it, run. */
+export function withPreviewScript(html: string, options: PreviewOptions): { html: string; nonce: string } {
+  const nonce = randomBytes(16).toString('base64');
+  const at = afterDoctype(html);
+  return { html: `${html.slice(0, at)}<script nonce="${nonce}">${previewScript(options)}</script>${html.slice(at)}`, nonce };
+}
