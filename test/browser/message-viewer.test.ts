@@ -207,7 +207,26 @@ describe('message viewer (browser)', function () {
     assert.equal(await page.evaluate('history.length'), entries, 'the arrow key added no history entry');
   });
 
+  it('puts the code and the main links of a sign-in mail at the top, each with a Copy button that copies it', async function () {
+    const id = await send('Sign in to Shop', {
+      text: 'Your sign-in code is 482 913.',
+      html: '<p>Your sign-in code is <b>482 913</b>.</p><p><a href="https://shop.example/confirm?t=1">Confirm sign-in</a></p><p><a href="https://shop.example/unsubscribe">Unsubscribe</a></p>',
+    });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.httpUrl });
+    await page.goto(viewerPath(id));
+    const strip = page.getByRole('region', { name: 'Codes and links' });
+    await strip.getByText('482913', { exact: true }).waitFor();
+    const links = strip.getByRole('list', { name: 'Main links' }).getByRole('link');
+    assert.deepEqual(await links.allInnerTexts(), ['Confirm sign-in'], 'the footer\'s Unsubscribe is no main link');
+    await strip.getByRole('button', { name: 'Copy code 482913' }).click();
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), '482913');
+    await strip.getByRole('button', { name: 'Copy link Confirm sign-in' }).click();
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), 'https://shop.example/confirm?t=1');
+  });
+
   it('adds and removes tags, and marks the message unread and read again', async function () {
+    await page.goto(viewerPath(messageId));
+    await page.getByRole('heading', { level: 1, name: SUBJECT }).waitFor();
     await page.getByLabel('New tag').fill('Needs-Review');
     await page.getByRole('button', { name: 'Add tag' }).click();
     await page.getByRole('button', { name: 'Remove tag needs-review' }).waitFor();

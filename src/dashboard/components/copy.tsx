@@ -30,6 +30,26 @@ function CopyButton(props: { what?: string; value: string; fallbackTarget: strin
   );
 }
 
+/** A short value shown inline (a one-time code) with its Copy button, named after what it copies. */
+export function CopyInline(props: { id: string; what: string; value: string }) {
+  return (
+    <span class="copy-inline">
+      <code id={props.id}>{props.value}</code>
+      <CopyButton what={props.what} value={props.value} fallbackTarget={props.id} />
+    </span>
+  );
+}
+
+/** A link opened in a new tab, with a Copy button for its address, named after the link's text. */
+export function CopyLink(props: { id: string; text: string; url: string }) {
+  return (
+    <span class="copy-inline">
+      <a id={props.id} class="wrap" href={props.url} target="_blank" rel="noopener noreferrer" title={props.url}>{props.text}</a>
+      <CopyButton what={`link ${props.text}`} value={props.url} fallbackTarget={props.id} />
+    </span>
+  );
+}
+
 export function CopyField(props: { id: string; label: string; value: string }) {
   return (
     <div class="copy-field">

@@ -14,6 +14,7 @@ import { Tabs, type TabSpec } from '../components/tabs.js';
 import { useAction } from '../use-action.js';
 import { AttachmentsPanel, HeadersPanel, HtmlPanel, SourcePanel, TextPanel, formatSize } from '../components/message-panels.js';
 import { MESSAGE_CHECKS } from '../components/message-checks.js';
+import { CopyInline, CopyLink } from '../components/copy.js';
 import '../viewer.css';
 
 type Message = Schemas['MessageDetail'];
@@ -75,6 +76,37 @@ function HeaderBlock(props: { message: Message }) {
       ) : null}
       {message.parse_error ? <><dt>Parse error</dt><dd>{message.parse_error}</dd></> : null}
     </dl>
+  );
+}
+
+/** Links shown beside the codes: the first few a reader would act on. */
+const MAIN_LINKS = 3;
+/** Footer links no test follows: they are never the link a mail is sent for. */
+const FOOTER_LINK = /unsubscribe|opt[- ]?out|preferences|privacy|terms|view (?:it )?in (?:your )?browser|facebook|twitter|instagram|linkedin|youtube|tiktok|^x$/i;
+
+/**
+ * What a test author opens a mail for, above everything else: its one-time codes and its main links (the first
+ * ones with words on them, footers aside), each one click from the clipboard.
+ */
+function CodesAndLinks(props: { message: Message }) {
+  const { codes, link_details: links } = props.message;
+  const main = links.filter((link) => link.source === 'text' || (link.text !== '' && !FOOTER_LINK.test(link.text))).slice(0, MAIN_LINKS);
+  if (codes.length === 0 && main.length === 0) return null;
+  return (
+    <section aria-labelledby="codes-and-links-heading" class="codes-and-links">
+      <h2 id="codes-and-links-heading" class="visually-hidden">Codes and links</h2>
+      {codes.length > 0 ? (
+        <p class="row">
+          <span class="muted">{codes.length === 1 ? 'Code' : 'Codes'}</span>
+          {codes.map((code, index) => <CopyInline key={code.value} id={`code-${index}`} what={`code ${code.value}`} value={code.value} />)}
+        </p>
+      ) : null}
+      {main.length > 0 ? (
+        <ul class="plain row" aria-label="Main links">
+          {main.map((link, index) => <li key={link.url}><CopyLink id={`main-link-${index}`} text={link.text || link.url} url={link.url} /></li>)}
+        </ul>
+      ) : null}
+    </section>
   );
 }
 
@@ -195,6 +227,7 @@ export function MessageViewer(props: PageProps) {
       <Resource resource={{ data: message, error: loaded.error }}>
         {(shown) => (
           <div class="viewer stack">
+            <CodesAndLinks message={shown} />
             <HeaderBlock message={shown} />
             <Actions message={shown} onRead={(read) => setMessage({ ...shown, read })} />
             <Alert error={readError} />
