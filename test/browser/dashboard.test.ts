@@ -216,6 +216,12 @@ describe('dashboard (browser)', function () {
     assert.ok(await ownerPage.getByRole('button', { name: 'Sign out' }).isVisible());
     const overflow = await ownerPage.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth + 1');
     assert.equal(overflow, false, 'no horizontal scrolling of the page at 375 px');
+    // The members table fits: its last column's buttons are on screen, not past the table's scroll edge.
+    await openNav(ownerPage, 'Team');
+    const remove = ownerPage.getByRole('button', { name: /^Remove / }).first();
+    await remove.waitFor();
+    const box = await remove.boundingBox();
+    assert.ok(box && box.x + box.width <= 375, `the Remove button is on screen at 375 px (${JSON.stringify(box)})`);
     await ownerPage.setViewportSize({ width: 1280, height: 800 });
   });
 

@@ -1,13 +1,15 @@
 // The inboxes and an inbox's message list in a real browser (Debian's Chromium) against a started server: creating an
 // inbox shows its SMTP settings once; mail sent over SMTP with those credentials appears in the open inbox without a
 // reload (the arrival latency is printed); search narrows the list; bulk tag, then bulk delete; keyboard j/k and `?`;
-// the theme toggle; an inbox of 100,000 messages (loaded with `admin import` from a generated mbox) scrolls with no
+// the theme toggle; what a row shows (snippet, attachment mark, a relative time kept current); the search and batch
+// controls folded behind a button each at phone width; an inbox of 100,000 messages (loaded with `admin import` from a generated mbox) scrolls with no
 // request answering more than one page; axe-core on the inboxes and inbox views in both themes; no CSP violation.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
@@ -40,10 +42,10 @@ describe('inboxes and the message list (browser)', function () {
   const row = (subject: string) => rows().filter({ hasText: subject });
 
   /** Sends over SMTP with the inbox's credentials; resolves to the stored id and when the 250 came (epoch ms). */
-  const send = async (subject: string, text = 'Hello from the browser suite.') => {
+  const send = async (subject: string, text = 'Hello from the browser suite.', attachments: Mail.Attachment[] = []) => {
     const transport = smtpTransport({ port: inbox.port, username: inbox.username, password: inbox.password });
     try {
-      const info = await transport.sendMail({ from: 'app@example.com', to: 'user@example.com', subject, text });
+      const info = await transport.sendMail({ from: 'app@example.com', to: 'user@example.com', subject, text, attachments });
       return { id: storedId(String(info.response)), acceptedAt: performance.timeOrigin + performance.now() };
     } finally {
       transport.close();
@@ -141,7 +143,7 @@ describe('inboxes and the message list (browser)', function () {
   it('tags in bulk (coloured chips), then deletes in bulk', async function () {
     await row('Invoice 1001').getByRole('checkbox').click();
     await row('Password reset').getByRole('checkbox').click({ modifiers: ['Shift'] });
-    await page.getByText('3 selected').waitFor();
+    await page.getByText('3 selected', { exact: true }).waitFor();
     await page.getByLabel('Tag name').fill('billing');
     await page.getByRole('button', { name: 'Add tag' }).click();
     await page.getByRole('status').filter({ hasText: 'Tagged: 3 message(s).' }).waitFor();
@@ -204,6 +206,53 @@ describe('inboxes and the message list (browser)', function () {
     assert.equal(await page.evaluate<string | undefined>('document.documentElement.dataset.theme'), undefined);
   });
 
+  it('shows the snippet, an attachment mark and how long ago each message came, with the exact time on hover', async function () {
+    await send('Your invoice INV-2291', 'Thanks for your order. The invoice for November is attached as a PDF.',
+      [{ filename: 'INV-2291.pdf', content: Buffer.from('%PDF-1.4\n%%EOF\n'), contentType: 'application/pdf' }]);
+    await send('Your sign-in code', 'Your code is 482913. It expires in 10 minutes.');
+    const invoice = row('Your invoice INV-2291');
+    await invoice.waitFor();
+    assert.match(await invoice.innerText(), /Thanks for your order\. The invoice for November is attached as a PDF\./);
+    assert.match(await row('Your sign-in code').innerText(), /Your code is 482913\. It expires in 10 minutes\./);
+    assert.equal(await invoice.getByRole('img', { name: 'Has attachments' }).count(), 1);
+    assert.equal(await row('Your sign-in code').getByRole('img', { name: 'Has attachments' }).count(), 0);
+    // The mark is part of the link's name, so a screen reader hears it with the row.
+    assert.equal(await invoice.getByRole('link', { name: /Has attachments/ }).count(), 1);
+
+    const time = invoice.locator('time');
+    assert.equal(await time.innerText(), 'now');
+    const datetime = await time.getAttribute('datetime') ?? '';
+    assert.ok(Math.abs(Date.parse(datetime) - Date.now()) < 60_000, `datetime is the received time (${datetime})`);
+    const title = await time.getAttribute('title') ?? '';
+    assert.ok(title.includes(String(new Date(datetime).getFullYear())), `the exact time on hover (${title})`);
+  });
+
+  it('keeps the relative times current, redrawing only the times', async function () {
+    // A page of its own with a fake clock (Playwright's), so minutes pass at once and nothing else is affected.
+    const clockContext = await browser.newContext({ baseURL: `${server.httpUrl}/` });
+    consoleWatch.watch(clockContext);
+    await clockContext.clock.install();
+    const clockPage = await clockContext.newPage();
+    try {
+      await signInThroughPage(clockPage, OWNER_EMAIL, OWNER_PASSWORD);
+      await clockPage.goto(`inboxes/${inbox.id}`);
+      const time = clockPage.getByRole('listitem').filter({ hasText: 'Your sign-in code' }).locator('time');
+      await time.waitFor();
+      assert.equal(await time.innerText(), 'now');
+      // Every change the next tick makes to the list, as the nodes it touched.
+      await clockPage.evaluate(`window.listChanges = []; new MutationObserver((records) => window.listChanges.push(...records.map((record) =>
+        (record.target.nodeType === Node.TEXT_NODE ? record.target.parentElement : record.target).tagName)))
+        .observe(document.querySelector('.message-list'), { subtree: true, childList: true, characterData: true, attributes: true })`);
+      await clockPage.clock.fastForward('03:00');
+      await pollUntil(async () => /^3 min\.? ago$/.test(await time.innerText()), 5000, 'the time to read 3 minutes ago');
+      const changed = await clockPage.evaluate<string[]>('window.listChanges');
+      assert.ok(changed.length > 0);
+      assert.deepEqual([...new Set(changed)], ['TIME'], 'only the time elements changed');
+    } finally {
+      await clockContext.close();
+    }
+  });
+
   it('has no serious or critical axe violation on the inboxes and inbox views, in light and dark', async function () {
     for (const theme of ['light', 'dark'] as const) {
       await page.getByLabel('Theme').selectOption(theme);
@@ -222,14 +271,52 @@ describe('inboxes and the message list (browser)', function () {
     await page.getByLabel('Theme').selectOption('system');
   });
 
-  it('is usable at phone width', async function () {
-    await page.setViewportSize({ width: 375, height: 740 });
+  it('at phone width, folds the search and the batch controls behind a button each, so the first screen shows messages', async function () {
+    await page.setViewportSize({ width: 390, height: 844 });
     await openInbox(inbox.id, 'signup-flow');
-    assert.ok(await row('Keyboard one').isVisible());
-    assert.ok(await page.getByLabel('Search', { exact: true }).isVisible());
+    const searchToggle = page.getByRole('button', { name: 'Search', exact: true });
+    const actionsToggle = page.getByRole('button', { name: 'Actions', exact: true });
+    const searchBox = page.getByLabel('Search', { exact: true });
+    const toolbar = page.getByRole('toolbar', { name: 'Selected messages' });
+    assert.equal(await searchToggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await actionsToggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await searchBox.isVisible(), false);
+    assert.equal(await toolbar.isVisible(), false);
+    // The newest rows are on the first screen.
+    const firstRow = await rows().first().boundingBox();
+    assert.ok(firstRow && firstRow.y + firstRow.height <= 844, `the first row is on the first screen (${JSON.stringify(firstRow)})`);
+
+    await searchToggle.click();
+    assert.equal(await searchToggle.getAttribute('aria-expanded'), 'true');
+    await searchBox.waitFor();
+    await searchToggle.click();
+    await searchBox.waitFor({ state: 'hidden' });
+    // `/` opens the folded search and puts the cursor in it.
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('/');
+    await searchBox.waitFor();
+    assert.equal(await page.evaluate<string>('document.activeElement.id'), 'message-search');
+    await page.keyboard.press('Escape');
+
+    await row('Keyboard one').getByRole('checkbox').click();
+    const pickedToggle = page.getByRole('button', { name: 'Actions (1 selected)', exact: true });
+    await pickedToggle.click();
+    assert.equal(await pickedToggle.getAttribute('aria-expanded'), 'true');
+    await toolbar.getByRole('button', { name: 'Mark read' }).waitFor();
     const overflow = await page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth + 1');
-    assert.equal(overflow, false, 'no horizontal scrolling of the page at 375 px');
+    assert.equal(overflow, false, 'no horizontal scrolling of the page at 390 px');
+    for (const theme of ['light', 'dark'] as const) {
+      await page.getByLabel('Theme').selectOption(theme);
+      await expectAccessible(page, `inbox at phone width with both folds open (${theme})`);
+    }
+    await page.getByLabel('Theme').selectOption('system');
+    await row('Keyboard one').getByRole('checkbox').click();
+
+    // Wider, the toggles go and the controls stay out, whatever the folds' state.
     await page.setViewportSize({ width: 1280, height: 800 });
+    assert.equal(await searchToggle.isVisible(), false);
+    await searchBox.waitFor();
+    await toolbar.waitFor();
   });
 
   it(`scrolls an inbox of ${BULK_MESSAGES.toLocaleString()} messages, one page per request`, async function () {

@@ -1,7 +1,8 @@
 // One inbox's messages at /inboxes/:inboxId, newest first: a virtualized list that loads a page as the person scrolls
 // to it, live arrivals from the inbox event stream, search (q with the filter chips from, to, subject, since, kept in the
 // URL so back and forward restore it), and multi-select with batch read, unread, tag, untag and delete. The parts are
-// in components/inbox/; this page holds them together and owns the keyboard shortcuts.
+// in components/inbox/; this page holds them together and owns the keyboard shortcuts. At phone width the search and
+// the batch controls fold behind a button each, so the first screen shows messages.
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
@@ -10,6 +11,7 @@ import { BatchToolbar } from '../components/inbox/batch-toolbar.js';
 import { InboxFacts, useInboxCounts } from '../components/inbox/inbox-facts.js';
 import { MessageList, useActiveMessage, useMessageListView } from '../components/inbox/message-list.js';
 import { useMessageSelection } from '../components/inbox/message-selection.js';
+import { FoldPanel, FoldToggle, usePhoneFold } from '../components/inbox/phone-folds.js';
 import { SearchForm } from '../components/inbox/search-form.js';
 import { Alert, Link, Loading, Page, Status } from '../components/ui.js';
 import { useShortcuts } from '../keyboard.js';
@@ -63,6 +65,8 @@ export function Inbox(props: PageProps) {
   const active = useActiveMessage(view, items.length);
   const batch = useBatchActions({ inboxId, matchingQuery: searchAsQuery(filters), pages });
   const [confirmingDelete, setConfirmingDelete] = useState<{ ids: string[] | null; count: string } | null>(null);
+  const searchFold = usePhoneFold('inbox-search');
+  const batchFold = usePhoneFold('inbox-batch');
 
   useEffect(() => {
     selection.clear();
@@ -117,7 +121,7 @@ export function Inbox(props: PageProps) {
     { key: 'j', description: 'Next message', run: () => active.move(1) },
     { key: 'k', description: 'Previous message', run: () => active.move(-1) },
     { key: 'x', description: 'Select or unselect the message', run: () => active.index >= 0 && selection.toggle(active.index, false) },
-    { key: '/', description: 'Search', run: () => document.getElementById('message-search')?.focus() },
+    { key: '/', description: 'Search', run: () => searchFold.openAndFocus('message-search') },
     { key: 'u', description: 'Mark the selected or current message read or unread', run: toggleUnread },
     { key: 'Delete', description: 'Delete the selected or current message', run: askDelete },
     {
@@ -138,9 +142,17 @@ export function Inbox(props: PageProps) {
   return (
     <Page title={inbox.data?.name ?? 'Inbox'}>
       <InboxFacts counts={counts} streamState={streamState} />
-      <SearchForm filters={filters} onSearch={onSearch} />
-      <BatchToolbar selection={selection} filtered={filtered} messageCount={counts?.messages ?? items.length} tags={tags.data ?? []}
-        onBatch={(action, tagList) => void runBatch(action, selection.target(active.index), tagList)} onDelete={askDelete} />
+      <div class="row fold-toggles">
+        <FoldToggle fold={searchFold}>Search{filtered ? ' (applied)' : null}</FoldToggle>
+        <FoldToggle fold={batchFold}>
+          Actions{selection.matching ? ' (all selected)' : selection.size ? ` (${selection.size.toLocaleString()} selected)` : null}
+        </FoldToggle>
+      </div>
+      <FoldPanel fold={searchFold}><SearchForm filters={filters} onSearch={onSearch} /></FoldPanel>
+      <FoldPanel fold={batchFold}>
+        <BatchToolbar selection={selection} filtered={filtered} messageCount={counts?.messages ?? items.length} tags={tags.data ?? []}
+          onBatch={(action, tagList) => void runBatch(action, selection.target(active.index), tagList)} onDelete={askDelete} />
+      </FoldPanel>
       {batch.notice ? <Status>{batch.notice}</Status> : null}
       <Alert error={batch.error ?? pages.error} />
       {pages.loading && items.length === 0 ? <Loading /> : null}

@@ -1,15 +1,22 @@
 // An inbox's message list on screen: a virtualized list of fixed-height rows (only those in view are in the DOM) that
 // asks for the next page as the person scrolls near the end, and the keyboard cursor (the active row) that j and k
-// move, with the focus following it.
+// move, with the focus following it. A row shows the sender, the subject, the snippet, an attachment mark, the tags and
+// how long ago the message came.
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Virtualizer } from '@tanstack/virtual-core';
 import { PAGE_SIZE, type MessagePages, type MessageSummary } from '../../message-pages.js';
-import { Link, When } from '../ui.js';
+import { Link } from '../ui.js';
 import { useVirtualList } from '../virtual-list.js';
+import { ListClock, ReceivedTime } from './received-time.js';
+import { timeWording, type TimeWording } from './relative-time.js';
+import { senderName } from './sender-name.js';
 
-/** A row's height: 3.5rem, as .message-row in styles.css (rows are fixed in height, so the list never measures). */
-const ROW_HEIGHT_REM = 3.5;
+/**
+ * A row's height: 4.5rem, as .message-row in styles.css, at every width (rows are fixed in height, so the list never
+ * measures; three lines of text and the row's padding).
+ */
+const ROW_HEIGHT_REM = 4.5;
 
 export interface MessageListView {
   scroller: RefObject<HTMLDivElement | null>;
@@ -77,6 +84,17 @@ function TagChip(props: { name: string; color: string | undefined }) {
   );
 }
 
+/** A paperclip: the message has attachments (inline images count, as attachment_count counts them). */
+function AttachmentMark() {
+  return (
+    <svg class="attachment-mark" role="img" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor"
+      stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round">
+      <title>Has attachments</title>
+      <path d="M13 7.5 8 12.5a3 3 0 0 1-4.3-4.2l5.4-5.4a2 2 0 0 1 2.8 2.8L6.6 11a1 1 0 0 1-1.4-1.4L9.8 5" />
+    </svg>
+  );
+}
+
 function MessageRow(props: {
   inboxId: string;
   message: MessageSummary;
@@ -89,10 +107,12 @@ function MessageRow(props: {
   tagColors: Map<string, string | undefined>;
   onToggle: (index: number, range: boolean) => void;
   onFocus: (index: number) => void;
+  clock: ListClock;
+  wording: TimeWording;
 }) {
   const { message, index } = props;
   const subject = message.subject || '(no subject)';
-  const sender = message.from || message.envelope_from || '(no sender)';
+  const sender = message.from ? senderName(message.from) : message.envelope_from || '(no sender)';
   const classes = ['message-row', message.read ? '' : 'unread', props.active ? 'active' : '', props.selected ? 'selected' : ''].filter(Boolean).join(' ');
   return (
     <div role="listitem" data-index={index} class={classes} style={props.place}
@@ -100,10 +120,14 @@ function MessageRow(props: {
       <input type="checkbox" checked={props.selected} aria-label={`Select: ${subject}, from ${sender}`}
         onClick={(event) => props.onToggle(index, event.shiftKey)} />
       <Link to={`/inboxes/${props.inboxId}/messages/${message.id}`} class="message-link">
-        <span class="message-from">{message.read ? null : <span class="visually-hidden">Unread: </span>}{sender}</span>
-        <span class="message-when"><When at={message.received_at} /></span>
+        <span class="message-from" title={message.from || message.envelope_from}>{message.read ? null : <span class="visually-hidden">Unread: </span>}{sender}</span>
+        <span class="message-when">
+          {message.attachment_count > 0 ? <AttachmentMark /> : null}
+          <ReceivedTime at={message.received_at} clock={props.clock} wording={props.wording} />
+        </span>
         <span class="message-subject">{subject}</span>
         <span class="message-tags">{message.tags.map((tag) => <TagChip key={tag} name={tag} color={props.tagColors.get(tag)} />)}</span>
+        <span class="message-snippet">{message.snippet}</span>
       </Link>
     </div>
   );
@@ -120,6 +144,8 @@ export function MessageList(props: {
 }) {
   const { view, pages } = props;
   const { items } = pages;
+  const [clock] = useState(() => new ListClock());
+  const [wording] = useState(() => timeWording());
   return (
     <div class="message-scroller" ref={view.scroller}>
       <div class="message-list" role="list" aria-label="Messages" style={{ height: `${view.virtualizer.getTotalSize()}px` }}>
@@ -134,7 +160,7 @@ export function MessageList(props: {
             <MessageRow key={row.key} inboxId={props.inboxId} message={message} index={row.index}
               setSize={pages.nextCursor === null ? items.length : -1} place={place}
               active={row.index === props.active.index} selected={props.isSelected(message)} tagColors={props.tagColors}
-              onToggle={props.onToggle} onFocus={props.active.set} />
+              onToggle={props.onToggle} onFocus={props.active.set} clock={clock} wording={wording} />
           );
         })}
       </div>
