@@ -74,6 +74,8 @@ function htmlBodyText(html: string): string {
     selectors: [
       { selector: 'a', options: { ignoreHref: true } },
       { selector: 'img', format: 'skip' },
+      // Headings as written: the text is searched case-insensitively anyway, and it also gives a message list its snippet.
+      ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
     ],
   });
 }

@@ -16,8 +16,8 @@ describe('parseEmail', () => {
       '<div style="display:none">Arrives Tuesday &zwnj;&nbsp;&zwnj;&nbsp;&#847;&zwnj;</div><h1>Order   #1042</h1><p>is on its way.</p>',
       '',
     ]));
-    // The HTML's text as search reads it (headings upper-cased by the text conversion), on one line.
-    assert.equal(parsed.snippet, 'Arrives Tuesday ORDER #1042 is on its way.');
+    // The HTML's text as search reads it, headings as written, on one line.
+    assert.equal(parsed.snippet, 'Arrives Tuesday Order #1042 is on its way.');
   });
 
   it('decodes encoded-word headers and separates text from html', async () => {
