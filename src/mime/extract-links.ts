@@ -92,21 +92,22 @@ export function extractCheckableLinks(html: string, text: string): string[] {
   return uniqueWebLinks([...linksInHtml(html, 'all'), ...linksInText(text)]);
 }
 
-/** Links kept with their details per message, and characters of anchor text kept per link. */
+/** Links kept with their details per message (parse-email.ts), and characters of anchor text kept per link. */
 export const LINK_DETAILS_KEPT = 200;
 const ANCHOR_TEXT_LENGTH = 200;
 
 /**
  * The links a reader can follow, each once (HTML first), with what the reader sees of it: the anchor's text (an
  * image's alt text when the anchor holds only an image) for an HTML link, and nothing for a URL written in the text
- * body, where the URL is what the reader sees.
+ * body, where the URL is what the reader sees. The same links as extractLinks, in the same order, from one walk of
+ * the HTML, so a capture reads its HTML for links once.
  */
 export function extractLinkDetails(html: string, text: string): LinkDetail[] {
   const details: LinkDetail[] = [];
   const seen = new Set<string>();
   const add = (url: string, anchorText: string, source: LinkDetail['source']) => {
     const trimmed = url.trim();
-    if (!isWebLink(trimmed) || seen.has(trimmed) || details.length === LINK_DETAILS_KEPT) return;
+    if (!isWebLink(trimmed) || seen.has(trimmed)) return;
     seen.add(trimmed);
     details.push({ url: trimmed, text: anchorText.replace(/\s+/g, ' ').trim().slice(0, ANCHOR_TEXT_LENGTH), source });
   };

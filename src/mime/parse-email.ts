@@ -2,7 +2,7 @@
 // Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
 import { convert as htmlToText } from 'html-to-text';
-import { extractLinkDetails, extractLinks } from './extract-links.js';
+import { extractLinkDetails, LINK_DETAILS_KEPT } from './extract-links.js';
 import { headerSummary } from './header-summary.js';
 import { snippetOf } from './snippet.js';
 import { findOneTimeCodes } from './one-time-codes.js';
@@ -120,6 +120,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   const textBody = parsed.text ?? '';
   let htmlText = '';
   let parseError = structuralProblem(raw, parsed.headers.get('content-type'));
+  const links = extractLinkDetails(html, textBody);
   try {
     htmlText = html ? htmlBodyText(html) : '';
   } catch (error) {
@@ -134,12 +135,12 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     hasText: textBody.length > 0,
     hasHtml: html.length > 0,
     attachmentCount: parsed.attachments.length,
-    linkCount: extractLinks(html, textBody).length,
+    linkCount: links.length,
     textBody: textBody.slice(0, SEARCH_TEXT_LIMIT),
     htmlText: htmlText.slice(0, SEARCH_TEXT_LIMIT),
     snippet: snippetOf(textBody.trim() === '' ? htmlText : textBody),
     codes: findOneTimeCodes({ subject: parsed.subject ?? '', text: textBody, html: htmlText }),
-    linkDetails: extractLinkDetails(html, textBody),
+    linkDetails: links.slice(0, LINK_DETAILS_KEPT),
     parseError,
     analysisCutShort: false,
   };

@@ -1,7 +1,7 @@
 // Deriving searchable fields from raw bytes, and flagging MIME that mailparser would silently tolerate.
 import { strict as assert } from 'node:assert';
 import { parseEmail } from '../../src/mime/parse-email.js';
-import { extractLinks } from '../../src/mime/extract-links.js';
+import { extractLinks, LINK_DETAILS_KEPT } from '../../src/mime/extract-links.js';
 
 const crlf = (lines: string[]) => Buffer.from(lines.join('\r\n'), 'utf8');
 
@@ -117,6 +117,16 @@ describe('parseEmail', () => {
     assert.equal(parsed.subject, 'lf');
     assert.equal(parsed.textBody.trim(), 'hello');
     assert.equal(parsed.parseError, null);
+  });
+});
+
+describe('parseEmail links', () => {
+  it('counts every link and keeps the details of the first LINK_DETAILS_KEPT', async () => {
+    const anchors = Array.from({ length: LINK_DETAILS_KEPT + 50 }, (_, i) => `<a href="https://example.test/${i}">link ${i}</a>`).join(' ');
+    const parsed = await parseEmail(crlf(['From: a@example.test', 'Subject: links', 'MIME-Version: 1.0', 'Content-Type: text/html; charset=utf-8', '', anchors, '']));
+    assert.equal(parsed.linkCount, LINK_DETAILS_KEPT + 50);
+    assert.equal(parsed.linkDetails.length, LINK_DETAILS_KEPT);
+    assert.deepEqual(parsed.linkDetails[0], { url: 'https://example.test/0', text: 'link 0', source: 'html' });
   });
 });
 
