@@ -16,7 +16,8 @@ export interface MailSandboxOptions {
   fetch?: FetchFunction;
   /**
    * How many times a request answered 429 (rate or share exceeded) or 503 (busy) is sent again, after the pause its
-   * Retry-After asks for (default 3). The last answer's error is thrown when they run out.
+   * Retry-After asks for (default 3; without one, after 1 s, then 2 s, 4 s, 8 s). The last answer's error is thrown
+   * when they run out, and at once when Retry-After asks for more than a minute.
    */
   maxRetries?: number;
   /**
