@@ -46,12 +46,18 @@ interface Exchange {
   retryAfter: string | null;
 }
 
-/** A fetch that records every exchange (after the contract check), for a test to see what the client sent and when. */
-function recording(next: FetchFunction = contractChecked()): { fetch: FetchFunction; exchanges: Exchange[] } {
+/**
+ * A fetch that records every exchange once answered (after the contract check), and every request as it is sent, for a
+ * test to see what the client sent and when.
+ */
+function recording(next: FetchFunction = contractChecked()): { fetch: FetchFunction; exchanges: Exchange[]; sent: URL[] } {
   const exchanges: Exchange[] = [];
+  const sent: URL[] = [];
   return {
     exchanges,
+    sent,
     fetch: async (request) => {
+      sent.push(new URL(request.url));
       const sentAt = performance.now();
       const response = await next(request);
       exchanges.push({
@@ -163,9 +169,8 @@ describe(`the typed client, mail-sandbox/client (${testProfile()} profile)`, fun
     const recorder = recording();
     const shortWaits = new MailSandbox({ baseUrl: server.httpUrl, apiKey: server.defaultKey!, fetch: recorder.fetch, serverWaitSeconds: 1 });
     const waitRequests = () => recorder.exchanges.filter((exchange) => exchange.url.pathname.endsWith('/messages/wait'));
-    // A request is recorded once answered: two timed out means the third, the second re-issue, is under way.
     const waiting = shortWaits.waitFor(inbox, { q: 'subject:late', timeoutMs: 60_000 });
-    await pollUntil(async () => waitRequests().length >= 2, 15_000, 'two server waits to time out');
+    await pollUntil(async () => recorder.sent.filter((url) => url.pathname.endsWith('/messages/wait')).length >= 3, 15_000, 'the second re-issue of the wait');
     const id = await send(inbox, 'A late mail');
     assert.equal((await waiting).id, id);
 
