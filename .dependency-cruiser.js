@@ -1,7 +1,8 @@
 // The layers of src/ (ARCHITECTURE.md, "Layers, enforced by a tool"), checked by `npm run lint:layers` in npm test.
 // http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, outbound/, spamd/ → domain/ → contract/: a layer may
 // use any layer below it (SMTP hands a message straight to the ingest pipeline), none above. Storage is reached only through its
-// ports; main.ts, composition/ and cli/ wire it all together. Storage drivers and content parsers are eslint's.
+// ports; main.ts, composition/ and cli/ wire it all together. The dashboard and the client stand apart, on the contract.
+// Storage drivers and content parsers are eslint's.
 
 /**
  * Composition roots: they open the backend, build the services and hand them to the entry points, so they may import
@@ -28,8 +29,13 @@ const DASHBOARD = '^src/dashboard/';
  * whose role, which reply codes a chaos stage allows), so the two cannot disagree. Each is plain code for any runtime.
  */
 const DASHBOARD_DOOR = '^src/domain/(roles|chaos)\\.ts$';
-/** Where a module may live: the layers above, storage/ and domain/, the contract, and the dashboard. */
-const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}|${CONTRACT}|${DASHBOARD}`;
+/**
+ * The typed client shipped as `mail-sandbox/client` (package.json "exports"): a program of its own for tests, browsers and
+ * tools, which reaches the server only over HTTP, built on the contract and openapi-fetch alone.
+ */
+const CLIENT = '^src/client/';
+/** Where a module may live: the layers above, storage/ and domain/, the contract, the dashboard and the client. */
+const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}|${CONTRACT}|${DASHBOARD}|${CLIENT}`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -192,6 +198,33 @@ export default {
       severity: 'error',
       from: { path: '^src/', pathNot: DASHBOARD },
       to: { path: DASHBOARD },
+    },
+    {
+      name: 'no-server-code-in-the-client',
+      comment: 'The client runs wherever its users\' tests do and talks to the server over HTTP: of src/ it may use only the '
+        + 'contract (its wire types).',
+      severity: 'error',
+      from: { path: CLIENT },
+      to: { path: '^src/', pathNot: `${CLIENT}|${CONTRACT}` },
+    },
+    {
+      name: 'no-dependencies-of-the-client-but-openapi-fetch',
+      comment: 'The client runs in Node and in browsers and its users install it with one dependency: no Node module, and of '
+        + 'npm only openapi-fetch (Web Crypto, fetch streams and TextDecoder are the platform\'s).',
+      severity: 'error',
+      from: { path: CLIENT },
+      to: {
+        dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        pathNot: '(^|/)node_modules/openapi-fetch/',
+      },
+    },
+    {
+      name: 'no-imports-of-the-client',
+      comment: 'The client is for the service\'s users; the server and the dashboard have their own ways in, and a server '
+        + 'module using it would call itself over HTTP.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: CLIENT },
+      to: { path: CLIENT },
     },
   ],
   options: {

@@ -1,5 +1,6 @@
-// Builds what is older than its sources: the server (src/ without src/dashboard/, tsc into dist/) and the dashboard
-// (src/dashboard/, vite into dist/dashboard/). Prints nothing when both are up to date, and sends the tools' output to
+// Builds what is older than its sources: the server (src/ without src/dashboard/, tsc into dist/), the client's
+// declarations (src/client/tsconfig.json) and the dashboard (src/dashboard/, vite into dist/dashboard/). Prints nothing
+// when all are up to date, and sends the tools' output to
 // stderr so `npm run --silent admin` keeps stdout for JSON.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,6 +40,13 @@ buildWhenStale(
   Math.max(newestMtime(path.join(root, 'src'), dashboardSources), mtimeOf('tsconfig.json', 'tsconfig.build.json', 'package.json')),
   path.join(root, 'dist', '.build-stamp'),
   [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')],
+);
+// The client's declarations (package.json "exports"), from its own sources and the contract they name.
+buildWhenStale(
+  'client declarations',
+  Math.max(newestMtime(path.join(root, 'src', 'client')), newestMtime(path.join(root, 'src', 'contract')), mtimeOf('tsconfig.json', 'package.json')),
+  path.join(root, 'dist', '.client-types-stamp'),
+  [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'src', 'client', 'tsconfig.json')],
 );
 // The dashboard's stamp sits outside dist/dashboard/, which vite empties on every build.
 buildWhenStale(

@@ -1,0 +1,14 @@
+// mail-sandbox/client: a typed client of the mail-sandbox HTTP API for Node (20 and later) and browsers, and the
+// webhook signature check. Its only dependency is openapi-fetch.
+export { MailSandbox, type MailSandboxOptions } from './mail-sandbox.js';
+export { MailSandboxError, type MailSandboxErrorCode } from './errors.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookHeaders, type WebhookVerificationFailure } from './webhook.js';
+export type { InboxRef, MessageRef } from './api.js';
+export type { Inboxes, Inbox, InboxWithCredentials, CallOptions } from './inboxes.js';
+export type {
+  Messages, MessageSummary, MessageDetail, OneTimeCode, LinkDetail, Attachment, AttachmentContent, SendRequest, BatchRequest, BatchResult,
+  ReadState, MessageFilters, ListOptions, MessagePage,
+} from './messages.js';
+export type { WaitOptions, WaitForLinkOptions } from './waits.js';
+export type { InboxEvent, EventsOptions } from './inbox-events.js';
+export type { FetchFunction } from './retry.js';
