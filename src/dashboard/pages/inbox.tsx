@@ -137,10 +137,9 @@ export function Inbox(props: PageProps) {
       window.scrollTo(0, 0);
       return;
     }
-    // Back on the list (shown again on a narrow screen): where the person was in it.
+    // Back on the list (shown again on a narrow screen), where the person was on the page; the list itself stayed
+    // drawn while hidden (styles.css), so it is still scrolled where it was.
     window.scrollTo(0, listPageScroll.current);
-    const scroller = view.scroller.current;
-    if (scroller && scroller.scrollTop !== view.lastScrollTop.current) scroller.scrollTop = view.lastScrollTop.current;
   }, [messageId]);
 
   const streamState = useInboxArrivals(inboxId, {
@@ -247,19 +246,20 @@ export function Inbox(props: PageProps) {
         <MessageList messagePath={messagePath} openId={messageId} onOpen={openMessage} view={view} pages={pages} active={active}
           isSelected={selection.isSelected} onToggle={selection.toggle} tagColors={new Map((tags.data ?? []).map((tag) => [tag.name, tag.color]))} />
         <p class="hint">Press <kbd>?</kbd> for keyboard shortcuts.</p>
-        {confirmingDelete ? (
-          <ConfirmDialog title="Delete messages?" confirmLabel="Yes, delete"
-            onConfirm={() => { const { ids } = confirmingDelete; setConfirmingDelete(null); void runBatch('delete', ids); }}
-            onCancel={() => setConfirmingDelete(null)}>
-            <p>Delete {confirmingDelete.count}? This cannot be undone.</p>
-          </ConfirmDialog>
-        ) : null}
       </section>
       <section class="message-pane" aria-label="Open message" ref={messagePane}>
         {messageId === null
           ? <p class="pane-empty muted">Select a message to read it here.</p>
           : <MessageViewer key={messageId} route={props.route} params={{ inboxId, messageId }} />}
       </section>
+      {/* Outside the list's pane, which is hidden on a narrow screen while a message is open (Delete works there too). */}
+      {confirmingDelete ? (
+        <ConfirmDialog title="Delete messages?" confirmLabel="Yes, delete"
+          onConfirm={() => { const { ids } = confirmingDelete; setConfirmingDelete(null); void runBatch('delete', ids); }}
+          onCancel={() => setConfirmingDelete(null)}>
+          <p>Delete {confirmingDelete.count}? This cannot be undone.</p>
+        </ConfirmDialog>
+      ) : null}
     </div>
   );
 }

@@ -23,8 +23,6 @@ export interface MessageListView {
   scroller: RefObject<HTMLDivElement | null>;
   virtualizer: Virtualizer<HTMLElement, HTMLElement>;
   rowHeight: number;
-  /** Where the list was last scrolled to while it was on screen. */
-  lastScrollTop: RefObject<number>;
 }
 
 /** The list's scroller and virtualizer; loads the next page when the rows in view come near the last one loaded. */
@@ -44,19 +42,7 @@ export function useMessageListView(pages: MessagePages): MessageListView {
     const last = virtualizer.getVirtualItems().at(-1);
     if (last && pages.nextCursor !== null && !pages.loading && !pages.error && last.index >= items.length - PAGE_SIZE / 4) pages.loadMore();
   });
-  // A scroller that is not drawn (display: none, as the list is on a narrow screen while a message is open) reads as
-  // scrolled to the top and is drawn again at the top, so its place is taken only while it is drawn.
-  const lastScrollTop = useRef(0);
-  useEffect(() => {
-    const element = scroller.current;
-    if (!element) return;
-    const keep = () => {
-      if (element.clientHeight > 0) lastScrollTop.current = element.scrollTop;
-    };
-    element.addEventListener('scroll', keep, { passive: true });
-    return () => element.removeEventListener('scroll', keep);
-  }, []);
-  return { scroller, virtualizer, rowHeight, lastScrollTop };
+  return { scroller, virtualizer, rowHeight };
 }
 
 export interface ActiveMessage {
