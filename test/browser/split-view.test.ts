@@ -3,8 +3,8 @@
 // keeps its scroll position (it is not mounted again), adding one history entry for a run of messages; j, k and the
 // arrow keys open the next and previous message; mail sent over SMTP appears in the list while a message is open; a
 // deep link opens both panes with the message's row in view; the search stays in the URL between the list and its
-// messages. At phone width one pane shows at a time and the back link returns to the list where it was scrolled.
-// axe-core in both themes in the split view.
+// messages; Esc closes the message, and one deleted in the viewer leaves the list. At phone width one pane shows at a
+// time and the back link returns to the list where it was scrolled. axe-core in both themes in the split view.
 import { strict as assert } from 'node:assert';
 import type { Browser, Page } from 'playwright-core';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
@@ -207,9 +207,26 @@ describe('split view: an inbox and its open message (browser)', function () {
     await messageHeading(subjectOf(7)).waitFor();
   });
 
-  it('has no serious or critical axe violation in the split view, in light and dark', async function () {
+  it('closes the message with Esc, and takes a message deleted in the viewer off the list', async function () {
     await page.goto(messagePath(ids[MESSAGES - 1]!).slice(1));
     await messageHeading(subjectOf(MESSAGES - 1)).waitFor();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('Escape');
+    await page.getByText('Select a message to read it here.').waitFor();
+    assert.equal(path(), `/inboxes/${inbox.id}`);
+
+    await row(subjectOf(MESSAGES - 1)).getByRole('link').click();
+    await messageHeading(subjectOf(MESSAGES - 1)).waitFor();
+    await page.getByRole('region', { name: 'Open message' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, delete it' }).click();
+    await page.getByText('Select a message to read it here.').waitFor();
+    await row(subjectOf(MESSAGES - 1)).waitFor({ state: 'detached' });
+    await row(subjectOf(MESSAGES - 2)).waitFor();
+  });
+
+  it('has no serious or critical axe violation in the split view, in light and dark', async function () {
+    await page.goto(messagePath(ids[MESSAGES - 2]!).slice(1));
+    await messageHeading(subjectOf(MESSAGES - 2)).waitFor();
     for (const theme of ['light', 'dark'] as const) {
       await page.getByLabel('Theme').selectOption(theme);
       await expectAccessible(page, `split view with an open message (${theme})`);
