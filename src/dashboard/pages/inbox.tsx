@@ -7,7 +7,7 @@
 // The same page shows a message at /inboxes/:inboxId/messages/:messageId: the list stays mounted (its scroll position,
 // loaded pages and live arrivals are kept) and the message viewer opens beside it, or, below 1100 px (styles.css), in
 // its place, the list hidden until the person goes back to it.
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
 import { useBatchActions } from '../components/inbox/batch-actions.js';
@@ -15,6 +15,7 @@ import { BatchToolbar } from '../components/inbox/batch-toolbar.js';
 import { InboxFacts, useInboxCounts } from '../components/inbox/inbox-facts.js';
 import { MessageList, useActiveMessage, useMessageListView } from '../components/inbox/message-list.js';
 import { useMessageSelection } from '../components/inbox/message-selection.js';
+import { useOpenMessage } from '../components/inbox/open-message.js';
 import { FoldPanel, FoldToggle, usePhoneFold } from '../components/inbox/phone-folds.js';
 import { SearchForm } from '../components/inbox/search-form.js';
 import { Alert, Link, Loading, Page, Status } from '../components/ui.js';
@@ -88,59 +89,13 @@ export function Inbox(props: PageProps) {
   // back to it). With a message open, the next one replaces it: reading twenty messages in a row leaves one entry, and
   // Back still returns to the list in one step instead of walking back through every message read.
   const openMessage = (id: string) => navigate(messagePath(id), { replace: messageId !== null });
-  const openIndex = messageId === null ? -1 : items.findIndex((message) => message.id === messageId);
 
   useEffect(() => {
     selection.clear();
     active.set(-1);
   }, [inboxId, JSON.stringify(filters)]);
 
-  useEffect(() => {
-    // Opened other than from its row (a deep link, back or forward): the cursor goes to the row, and the row into view.
-    if (openIndex < 0 || openIndex === active.index) return;
-    active.set(openIndex);
-    view.virtualizer.scrollToIndex(openIndex, { align: 'auto' });
-  }, [openIndex]);
-
-  useEffect(() => {
-    // The viewer marks the message it opens read; its row says so too.
-    const opened = items[openIndex];
-    if (!opened || opened.read) return;
-    pages.update(new Set([opened.id]), (message) => ({ ...message, read: true }));
-    readOne();
-  }, [messageId, openIndex >= 0]);
-
-  // The viewer deletes its message and then shows the list: asking after the message just closed tells the list.
-  const shownMessage = useRef(messageId);
-  useEffect(() => {
-    const closed = shownMessage.current;
-    shownMessage.current = messageId;
-    if (closed === null || messageId !== null || !items.some((message) => message.id === closed)) return;
-    api.GET('/v1/messages/{id}', { params: { path: { id: closed } } }).then(({ response }) => {
-      if (response.status !== 404) return;
-      pages.update(new Set([closed]), () => null);
-      invalidate(inboxKey);
-    }, () => undefined);
-  }, [messageId]);
-
-  // Where the page was scrolled when the list was left for a message: on a narrow screen the page itself scrolls.
-  const listPageScroll = useRef(0);
-  const placedMessage = useRef(messageId);
-  useLayoutEffect(() => {
-    const previous = placedMessage.current;
-    placedMessage.current = messageId;
-    if (previous === messageId) return;
-    if (messageId !== null) {
-      if (previous === null) listPageScroll.current = window.scrollY;
-      // Another message starts at its top: the pane scrolls on a wide screen, the page on a narrow one.
-      messagePane.current?.scrollTo(0, 0);
-      window.scrollTo(0, 0);
-      return;
-    }
-    // Back on the list (shown again on a narrow screen), where the person was on the page; the list itself stayed
-    // drawn while hidden (styles.css), so it is still scrolled where it was.
-    window.scrollTo(0, listPageScroll.current);
-  }, [messageId]);
+  const openIndex = useOpenMessage({ messageId, pages, view, active, readOne, messagePane, onGone: () => invalidate(inboxKey) });
 
   const streamState = useInboxArrivals(inboxId, {
     onMessage: (message) => {
