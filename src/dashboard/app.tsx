@@ -18,7 +18,6 @@ import { Usage } from './pages/usage.js';
 import { AuditLog } from './pages/audit-log.js';
 import { Account } from './pages/account.js';
 import { NotFound } from './pages/not-found.js';
-import { MessageViewer } from './pages/message-viewer.js';
 import { InboxSettings } from './pages/inbox-settings.js';
 import { ShortcutsDialog } from './components/shortcuts-dialog.js';
 import { useShortcuts } from './keyboard.js';
@@ -31,15 +30,23 @@ interface RouteEntry {
   public?: true;
   /** Its link in the main navigation, and the role the link needs. */
   nav?: { label: string; minRole?: Role };
+  /**
+   * Which page instance a path is: a change of path within one instance re-renders the page instead of mounting it
+   * afresh. Without it every path is a page of its own.
+   */
+  instance?: (params: Record<string, string>) => string;
 }
+
+/** An inbox and its open message are one page, so the message list stays as it was while messages are opened. */
+const inboxInstance = (params: Record<string, string>) => `inbox ${params.inboxId}`;
 
 const ROUTES: RouteEntry[] = [
   { pattern: '/sign-in', page: SignIn, public: true },
   { pattern: '/set-password', page: SetPassword, public: true },
   { pattern: '/accept-invitation', page: AcceptInvitation, public: true },
   { pattern: '/inboxes', page: Inboxes, nav: { label: 'Inboxes' } },
-  { pattern: '/inboxes/:inboxId', page: Inbox },
-  { pattern: '/inboxes/:inboxId/messages/:messageId', page: MessageViewer },
+  { pattern: '/inboxes/:inboxId', page: Inbox, instance: inboxInstance },
+  { pattern: '/inboxes/:inboxId/messages/:messageId', page: Inbox, instance: inboxInstance },
   { pattern: '/inboxes/:inboxId/settings', page: InboxSettings },
   { pattern: '/api-keys', page: ApiKeys, nav: { label: 'API keys' } },
   { pattern: '/team', page: Team, nav: { label: 'Team' } },
@@ -141,9 +148,10 @@ export function App() {
   }
   if (!session.me) return <main id="content" class="content narrow"><Loading /></main>;
   const Current = found?.entry.page ?? NotFound;
+  const instance = found?.entry.instance?.(found.params) ?? route.path;
   return (
     <Shell path={route.path}>
-      <Current key={`${session.me.workspace.id} ${route.path}`} route={route} params={found?.params ?? {}} />
+      <Current key={`${session.me.workspace.id} ${instance}`} route={route} params={found?.params ?? {}} />
     </Shell>
   );
 }

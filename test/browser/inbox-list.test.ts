@@ -2,7 +2,7 @@
 // inbox shows its SMTP settings once; mail sent over SMTP with those credentials appears in the open inbox without a
 // reload (the arrival latency is printed); search narrows the list; bulk tag, then bulk delete; keyboard j/k and `?`;
 // the theme toggle; what a row shows (snippet, attachment mark, a relative time kept current); the search and batch
-// controls folded behind a button each at phone width; an inbox of 100,000 messages (loaded with `admin import` from a generated mbox) scrolls with no
+// controls folded behind a button each at phone width and in the split view (1100 px and wider), shown between; an inbox of 100,000 messages (loaded with `admin import` from a generated mbox) scrolls with no
 // request answering more than one page; axe-core on the inboxes and inbox views in both themes; no CSP violation.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
@@ -39,6 +39,14 @@ describe('inboxes and the message list (browser)', function () {
     await page.getByText('Live: new mail appears as it arrives.').waitFor();
   };
   const rows = () => page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
+  /**
+   * Opens the search's or the batch controls' fold, where they are folded: at phone width, and from 1100 px, where the
+   * list is the left pane of the split view (this suite's viewport is 1280 px wide).
+   */
+  const unfold = async (name: 'Search' | 'Actions') => {
+    const toggle = page.getByRole('button', { name: new RegExp(`^${name}( \\(.*\\))?$`) });
+    if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  };
   const row = (subject: string) => rows().filter({ hasText: subject });
 
   /** Sends over SMTP with the inbox's credentials; resolves to the stored id and when the 250 came (epoch ms). */
@@ -124,6 +132,7 @@ describe('inboxes and the message list (browser)', function () {
   it('narrows the list with search and the filter chips, kept in the URL', async function () {
     for (const subject of ['Invoice 1001', 'Invoice 1002', 'Password reset']) await send(subject, `About ${subject}.`);
     await pollUntil(async () => (await rows().count()) === 4, 10_000, 'four rows');
+    await unfold('Search');
     await page.getByLabel('Search', { exact: true }).fill('invoice');
     await page.getByRole('button', { name: 'Apply search' }).click();
     await pollUntil(async () => (await rows().count()) === 2, 10_000, 'two invoice rows');
@@ -143,6 +152,7 @@ describe('inboxes and the message list (browser)', function () {
   it('tags in bulk (coloured chips), then deletes in bulk', async function () {
     await row('Invoice 1001').getByRole('checkbox').click();
     await row('Password reset').getByRole('checkbox').click({ modifiers: ['Shift'] });
+    await unfold('Actions');
     await page.getByText('3 selected', { exact: true }).waitFor();
     await page.getByLabel('Tag name').fill('billing');
     await page.getByRole('button', { name: 'Add tag' }).click();
@@ -152,6 +162,7 @@ describe('inboxes and the message list (browser)', function () {
     const swatch = await page.evaluate<string>(`getComputedStyle(document.querySelector('.tag-swatch')).backgroundColor`);
     assert.notEqual(swatch, 'rgba(0, 0, 0, 0)', 'the tag chip carries its colour');
 
+    await unfold('Search');
     await page.getByLabel('Search', { exact: true }).fill('tag:billing');
     await page.getByRole('button', { name: 'Apply search' }).click();
     await pollUntil(async () => (await rows().count()) === 3, 10_000, 'three billing rows');
@@ -184,7 +195,7 @@ describe('inboxes and the message list (browser)', function () {
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await dialog.waitFor();
-    for (const description of ['Next message', 'Previous message', 'Search', 'Mark the selected or current message read or unread', 'Delete the selected or current message', 'Show the keyboard shortcuts']) {
+    for (const description of ['Next message (with one open, open the next)', 'Previous message (with one open, open the previous)', 'Search', 'Mark the selected or current message read or unread', 'Delete the selected or current message', 'Show the keyboard shortcuts']) {
       await dialog.getByText(description, { exact: true }).waitFor();
     }
     await expectAccessible(page, 'keyboard shortcuts dialog');
@@ -265,6 +276,8 @@ describe('inboxes and the message list (browser)', function () {
       await page.getByRole('button', { name: 'Cancel' }).click();
       await openInbox(inbox.id, 'signup-flow');
       await row('Keyboard one').getByRole('checkbox').click();
+      await unfold('Search');
+      await unfold('Actions');
       await page.getByRole('button', { name: 'Add a from filter' }).click();
       await expectAccessible(page, `inbox with a selection and a chip (${theme})`);
     }
@@ -312,11 +325,17 @@ describe('inboxes and the message list (browser)', function () {
     await page.getByLabel('Theme').selectOption('system');
     await row('Keyboard one').getByRole('checkbox').click();
 
-    // Wider, the toggles go and the controls stay out, whatever the folds' state.
-    await page.setViewportSize({ width: 1280, height: 800 });
+    // Wider, the toggles go and the controls stay out, whatever the folds' state; from 1100 px, beside the open
+    // message, they fold again.
+    await page.setViewportSize({ width: 1000, height: 800 });
     assert.equal(await searchToggle.isVisible(), false);
     await searchBox.waitFor();
     await toolbar.waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // Opened by `/` above, it folds from its toggle.
+    assert.equal(await searchToggle.getAttribute('aria-expanded'), 'true');
+    await searchToggle.click();
+    await searchBox.waitFor({ state: 'hidden' });
   });
 
   it(`scrolls an inbox of ${BULK_MESSAGES.toLocaleString()} messages, one page per request`, async function () {

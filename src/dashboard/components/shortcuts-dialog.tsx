@@ -2,7 +2,7 @@
 import { useActiveShortcuts } from '../keyboard.js';
 import { Dialog } from './dialog.js';
 
-const KEY_NAMES: Record<string, string> = { Escape: 'Esc', Delete: 'Delete', ' ': 'Space' };
+const KEY_NAMES: Record<string, string> = { Escape: 'Esc', Delete: 'Delete', ' ': 'Space', ArrowDown: '↓', ArrowUp: '↑' };
 
 export function ShortcutsDialog(props: { onClose: () => void }) {
   const shortcuts = useActiveShortcuts();

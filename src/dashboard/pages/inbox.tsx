@@ -3,7 +3,11 @@
 // URL so back and forward restore it), and multi-select with batch read, unread, tag, untag and delete. The parts are
 // in components/inbox/; this page holds them together and owns the keyboard shortcuts. At phone width the search and
 // the batch controls fold behind a button each, so the first screen shows messages.
-import { useEffect, useState } from 'preact/hooks';
+//
+// The same page shows a message at /inboxes/:inboxId/messages/:messageId: the list stays mounted (its scroll position,
+// loaded pages and live arrivals are kept) and the message viewer opens beside it, or, below 1100 px (styles.css), in
+// its place, the list hidden until the person goes back to it.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
 import { useBatchActions } from '../components/inbox/batch-actions.js';
@@ -11,9 +15,11 @@ import { BatchToolbar } from '../components/inbox/batch-toolbar.js';
 import { InboxFacts, useInboxCounts } from '../components/inbox/inbox-facts.js';
 import { MessageList, useActiveMessage, useMessageListView } from '../components/inbox/message-list.js';
 import { useMessageSelection } from '../components/inbox/message-selection.js';
+import { useOpenMessage } from '../components/inbox/open-message.js';
 import { FoldPanel, FoldToggle, usePhoneFold } from '../components/inbox/phone-folds.js';
 import { SearchForm } from '../components/inbox/search-form.js';
 import { Alert, Link, Loading, Page, Status } from '../components/ui.js';
+import { MessageViewer } from './message-viewer.js';
 import { useShortcuts } from '../keyboard.js';
 import { useInboxArrivals } from '../live-inbox.js';
 import { FILTER_NAMES, hasFilters, useMessagePages, type MessageFilters } from '../message-pages.js';
@@ -22,6 +28,12 @@ import { invalidate, useServerData } from '../server-state.js';
 
 /** A q expression every message matches, for "select all" with no search: batch needs ids or a query. */
 const EVERY_MESSAGE = 'is:read OR is:unread';
+
+/** The search in the URL's query, for links between the list and its messages: back and forward restore it. */
+function searchQuery(filters: MessageFilters): string {
+  const query = new URLSearchParams(Object.entries(filters) as [string, string][]).toString();
+  return query ? `?${query}` : '';
+}
 
 function filtersOf(query: URLSearchParams): MessageFilters {
   const filters: MessageFilters = {};
@@ -51,6 +63,7 @@ function searchAsQuery(filters: MessageFilters): string | null {
 
 export function Inbox(props: PageProps) {
   const inboxId = props.params.inboxId!;
+  const messageId = props.params.messageId ?? null;
   const navigate = useNavigate();
   const filters = filtersOf(props.route.query);
   const filtered = hasFilters(filters);
@@ -59,7 +72,7 @@ export function Inbox(props: PageProps) {
   const tags = useServerData(['tags'], () => call(api.GET('/v1/tags')));
   const pages = useMessagePages(inboxId, filters);
   const { items } = pages;
-  const { counts, arrived } = useInboxCounts(inbox.data);
+  const { counts, arrived, readOne } = useInboxCounts(inbox.data);
   const selection = useMessageSelection(items);
   const view = useMessageListView(pages);
   const active = useActiveMessage(view, items.length);
@@ -67,11 +80,22 @@ export function Inbox(props: PageProps) {
   const [confirmingDelete, setConfirmingDelete] = useState<{ ids: string[] | null; count: string } | null>(null);
   const searchFold = usePhoneFold('inbox-search');
   const batchFold = usePhoneFold('inbox-batch');
+  const messagePane = useRef<HTMLElement>(null);
+
+  const inboxPath = `/inboxes/${encodeURIComponent(inboxId)}`;
+  const listPath = `${inboxPath}${searchQuery(filters)}`;
+  const messagePath = (id: string) => `${inboxPath}/messages/${encodeURIComponent(id)}${searchQuery(filters)}`;
+  // Opening a message from the bare list adds a history entry, so Back returns to the list (on a narrow screen, the way
+  // back to it). With a message open, the next one replaces it: reading twenty messages in a row leaves one entry, and
+  // Back still returns to the list in one step instead of walking back through every message read.
+  const openMessage = (id: string) => navigate(messagePath(id), { replace: messageId !== null });
 
   useEffect(() => {
     selection.clear();
     active.set(-1);
   }, [inboxId, JSON.stringify(filters)]);
+
+  const openIndex = useOpenMessage({ messageId, pages, view, active, readOne, messagePane, onGone: () => invalidate(inboxKey) });
 
   const streamState = useInboxArrivals(inboxId, {
     onMessage: (message) => {
@@ -100,6 +124,8 @@ export function Inbox(props: PageProps) {
       selection.clear();
       active.set((index) => Math.min(index, items.length - 1 - chosen.length));
     }
+    // The open message went with the others: the list alone stays.
+    if (action === 'delete' && messageId !== null && (chosen === null || chosen.includes(messageId))) navigate(listPath, { replace: true });
   };
 
   const askDelete = () => {
@@ -117,49 +143,71 @@ export function Inbox(props: PageProps) {
     void runBatch(anyUnread ? 'read' : 'unread', chosen);
   };
 
+  /** Moves the cursor; with a message open, from its row, and the open message with it. */
+  const step = (delta: number) => {
+    const next = items[active.move(delta, openIndex >= 0 ? openIndex : active.index)];
+    if (messageId !== null && next && next.id !== messageId) openMessage(next.id);
+  };
+
   useShortcuts([
-    { key: 'j', description: 'Next message', run: () => active.move(1) },
-    { key: 'k', description: 'Previous message', run: () => active.move(-1) },
+    { key: 'j', description: 'Next message (with one open, open the next)', run: () => step(1) },
+    { key: 'k', description: 'Previous message (with one open, open the previous)', run: () => step(-1) },
+    { key: 'ArrowDown', description: 'Next message, as j', run: () => step(1) },
+    { key: 'ArrowUp', description: 'Previous message, as k', run: () => step(-1) },
     { key: 'x', description: 'Select or unselect the message', run: () => active.index >= 0 && selection.toggle(active.index, false) },
     { key: '/', description: 'Search', run: () => searchFold.openAndFocus('message-search') },
     { key: 'u', description: 'Mark the selected or current message read or unread', run: toggleUnread },
     { key: 'Delete', description: 'Delete the selected or current message', run: askDelete },
     {
       key: 'Escape',
-      description: 'Clear the selection, or back to the inboxes',
-      run: () => (selection.size === 0 ? navigate('/inboxes') : selection.clear()),
+      description: messageId === null ? 'Clear the selection, or back to the inboxes' : 'Clear the selection, or close the message',
+      run: () => {
+        if (selection.size !== 0) selection.clear();
+        else navigate(messageId === null ? '/inboxes' : listPath);
+      },
     },
   ]);
 
   const onSearch = (next: MessageFilters) => {
-    const query = new URLSearchParams(Object.entries(next) as [string, string][]).toString();
-    navigate(`/inboxes/${inboxId}${query ? `?${query}` : ''}`);
+    // The open message stays open: the person searches while reading.
+    navigate(`${inboxPath}${messageId === null ? '' : `/messages/${encodeURIComponent(messageId)}`}${searchQuery(next)}`);
   };
 
   if (inbox.error) {
     return <Page title="Inbox"><Alert error={inbox.error} /><p><Link to="/inboxes">Back to the inboxes</Link></p></Page>;
   }
+  const name = inbox.data?.name ?? 'Inbox';
   return (
-    <Page title={inbox.data?.name ?? 'Inbox'}>
-      <InboxFacts counts={counts} streamState={streamState} />
-      <div class="row fold-toggles">
-        <FoldToggle fold={searchFold}>Search{filtered ? ' (applied)' : null}</FoldToggle>
-        <FoldToggle fold={batchFold}>
-          Actions{selection.matching ? ' (all selected)' : selection.size ? ` (${selection.size.toLocaleString()} selected)` : null}
-        </FoldToggle>
-      </div>
-      <FoldPanel fold={searchFold}><SearchForm filters={filters} onSearch={onSearch} /></FoldPanel>
-      <FoldPanel fold={batchFold}>
-        <BatchToolbar selection={selection} filtered={filtered} messageCount={counts?.messages ?? items.length} tags={tags.data ?? []}
-          onBatch={(action, tagList) => void runBatch(action, selection.target(active.index), tagList)} onDelete={askDelete} />
-      </FoldPanel>
-      {batch.notice ? <Status>{batch.notice}</Status> : null}
-      <Alert error={batch.error ?? pages.error} />
-      {pages.loading && items.length === 0 ? <Loading /> : null}
-      {!pages.loading && items.length === 0 && !pages.error ? <p>{filtered ? 'No message matches the search.' : 'No messages yet. Send one to this inbox\'s SMTP credentials; it appears here as it arrives.'}</p> : null}
-      <MessageList inboxId={inboxId} view={view} pages={pages} active={active} isSelected={selection.isSelected} onToggle={selection.toggle}
-        tagColors={new Map((tags.data ?? []).map((tag) => [tag.name, tag.color]))} />
-      <p class="hint">Press <kbd>?</kbd> for keyboard shortcuts.</p>
+    <div class={messageId === null ? 'mail-split' : 'mail-split message-open'}>
+      <section class="list-pane" aria-label={name}>
+        {/* The open message's subject is the page's heading; the list's is then one level down. */}
+        {messageId === null ? <Page title={name}>{null}</Page> : <h2 class="list-title">{name}</h2>}
+        <InboxFacts counts={counts} streamState={streamState} />
+        <div class="row fold-toggles">
+          <FoldToggle fold={searchFold}>Search{filtered ? ' (applied)' : null}</FoldToggle>
+          <FoldToggle fold={batchFold}>
+            Actions{selection.matching ? ' (all selected)' : selection.size ? ` (${selection.size.toLocaleString()} selected)` : null}
+          </FoldToggle>
+        </div>
+        <FoldPanel fold={searchFold}><SearchForm filters={filters} onSearch={onSearch} /></FoldPanel>
+        <FoldPanel fold={batchFold}>
+          <BatchToolbar selection={selection} filtered={filtered} messageCount={counts?.messages ?? items.length} tags={tags.data ?? []}
+            onBatch={(action, tagList) => void runBatch(action, selection.target(active.index), tagList)} onDelete={askDelete} />
+        </FoldPanel>
+        {batch.notice ? <Status>{batch.notice}</Status> : null}
+        <Alert error={batch.error ?? pages.error} />
+        {pages.loading && items.length === 0 ? <Loading /> : null}
+        {!pages.loading && items.length === 0 && !pages.error ? <p>{filtered ? 'No message matches the search.' : 'No messages yet. Send one to this inbox\'s SMTP credentials; it appears here as it arrives.'}</p> : null}
+        <MessageList messagePath={messagePath} openId={messageId} onOpen={openMessage} view={view} pages={pages} active={active}
+          isSelected={selection.isSelected} onToggle={selection.toggle} tagColors={new Map((tags.data ?? []).map((tag) => [tag.name, tag.color]))} />
+        <p class="hint">Press <kbd>?</kbd> for keyboard shortcuts.</p>
+      </section>
+      <section class="message-pane" aria-label="Open message" ref={messagePane}>
+        {messageId === null
+          ? <p class="pane-empty muted">Select a message to read it here.</p>
+          : <MessageViewer key={messageId} route={props.route} params={{ inboxId, messageId }} />}
+      </section>
+      {/* Outside the list's pane, which is hidden on a narrow screen while a message is open (Delete works there too). */}
       {confirmingDelete ? (
         <ConfirmDialog title="Delete messages?" confirmLabel="Yes, delete"
           onConfirm={() => { const { ids } = confirmingDelete; setConfirmingDelete(null); void runBatch('delete', ids); }}
@@ -167,6 +215,6 @@ export function Inbox(props: PageProps) {
           <p>Delete {confirmingDelete.count}? This cannot be undone.</p>
         </ConfirmDialog>
       ) : null}
-    </Page>
+    </div>
   );
 }

@@ -193,6 +193,13 @@ function viewOf(query: URLSearchParams, message: Message | null): (typeof VIEWS)
   return VIEWS.find((view) => view.tab.key === asked) ?? VIEWS.find((view) => view.tab.key === fallback)!;
 }
 
+/** The list's search, kept in the message's URL, for the way back to the list. */
+function listSearch(query: URLSearchParams): string {
+  const search = new URLSearchParams(query);
+  search.delete('tab');
+  return search.size > 0 ? `?${search}` : '';
+}
+
 export function MessageViewer(props: PageProps) {
   const messageId = props.params.messageId ?? '';
   const inboxId = props.params.inboxId ?? '';
@@ -222,7 +229,8 @@ export function MessageViewer(props: PageProps) {
 
   return (
     <Page title={title}>
-      <p><Link to={`/inboxes/${encodeURIComponent(message?.inbox_id ?? inboxId)}`}>Back to the inbox</Link></p>
+      {/* The inbox page shows this viewer beside the list on a wide screen, where styles.css hides the way back. */}
+      <p class="pane-back"><Link to={`/inboxes/${encodeURIComponent(message?.inbox_id ?? inboxId)}${listSearch(props.route.query)}`}>Back to the inbox</Link></p>
       {/* The message as loaded, then as changed here (read state, tags). */}
       <Resource resource={{ data: message, error: loaded.error }}>
         {(shown) => (

@@ -9,14 +9,18 @@ export interface InboxCounts {
   unread: number;
 }
 
-/** The counts of the inbox as last fetched, and `arrived` to count a message that came in since. */
-export function useInboxCounts(inbox: Schemas['Inbox'] | null): { counts: InboxCounts | null; arrived: (read: boolean) => void } {
+/**
+ * The counts of the inbox as last fetched, `arrived` to count a message that came in since, and `readOne` for an unread
+ * message opened since (opening marks it read).
+ */
+export function useInboxCounts(inbox: Schemas['Inbox'] | null): { counts: InboxCounts | null; arrived: (read: boolean) => void; readOne: () => void } {
   const [counts, setCounts] = useState<InboxCounts | null>(null);
   useEffect(() => {
     if (inbox) setCounts({ messages: inbox.message_count, unread: inbox.unread_count });
   }, [inbox]);
   const arrived = (read: boolean) => setCounts((current) => current && { messages: current.messages + 1, unread: current.unread + (read ? 0 : 1) });
-  return { counts, arrived };
+  const readOne = () => setCounts((current) => current && { ...current, unread: Math.max(0, current.unread - 1) });
+  return { counts, arrived, readOne };
 }
 
 function LiveState(props: { state: StreamState }) {

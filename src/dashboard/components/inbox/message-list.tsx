@@ -1,12 +1,13 @@
 // An inbox's message list on screen: a virtualized list of fixed-height rows (only those in view are in the DOM) that
 // asks for the next page as the person scrolls near the end, and the keyboard cursor (the active row) that j and k
 // move, with the focus following it. A row shows the sender, the subject, the snippet, an attachment mark, the tags and
-// how long ago the message came.
+// how long ago the message came; the open message's row is marked (aria-current), and a click on a row opens its
+// message through the page, which decides what happens to the history.
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Virtualizer } from '@tanstack/virtual-core';
 import { PAGE_SIZE, type MessagePages, type MessageSummary } from '../../message-pages.js';
-import { Link } from '../ui.js';
+import { href } from '../../router.js';
 import { useVirtualList } from '../virtual-list.js';
 import { ListClock, ReceivedTime } from './received-time.js';
 import { timeWording, type TimeWording } from './relative-time.js';
@@ -48,8 +49,11 @@ export interface ActiveMessage {
   /** The row under the keyboard cursor, or -1. */
   index: number;
   set: (index: number | ((current: number) => number)) => void;
-  /** Moves the cursor `step` rows, scrolls it into view and focuses its link. */
-  move: (step: number) => void;
+  /**
+   * Moves the cursor `step` rows from `from` (the cursor's row unless given), scrolls it into view and focuses its
+   * link; returns the row it went to (-1: none).
+   */
+  move: (step: number, from?: number) => number;
 }
 
 export function useActiveMessage(view: MessageListView, count: number): ActiveMessage {
@@ -64,12 +68,13 @@ export function useActiveMessage(view: MessageListView, count: number): ActiveMe
       focusPending.current = false;
     }
   });
-  const move = (step: number) => {
-    if (count === 0) return;
-    const next = Math.max(0, Math.min(count - 1, index + step));
+  const move = (step: number, from = index) => {
+    if (count === 0) return -1;
+    const next = Math.max(0, Math.min(count - 1, from + step));
     focusPending.current = true;
     set(next);
     view.virtualizer.scrollToIndex(next, { align: 'auto' });
+    return next;
   };
   return { index, set, move };
 }
@@ -96,8 +101,12 @@ function AttachmentMark() {
 }
 
 function MessageRow(props: {
-  inboxId: string;
   message: MessageSummary;
+  /** The route path that opens the message. */
+  to: string;
+  /** Its message is the one open beside the list. */
+  open: boolean;
+  onOpen: (id: string) => void;
   index: number;
   /** The list's length for aria-setsize, or -1 while more can load. */
   setSize: number;
@@ -113,13 +122,21 @@ function MessageRow(props: {
   const { message, index } = props;
   const subject = message.subject || '(no subject)';
   const sender = message.from ? senderName(message.from) : message.envelope_from || '(no sender)';
-  const classes = ['message-row', message.read ? '' : 'unread', props.active ? 'active' : '', props.selected ? 'selected' : ''].filter(Boolean).join(' ');
+  const classes = ['message-row', message.read ? '' : 'unread', props.active ? 'active' : '', props.selected ? 'selected' : '', props.open ? 'open' : ''].filter(Boolean).join(' ');
+  const open = (event: MouseEvent) => {
+    // A click with a modifier (a new tab, a new window) is the browser's; a plain one opens the message in the page.
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    // preact-iso's click listener on the window would add a history entry of its own.
+    event.stopPropagation();
+    props.onOpen(message.id);
+  };
   return (
     <div role="listitem" data-index={index} class={classes} style={props.place}
       aria-setsize={props.setSize} aria-posinset={index + 1} onFocusIn={() => props.onFocus(index)}>
       <input type="checkbox" checked={props.selected} aria-label={`Select: ${subject}, from ${sender}`}
         onClick={(event) => props.onToggle(index, event.shiftKey)} />
-      <Link to={`/inboxes/${props.inboxId}/messages/${message.id}`} class="message-link">
+      <a href={href(props.to)} class="message-link" aria-current={props.open ? 'page' : undefined} onClick={open}>
         <span class="message-from" title={message.from || message.envelope_from}>{message.read ? null : <span class="visually-hidden">Unread: </span>}{sender}</span>
         <span class="message-when">
           {message.attachment_count > 0 ? <AttachmentMark /> : null}
@@ -128,13 +145,17 @@ function MessageRow(props: {
         <span class="message-subject">{subject}</span>
         <span class="message-tags">{message.tags.map((tag) => <TagChip key={tag} name={tag} color={props.tagColors.get(tag)} />)}</span>
         <span class="message-snippet">{message.snippet}</span>
-      </Link>
+      </a>
     </div>
   );
 }
 
 export function MessageList(props: {
-  inboxId: string;
+  /** The route path that opens a message. */
+  messagePath: (id: string) => string;
+  /** The message open beside the list, if any. */
+  openId: string | null;
+  onOpen: (id: string) => void;
   view: MessageListView;
   pages: MessagePages;
   active: ActiveMessage;
@@ -157,7 +178,7 @@ export function MessageList(props: {
             return <div key={row.key} role="listitem" class="message-row more" style={place}>{pages.error ? 'Could not load more messages.' : 'Loading more…'}</div>;
           }
           return (
-            <MessageRow key={row.key} inboxId={props.inboxId} message={message} index={row.index}
+            <MessageRow key={row.key} message={message} to={props.messagePath(message.id)} open={message.id === props.openId} onOpen={props.onOpen} index={row.index}
               setSize={pages.nextCursor === null ? items.length : -1} place={place}
               active={row.index === props.active.index} selected={props.isSelected(message)} tagColors={props.tagColors}
               onToggle={props.onToggle} onFocus={props.active.set} clock={clock} wording={wording} />
