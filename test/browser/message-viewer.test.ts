@@ -17,6 +17,7 @@ import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashbo
 import { expectError } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
 import { detailOf } from '../support/messages.js';
+import { orderShippedMail } from '../support/order-mail.js';
 import { pollUntil } from '../support/poll.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails, type SmtpCredentials } from '../support/smtp.js';
@@ -38,24 +39,6 @@ const HTML = [
   // Not a decodable image, so the error handler is due; a data: URI, so no content policy is involved.
   `<img src="data:image/png;base64,AAAA" alt="" onerror="document.getElementById('handler-marker').textContent = 'handler ran'; window.parent.document.title = 'handler ran';">`,
   '<a href="http://127.0.0.1:9/broken">a broken link</a>',
-].join('\n');
-
-/**
- * A shop's "order shipped" mail as such mail is written: a centred 600 px table on a grey page, an inline logo, a
- * heading (the line a reader looks for first), a button and a long body.
- */
-const ORDER_SHIPPED_HTML = [
-  '<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head>',
-  '<body style="margin:0;background:#f4f4f4;font-family:Arial,sans-serif">',
-  '<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 12px">',
-  '<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="background:#ffffff"><tr><td style="padding:24px">',
-  '<img src="cid:logo@shop.example" alt="Shop" width="120" height="40" style="display:block">',
-  '<h1 id="first-line" style="font-size:22px;margin:16px 0 8px">Your order has shipped!</h1>',
-  '<p>Hi Alice, order #1234 is on its way and should arrive on Friday.</p>',
-  '<p><a href="https://shop.example/track/1234" style="display:inline-block;background:#0a58ca;color:#ffffff;padding:10px 16px;text-decoration:none">Track your parcel</a></p>',
-  ...Array.from({ length: 12 }, (_, index) => `<p>Item ${index + 1}: a thing you ordered, with its price and the number of them.</p>`),
-  '<p style="font-size:12px;color:#666666"><a href="https://shop.example/unsubscribe">Unsubscribe</a></p>',
-  '</td></tr></table></td></tr></table></body></html>',
 ].join('\n');
 
 describe('message viewer (browser)', function () {
@@ -241,24 +224,13 @@ describe('message viewer (browser)', function () {
   });
 
   it('at 1366x768 the email starts in the first screen: the first line of an HTML mail, and of a text mail, is inside the viewport', async function () {
-    const orderMail = await send('Your order #1234 has shipped', {
-      from: '"Shop" <orders@shop.example>',
-      to: 'Alice <alice@example.com>',
-      cc: 'Carol <carol@example.com>',
-      headers: { 'List-Unsubscribe': '<https://shop.example/unsubscribe?u=1>' },
-      html: ORDER_SHIPPED_HTML,
-      text: 'Your order has shipped. Track it at https://shop.example/track/1234',
-      attachments: [
-        { filename: 'logo.png', content: PIXEL_PNG, contentType: 'image/png', cid: 'logo@shop.example' },
-        { filename: 'invoice.pdf', content: Buffer.from('%PDF-1.4\n'), contentType: 'application/pdf' },
-      ],
-    });
-    await api.post(`/v1/messages/${orderMail}/tags`, { tag: 'orders' });
+    const [orderMail] = await sendMails(smtp, [orderShippedMail('Your order #1234 has shipped')]);
+    await api.post(`/v1/messages/${orderMail!}/tags`, { tag: 'orders' });
     const textMail = await send('Notes from Thursday', { text: 'Hi all,\n\nHere are the notes from Thursday.\n\nBob' });
     const viewport = { width: 1366, height: 768 };
     await page.setViewportSize(viewport);
     try {
-      await page.goto(viewerPath(orderMail));
+      await page.goto(viewerPath(orderMail!));
       const firstLine = page.frameLocator('iframe.mail-frame').locator('#first-line');
       await firstLine.waitFor();
       // The frame's box in the page, plus the line's box in the frame's own viewport (the frame has no border).

@@ -267,6 +267,21 @@ function MessageTop(props: { message: Message; onChange: (message: Message) => v
   );
 }
 
+/**
+ * The message as loaded, then as changed here (read state, tags). It is shown from the render its answer arrives in
+ * (not from an effect after that render's paint), so the mail's frame starts loading one paint sooner; a new answer
+ * (another message, or the same one read again) starts from the server's copy again.
+ */
+function useShownMessage(loaded: Message | null): [Message | null, (update: (shown: Message) => Message) => void] {
+  const [changed, setChanged] = useState<{ of: Message; to: Message } | null>(null);
+  const shown = loaded !== null && changed?.of === loaded ? changed.to : loaded;
+  const change = (update: (shown: Message) => Message) => {
+    if (loaded === null) return;
+    setChanged((last) => ({ of: loaded, to: update(last?.of === loaded ? last.to : loaded) }));
+  };
+  return [shown, change];
+}
+
 /** The view the URL names, else the HTML one (the text one for a message without HTML). */
 function viewOf(query: URLSearchParams, message: Message | null): (typeof VIEWS)[number] {
   const asked = query.get('tab');
@@ -279,16 +294,14 @@ export function MessageViewer(props: PageProps) {
   const inboxId = props.params.inboxId ?? '';
   const navigate = useNavigate();
   const loaded = useServerData(['message', messageId], () => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })));
-  const [message, setMessage] = useState<Message | null>(null);
+  const [message, change] = useShownMessage(loaded.data);
   const [readError, setReadError] = useState<unknown>(null);
 
   useEffect(() => {
     const opened = loaded.data;
-    if (opened === null) return;
-    setMessage(opened);
-    if (opened.read) return;
+    if (opened === null || opened.read) return;
     call(api.PUT('/v1/messages/{id}/read', { params: { path: { id: opened.id } } })).then(
-      (state) => setMessage((current) => (current ? { ...current, read: state.read } : current)),
+      (state) => change((shown) => ({ ...shown, read: state.read })),
       setReadError,
     );
   }, [loaded.data]);
@@ -308,7 +321,7 @@ export function MessageViewer(props: PageProps) {
       <Resource resource={{ data: message, error: loaded.error }}>
         {(shown) => (
           <div class="viewer stack">
-            <MessageTop message={shown} onChange={setMessage} />
+            <MessageTop message={shown} onChange={(next) => change(() => next)} />
             <Alert error={readError} />
             <CodesAndLinks message={shown} />
             <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>
