@@ -2,7 +2,7 @@
 // that key, bound to Preact hooks here as its React adapter binds it to React. A page says what it reads and, after a
 // change, which keys the change made stale; every view of those keys then shows the server's new answer.
 import { QueryClient, QueryObserver, type QueryKey } from '@tanstack/query-core';
-import { useEffect, useReducer, useState } from 'preact/hooks';
+import { useLayoutEffect, useReducer, useState } from 'preact/hooks';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -32,8 +32,10 @@ export function useServerData<T>(queryKey: QueryKey, read: () => Promise<T>, ref
   const options = queryClient.defaultQueryOptions<T, Error, T, T, QueryKey>({ queryKey, queryFn: read, refetchInterval: refreshMs ?? false });
   const [observer] = useState(() => new QueryObserver<T, Error, T, T, QueryKey>(queryClient, options));
   const result = observer.getOptimisticResult(options);
-  useEffect(() => observer.subscribe(() => rerender(undefined)), [observer]);
-  useEffect(() => observer.setOptions(options));
+  // Layout effects: subscribing starts the read, which should not wait for the paint of the render that asked for it
+  // (a passive effect runs only after that paint: a frame later, or more on a busy machine).
+  useLayoutEffect(() => observer.subscribe(() => rerender(undefined)), [observer]);
+  useLayoutEffect(() => observer.setOptions(options));
   return { data: result.error ? null : (result.data ?? null), error: result.error ?? null };
 }
 

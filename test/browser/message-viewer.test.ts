@@ -1,9 +1,12 @@
-// The message viewer in a real browser: a message sent over SMTP opened by its URL shows every tab with the right
-// content; the mail's <script> and inline event handler never run (neither inside the frame nor on the parent page),
-// though the server's preview script does; inline cid: images show in the frame, in files.html and in view.html; the
-// frame is as tall as the mail; the dark preview applies the mail's dark-mode styles; opening marks it read; tags,
-// read state and delete work; tabs are in the URL without adding history entries; remote content stays blocked until
-// "Load remote content" is checked; axe finds nothing serious in light or dark. The spam tab needs SANDBOX_SPAMD_URL (npm test passes it to both profiles), as test/e2e/spam-check does.
+// The message viewer in a real browser: a message sent over SMTP opened by its URL shows its sender, recipients and
+// time in two lines under the subject, the rest (headers, envelope with Bcc, size, TLS, List-Unsubscribe) behind
+// Details, and at 1366x768 the mail's first line in the first screen; every tab shows the right content; the mail's
+// <script> and inline event handler never run (neither inside the frame nor on the parent page), though the server's
+// preview script does; inline cid: images show in the frame, in files.html and in view.html; the frame is as tall as
+// the mail; the dark preview applies the mail's dark-mode styles; opening marks it read; the toolbar's tags, read state
+// and delete work; tabs are in the URL without adding history entries; remote content stays blocked until "Load
+// remote content" is checked; axe finds nothing serious in light or dark, Details open included. The spam tab needs
+// SANDBOX_SPAMD_URL (npm test passes it to both profiles), as test/e2e/spam-check does.
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +17,7 @@ import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashbo
 import { expectError } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
 import { detailOf } from '../support/messages.js';
+import { orderShippedMail } from '../support/order-mail.js';
 import { pollUntil } from '../support/poll.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails, type SmtpCredentials } from '../support/smtp.js';
@@ -93,25 +97,56 @@ describe('message viewer (browser)', function () {
     await server?.stop();
   });
 
-  it('opens a message by its URL: the header block, and opening marks it read', async function () {
+  it('opens a message by its URL: sender, recipients and time under the subject, and opening marks it read', async function () {
     assert.equal((await detailOf(api, messageId)).read, false, 'unread before it is opened');
     await page.goto(viewerPath(messageId));
     await page.getByRole('heading', { level: 1, name: SUBJECT }).waitFor();
+    const header = page.locator('.message-header');
+    const lines = header.locator('.header-line');
+    assert.equal(await lines.count(), 2);
+    assert.match(await lines.nth(0).innerText(), /Shop\s+<shop@example\.com>/);
+    assert.equal(await lines.nth(0).locator('time').count(), 1, 'the received time is on the sender\'s line');
+    assert.match(await lines.nth(1).innerText(), /to alice@example\.com; cc Carol <carol@example\.com>/);
+    for (let index = 0; index < 2; index++) {
+      const height = (await lines.nth(index).boundingBox())?.height ?? Infinity;
+      assert.ok(height < 40, `header line ${index + 1} takes one line, got ${height} px`);
+    }
+    await pollUntil(async () => (await detailOf(api, messageId)).read, 5000, 'opening the message to mark it read');
+    await page.getByRole('status').filter({ hasText: /^Read$/ }).waitFor();
+  });
+
+  it('keeps the rest behind Details: closed it hides the facts, open it shows the headers, the envelope with its Bcc, size, TLS and List-Unsubscribe', async function () {
+    await page.goto(viewerPath(messageId));
+    const details = page.getByRole('button', { name: 'Details' });
     const facts = page.locator('dl.message-facts');
+    await details.waitFor();
+    assert.equal(await details.getAttribute('aria-expanded'), 'false', 'closed when the message opens');
+    assert.equal(await facts.isVisible(), false, 'the facts are hidden while closed');
+    assert.equal(await page.getByText('Envelope recipients', { exact: true }).isVisible(), false);
+
+    await details.click();
+    assert.equal(await details.getAttribute('aria-expanded'), 'true');
+    await facts.waitFor({ state: 'visible' });
+    assert.equal(await page.locator(`#${await details.getAttribute('aria-controls')}`).isVisible(), true, 'the button controls the panel shown');
     const fact = async (term: string) => (await facts.locator(`dt:text-is("${term}") + dd`).innerText()).trim();
     assert.match(await fact('From'), /shop@example\.com/);
     assert.match(await fact('To'), /alice@example\.com/);
     assert.match(await fact('Cc'), /carol@example\.com/);
     assert.match(await fact('Reply-To'), /support@example\.com/);
+    assert.match(await fact('Date'), /\d{4} \d\d:\d\d:\d\d [+-]\d{4}/);
     assert.match(await fact('Envelope sender'), /shop@example\.com/);
     const recipients = await fact('Envelope recipients');
     assert.match(recipients, /hidden@example\.com\s+Bcc/, 'the Bcc recipient is marked');
     assert.doesNotMatch(recipients, /alice@example\.com\s+Bcc/, 'a To recipient is not marked Bcc');
+    assert.doesNotMatch(recipients, /carol@example\.com\s+Bcc/, 'a Cc recipient is not marked Bcc');
+    assert.match(await fact('Size'), /^\d+(\.\d)? (B|KiB)$/);
     assert.match(await fact('TLS'), /^yes/, 'nodemailer used STARTTLS');
     assert.match(await fact('Message-ID'), /viewer-fixture-1@example\.com/);
     assert.match(await fact('List-Unsubscribe'), /https:\/\/example\.com\/unsubscribe\?u=1[\s\S]*mailto:unsubscribe@example\.com/);
-    await pollUntil(async () => (await detailOf(api, messageId)).read, 5000, 'opening the message to mark it read');
-    await page.getByRole('status').filter({ hasText: /^Read$/ }).waitFor();
+
+    await details.click();
+    assert.equal(await details.getAttribute('aria-expanded'), 'false');
+    await facts.waitFor({ state: 'hidden' });
   });
 
   it('HTML tab: the mail renders in a sandboxed frame from its signed link, and its script and onerror handler do not run', async function () {
@@ -188,6 +223,41 @@ describe('message viewer (browser)', function () {
     else await panel().getByText(/not configured/).waitFor();
   });
 
+  it('at 1366x768 the email starts in the first screen: the first line of an HTML mail, and of a text mail, is inside the viewport', async function () {
+    const [orderMail] = await sendMails(smtp, [orderShippedMail('Your order #1234 has shipped')]);
+    await api.post(`/v1/messages/${orderMail!}/tags`, { tag: 'orders' });
+    const textMail = await send('Notes from Thursday', { text: 'Hi all,\n\nHere are the notes from Thursday.\n\nBob' });
+    const viewport = { width: 1366, height: 768 };
+    await page.setViewportSize(viewport);
+    try {
+      await page.goto(viewerPath(orderMail!));
+      const firstLine = page.frameLocator('iframe.mail-frame').locator('#first-line');
+      await firstLine.waitFor();
+      // The frame's box in the page, plus the line's box in the frame's own viewport (the frame has no border).
+      const frameBox = await frameOf(page).boundingBox();
+      const lineBox = await firstLine.evaluate((element: { getBoundingClientRect(): { top: number; bottom: number } }) => {
+        const { top, bottom } = element.getBoundingClientRect();
+        return { top, bottom };
+      });
+      assert.ok(frameBox, 'the frame is laid out');
+      const top = frameBox.y + lineBox.top;
+      const bottom = frameBox.y + lineBox.bottom;
+      assert.ok(top >= 0 && bottom <= viewport.height, `the mail's first line lies inside the first screen: ${top}-${bottom} px of ${viewport.height}`);
+
+      await page.goto(viewerPath(textMail));
+      const body = page.getByRole('region', { name: 'Text body' });
+      await body.getByText('Hi all,').waitFor();
+      // The first line of the text: the body's top padding and one line of its line-height below the region's top.
+      const textBottom = await body.evaluate((element: { getBoundingClientRect(): { top: number }; ownerDocument: { defaultView: { getComputedStyle(of: unknown): { paddingTop: string; lineHeight: string } } } }) => {
+        const style = element.ownerDocument.defaultView.getComputedStyle(element);
+        return element.getBoundingClientRect().top + parseFloat(style.paddingTop) + parseFloat(style.lineHeight);
+      });
+      assert.ok(textBottom <= viewport.height, `the text mail's first line lies inside the first screen: it ends at ${textBottom} px of ${viewport.height}`);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+  });
+
   it('keeps the tab in the URL without adding history entries: a deep link opens it, Back leaves the message', async function () {
     await page.goto(`inboxes/${inbox.id}`);
     await page.goto(viewerPath(messageId, 'source'));
@@ -224,13 +294,26 @@ describe('message viewer (browser)', function () {
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), 'https://shop.example/confirm?t=1');
   });
 
-  it('adds and removes tags, and marks the message unread and read again', async function () {
+  it('toolbar: adds a tag from the "Add tag" button, removes it, and marks the message unread and read again', async function () {
     await page.goto(viewerPath(messageId));
     await page.getByRole('heading', { level: 1, name: SUBJECT }).waitFor();
+    const addTag = page.getByRole('button', { name: 'Add tag' });
+    await addTag.click();
     await page.getByLabel('New tag').fill('Needs-Review');
-    await page.getByRole('button', { name: 'Add tag' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('button', { name: 'Remove tag needs-review' }).waitFor();
     await pollUntil(async () => (await detailOf(api, messageId)).tags.includes('needs-review'), 5000, 'the tag to be stored');
+    await addTag.waitFor();
+    assert.equal(await page.getByLabel('New tag').count(), 0, 'the form closes once the tag is added');
+    await pollUntil(async () => addTag.evaluate((button: { ownerDocument: { activeElement: unknown } }) => button.ownerDocument.activeElement === button), 5000, 'the focus back on "Add tag"');
+
+    // Escape closes the form without adding anything.
+    await addTag.click();
+    await page.getByLabel('New tag').fill('abandoned');
+    await page.keyboard.press('Escape');
+    await addTag.waitFor();
+    assert.equal(await page.getByLabel('New tag').count(), 0);
+    assert.deepEqual((await detailOf(api, messageId)).tags, ['needs-review']);
 
     await page.getByRole('button', { name: 'Remove tag needs-review' }).click();
     await pollUntil(async () => (await detailOf(api, messageId)).tags.length === 0, 5000, 'the tag to be removed');
@@ -239,6 +322,7 @@ describe('message viewer (browser)', function () {
 
     await page.getByRole('button', { name: 'Mark unread' }).click();
     await page.getByRole('button', { name: 'Mark read' }).waitFor();
+    await page.getByRole('status').filter({ hasText: /^Unread$/ }).waitFor();
     assert.equal((await detailOf(api, messageId)).read, false);
     await page.getByRole('button', { name: 'Mark read' }).click();
     await page.getByRole('button', { name: 'Mark unread' }).waitFor();
@@ -255,6 +339,13 @@ describe('message viewer (browser)', function () {
         await pollUntil(async () => (await loading.count()) === 0, 15_000, `the ${name} tab to finish loading`);
         await expectAccessible(page, `message viewer, ${name} tab (${scheme})`);
       }
+      // The parts that open: Details and the tag form.
+      await page.goto(viewerPath(messageId));
+      await page.getByRole('button', { name: 'Details' }).click();
+      await page.locator('dl.message-facts').waitFor({ state: 'visible' });
+      await page.getByRole('button', { name: 'Add tag' }).click();
+      await page.getByLabel('New tag').waitFor();
+      await expectAccessible(page, `message viewer with Details and the tag form open (${scheme})`);
     }
     await page.emulateMedia({ colorScheme: 'light' });
   });

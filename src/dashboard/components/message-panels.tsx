@@ -46,12 +46,12 @@ export function HtmlPanel(props: { message: Message }) {
           <input type="checkbox" checked={remote} aria-describedby="remote-content-note" onChange={(event) => setRemote(event.currentTarget.checked)} />
           Load remote content
         </label>
+        <p id="remote-content-note" class="muted remote-content-note">
+          {remote
+            ? 'Images, styles and fonts from the web are shown; the sender can tell that this message was opened.'
+            : 'Images, styles and fonts from the web are blocked, so opening this message does not tell its sender.'}
+        </p>
       </div>
-      <p id="remote-content-note" class="muted remote-content-note">
-        {remote
-          ? 'Images, styles and fonts from the web are shown; the sender can tell that this message was opened.'
-          : 'Images, styles and fonts from the web are blocked, so opening this message does not tell its sender.'}
-      </p>
       <div class="frame-wrap">
         <MailFrame src={remote ? withRemoteContent(url) : url} title={`HTML body of ${props.message.subject || 'the message'}`} width={width} scheme={scheme} />
       </div>

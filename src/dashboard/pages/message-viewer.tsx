@@ -1,9 +1,11 @@
-// One message (GET /v1/messages/{id}): the header block, the tabs (HTML, Text, Source, Headers, Attachments, Links,
-// HTML check, Spam), tags, read state, delete and the .eml download. The open tab is in the URL (?tab=source), so a
-// tab can be linked to; choosing one replaces the history entry rather than adding one, so Back leaves the message
-// (to the inbox it was opened from) however many tabs were looked at. Opening a message marks it read, as mail clients do.
+// One message (GET /v1/messages/{id}): a compact header (sender, recipients and time; read state and actions in one
+// toolbar; the rest of the envelope and headers behind "Details"), the codes and links, then the tabs (HTML, Text,
+// Source, Headers, Attachments, Links, HTML check, Spam), so the email itself starts in the first screen. The open tab
+// is in the URL (?tab=source), so a tab can be linked to; choosing one replaces the history entry rather than adding
+// one, so Back leaves the message (to the inbox it was opened from) however many tabs were looked at. Opening a
+// message marks it read, as mail clients do.
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { useNavigate, type PageProps } from '../router.js';
 import { ConfirmDialog } from '../components/dialog.js';
@@ -15,6 +17,7 @@ import { useAction } from '../use-action.js';
 import { AttachmentsPanel, HeadersPanel, HtmlPanel, SourcePanel, TextPanel, formatSize } from '../components/message-panels.js';
 import { MESSAGE_CHECKS } from '../components/message-checks.js';
 import { CopyInline, CopyLink } from '../components/copy.js';
+import { senderName } from '../components/inbox/sender-name.js';
 import '../viewer.css';
 
 type Message = Schemas['MessageDetail'];
@@ -36,46 +39,88 @@ function addressesIn(values: string[]): Set<string> {
   return found;
 }
 
-function HeaderBlock(props: { message: Message }) {
+/**
+ * Sender, recipients and received time in two lines under the subject: the sender's name (and address, if it has a
+ * name), the To and Cc lines cut to one line (in full under Details, which the second line ends with).
+ */
+function MessageHeader(props: { message: Message; detailsOpen: boolean; onToggleDetails: () => void }) {
   const { message } = props;
+  const name = message.from ? senderName(message.from) : '';
+  const address = /<([^>]*)>/.exec(message.from)?.[1]?.trim() ?? '';
+  const cc = message.headers?.cc?.join(', ');
+  const recipients = [message.to ? `to ${message.to}` : 'no To header', cc ? `cc ${cc}` : ''].filter(Boolean).join('; ');
+  return (
+    <div class="message-header">
+      <p class="header-line">
+        <span class="header-text" title={message.from || undefined}>
+          {message.from
+            ? <><span class="sender-name">{name}</span>{address && address !== name ? <span class="muted"> &lt;{address}&gt;</span> : null}</>
+            : <span class="muted">No sender (no From header)</span>}
+        </span>
+        <span class="muted received"><When at={message.received_at} /></span>
+      </p>
+      <p class="header-line">
+        <span class="header-text muted" title={recipients}>{recipients}</span>
+        <button type="button" class="disclosure" aria-expanded={props.detailsOpen} aria-controls="message-details" onClick={props.onToggleDetails}>
+          Details
+        </button>
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Everything else the message's header and envelope say. Closed, the facts are hidden "until found": the browser's
+ * find in page still reaches them, opening the disclosure (beforematch).
+ */
+function MessageDetails(props: { message: Message; open: boolean; onFound: () => void }) {
+  const { message, onFound } = props;
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = panel.current;
+    element?.addEventListener('beforematch', onFound);
+    return () => element?.removeEventListener('beforematch', onFound);
+  }, [onFound]);
   const headers = message.headers ?? {};
   const visible = addressesIn([message.to, ...(headers.cc ?? [])]);
   const unsubscribe = message.list_unsubscribe;
   const row = (label: string, value: string | undefined) => (value ? <><dt>{label}</dt><dd class="wrap">{value}</dd></> : null);
   return (
-    <dl class="facts message-facts">
-      {row('From', message.from)}
-      {row('To', message.to)}
-      {row('Cc', headers.cc?.join(', '))}
-      {row('Reply-To', headers['reply-to']?.join(', '))}
-      {row('Date', headers.date?.[0])}
-      <dt>Received</dt><dd><When at={message.received_at} /></dd>
-      <dt>Envelope sender</dt><dd class="wrap">{message.envelope_from || <span class="muted">none (null sender &lt;&gt;)</span>}</dd>
-      <dt>Envelope recipients</dt>
-      <dd>
-        <ul class="plain">
-          {message.recipients.map((recipient) => (
-            <li key={recipient} class="wrap">{recipient}{visible.has(recipient.toLowerCase()) ? null : <> <span class="badge">Bcc</span></>}</li>
-          ))}
-        </ul>
-      </dd>
-      <dt>Size</dt><dd>{formatSize(message.size)}</dd>
-      <dt>TLS</dt><dd>{message.tls ? 'yes' : 'no (plain SMTP)'}</dd>
-      {row('Message-ID', message.message_id)}
-      {unsubscribe ? (
-        <>
-          <dt>List-Unsubscribe</dt>
-          <dd>
-            <ul class="plain">
-              {(unsubscribe.links ?? []).map((link) => <li key={link} class="wrap"><a href={link} target="_blank" rel="noopener noreferrer">{link}</a></li>)}
-            </ul>
-            {unsubscribe.header_post ? <p class="hint">One-click: {unsubscribe.header_post}</p> : null}
-            {unsubscribe.errors ? <p class="hint">Problems: {unsubscribe.errors}</p> : null}
-          </dd>
-        </>
-      ) : null}
-      {message.parse_error ? <><dt>Parse error</dt><dd>{message.parse_error}</dd></> : null}
-    </dl>
+    <div id="message-details" ref={panel} class="message-details" hidden={props.open ? false : 'until-found'}>
+      <dl class="facts message-facts">
+        {row('From', message.from)}
+        {row('To', message.to)}
+        {row('Cc', headers.cc?.join(', '))}
+        {row('Reply-To', headers['reply-to']?.join(', '))}
+        {row('Date', headers.date?.[0])}
+        <dt>Received</dt><dd><When at={message.received_at} /></dd>
+        <dt>Envelope sender</dt><dd class="wrap">{message.envelope_from || <span class="muted">none (null sender &lt;&gt;)</span>}</dd>
+        <dt>Envelope recipients</dt>
+        <dd>
+          <ul class="plain">
+            {message.recipients.map((recipient) => (
+              <li key={recipient} class="wrap">{recipient}{visible.has(recipient.toLowerCase()) ? null : <> <span class="badge">Bcc</span></>}</li>
+            ))}
+          </ul>
+        </dd>
+        <dt>Size</dt><dd>{formatSize(message.size)}</dd>
+        <dt>TLS</dt><dd>{message.tls ? 'yes' : 'no (plain SMTP)'}</dd>
+        {row('Message-ID', message.message_id)}
+        {unsubscribe ? (
+          <>
+            <dt>List-Unsubscribe</dt>
+            <dd>
+              <ul class="plain">
+                {(unsubscribe.links ?? []).map((link) => <li key={link} class="wrap"><a href={link} target="_blank" rel="noopener noreferrer">{link}</a></li>)}
+              </ul>
+              {unsubscribe.header_post ? <p class="hint">One-click: {unsubscribe.header_post}</p> : null}
+              {unsubscribe.errors ? <p class="hint">Problems: {unsubscribe.errors}</p> : null}
+            </dd>
+          </>
+        ) : null}
+        {message.parse_error ? <><dt>Parse error</dt><dd>{message.parse_error}</dd></> : null}
+      </dl>
+    </div>
   );
 }
 
@@ -85,8 +130,8 @@ const MAIN_LINKS = 3;
 const FOOTER_LINK = /unsubscribe|opt[- ]?out|preferences|privacy|terms|view (?:it )?in (?:your )?browser|facebook|twitter|instagram|linkedin|youtube|tiktok|^x$/i;
 
 /**
- * What a test author opens a mail for, above everything else: its one-time codes and its main links (the first
- * ones with words on them, footers aside), each one click from the clipboard.
+ * What a test author opens a mail for: its one-time codes and its main links (the first ones with words on them,
+ * footers aside), each one click from the clipboard, in one line right above the mail where they fit.
  */
 function CodesAndLinks(props: { message: Message }) {
   const { codes, link_details: links } = props.message;
@@ -110,11 +155,23 @@ function CodesAndLinks(props: { message: Message }) {
   );
 }
 
-function TagEditor(props: { message: Message; onChange: (tags: string[]) => void }) {
+/**
+ * The tags as chips, each with its remove button, and an "Add tag" button that opens a one-field form in their place
+ * (Escape or Cancel closes it and gives the focus back to the button).
+ */
+function Tags(props: { message: Message; onChange: (tags: string[]) => void }) {
   const { message } = props;
+  const [adding, setAdding] = useState(false);
   const [draft, setDraft] = useState('');
+  const opener = useRef<HTMLButtonElement>(null);
   const { error, run } = useAction();
   const path = { id: message.id };
+  const close = () => {
+    setAdding(false);
+    setDraft('');
+    // The button comes back in the render this schedules; focus it once it is there.
+    requestAnimationFrame(() => opener.current?.focus());
+  };
   const add = (event: Event) => {
     event.preventDefault();
     const tag = draft.trim();
@@ -122,7 +179,7 @@ function TagEditor(props: { message: Message; onChange: (tags: string[]) => void
     void run(async () => {
       const added = await call(api.POST('/v1/messages/{id}/tags', { params: { path }, body: { tag } }));
       props.onChange([...new Set([...message.tags, added.tag])].sort());
-      setDraft('');
+      close();
     });
   };
   const remove = (tag: string) => run(async () => {
@@ -130,28 +187,36 @@ function TagEditor(props: { message: Message; onChange: (tags: string[]) => void
     props.onChange(message.tags.filter((existing) => existing !== tag));
   });
   return (
-    <section aria-labelledby="tags-heading" class="tags-editor">
-      <h2 id="tags-heading">Tags</h2>
-      <ul class="chips" aria-label="Tags of this message">
-        {message.tags.length === 0 ? <li class="muted">No tags.</li> : null}
-        {message.tags.map((tag) => (
-          <li key={tag} class="chip">
-            <span>{tag}</span>
-            <button type="button" class="chip-remove" aria-label={`Remove tag ${tag}`} onClick={() => void remove(tag)}>×</button>
-          </li>
-        ))}
-      </ul>
-      <form class="row" onSubmit={add}>
-        <label for="new-tag" class="visually-hidden">New tag</label>
-        <input id="new-tag" class="tag-input" maxLength={64} value={draft} placeholder="new tag" onInput={(event) => setDraft(event.currentTarget.value)} />
-        <button type="submit">Add tag</button>
-      </form>
+    <>
+      {message.tags.length > 0 ? (
+        <ul class="viewer-tags" aria-label="Tags of this message">
+          {message.tags.map((tag) => (
+            <li key={tag} class="viewer-tag">
+              <span>{tag}</span>
+              <button type="button" class="tag-remove" aria-label={`Remove tag ${tag}`} onClick={() => void remove(tag)}>×</button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {adding ? (
+        <form class="add-tag-form" onSubmit={add} onKeyDown={(event) => event.key === 'Escape' && close()}>
+          <label for="new-tag" class="visually-hidden">New tag</label>
+          <input id="new-tag" class="tag-input" maxLength={64} value={draft} placeholder="new tag" autoFocus onInput={(event) => setDraft(event.currentTarget.value)} />
+          <button type="submit" class="small">Add</button>
+          <button type="button" class="small quiet" onClick={close}>Cancel</button>
+        </form>
+      ) : (
+        <button type="button" class="small quiet" ref={opener} onClick={() => setAdding(true)}>
+          <span aria-hidden="true">+ </span>Add tag
+        </button>
+      )}
       <Alert error={error} />
-    </section>
+    </>
   );
 }
 
-function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
+/** Read state, tags and the actions, in one row that wraps only where the pane is narrow. */
+function MessageToolbar(props: { message: Message; onChange: (message: Message) => void }) {
   const { message } = props;
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
@@ -161,7 +226,7 @@ function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
     const state = message.read
       ? await call(api.DELETE('/v1/messages/{id}/read', { params: { path } }))
       : await call(api.PUT('/v1/messages/{id}/read', { params: { path } }));
-    props.onRead(state.read);
+    props.onChange({ ...message, read: state.read });
   });
   const remove = () => run(async () => {
     setConfirming(false);
@@ -169,12 +234,15 @@ function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
     navigate(`/inboxes/${encodeURIComponent(message.inbox_id)}`);
   });
   return (
-    <div class="stack">
-      <div class="row actions">
-        <button type="button" class="quiet" onClick={() => void toggleRead()}>{message.read ? 'Mark unread' : 'Mark read'}</button>
-        <a class="button-link" href={message.files.raw} download={`${message.id}.eml`}>Download .eml</a>
-        <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>
-        <span role="status" class="muted">{message.read ? 'Read' : 'Unread'}</span>
+    <>
+      <div class="message-toolbar">
+        <span role="status" class={`read-state ${message.read ? 'read' : 'unread'}`}>{message.read ? 'Read' : 'Unread'}</span>
+        <Tags message={message} onChange={(tags) => props.onChange({ ...message, tags })} />
+        <span class="toolbar-actions">
+          <button type="button" class="small quiet" onClick={() => void toggleRead()}>{message.read ? 'Mark unread' : 'Mark read'}</button>
+          <a class="button-link small" href={message.files.raw} download={`${message.id}.eml`}>Download .eml</a>
+          <button type="button" class="small danger" onClick={() => setConfirming(true)}>Delete</button>
+        </span>
       </div>
       <Alert error={error} />
       {confirming ? (
@@ -182,8 +250,36 @@ function Actions(props: { message: Message; onRead: (read: boolean) => void }) {
           <p>This cannot be undone.</p>
         </ConfirmDialog>
       ) : null}
+    </>
+  );
+}
+
+/** The header, the toolbar and the details, in the order they are read; the details open below the lines they add to. */
+function MessageTop(props: { message: Message; onChange: (message: Message) => void }) {
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  const openDetails = useCallback(() => setDetailsOpen(true), []);
+  return (
+    <div class="message-top">
+      <MessageHeader message={props.message} detailsOpen={detailsOpen} onToggleDetails={() => setDetailsOpen((shown) => !shown)} />
+      <MessageDetails message={props.message} open={detailsOpen} onFound={openDetails} />
+      <MessageToolbar message={props.message} onChange={props.onChange} />
     </div>
   );
+}
+
+/**
+ * The message as loaded, then as changed here (read state, tags). It is shown from the render its answer arrives in
+ * (not from an effect after that render's paint), so the mail's frame starts loading one paint sooner; a new answer
+ * (another message, or the same one read again) starts from the server's copy again.
+ */
+function useShownMessage(loaded: Message | null): [Message | null, (update: (shown: Message) => Message) => void] {
+  const [changed, setChanged] = useState<{ of: Message; to: Message } | null>(null);
+  const shown = loaded !== null && changed?.of === loaded ? changed.to : loaded;
+  const change = (update: (shown: Message) => Message) => {
+    if (loaded === null) return;
+    setChanged((last) => ({ of: loaded, to: update(last?.of === loaded ? last.to : loaded) }));
+  };
+  return [shown, change];
 }
 
 /** The view the URL names, else the HTML one (the text one for a message without HTML). */
@@ -205,16 +301,14 @@ export function MessageViewer(props: PageProps) {
   const inboxId = props.params.inboxId ?? '';
   const navigate = useNavigate();
   const loaded = useServerData(['message', messageId], () => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })));
-  const [message, setMessage] = useState<Message | null>(null);
+  const [message, change] = useShownMessage(loaded.data);
   const [readError, setReadError] = useState<unknown>(null);
 
   useEffect(() => {
     const opened = loaded.data;
-    if (opened === null) return;
-    setMessage(opened);
-    if (opened.read) return;
+    if (opened === null || opened.read) return;
     call(api.PUT('/v1/messages/{id}/read', { params: { path: { id: opened.id } } })).then(
-      (state) => setMessage((current) => (current ? { ...current, read: state.read } : current)),
+      (state) => change((shown) => ({ ...shown, read: state.read })),
       setReadError,
     );
   }, [loaded.data]);
@@ -235,11 +329,9 @@ export function MessageViewer(props: PageProps) {
       <Resource resource={{ data: message, error: loaded.error }}>
         {(shown) => (
           <div class="viewer stack">
-            <CodesAndLinks message={shown} />
-            <HeaderBlock message={shown} />
-            <Actions message={shown} onRead={(read) => setMessage({ ...shown, read })} />
+            <MessageTop message={shown} onChange={(next) => change(() => next)} />
             <Alert error={readError} />
-            <TagEditor message={shown} onChange={(tags) => setMessage({ ...shown, tags })} />
+            <CodesAndLinks message={shown} />
             <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>
               <Panel key={`${shown.id}-${tab}`} message={shown} />
             </Tabs>
