@@ -35,6 +35,15 @@ type PartsManifest =
   | { failed: string };
 
 /**
+ * A message's manifest, with its parts themselves while they are just parsed and not yet kept: the first read of a part
+ * is answered from the parse rather than after the writes (opening a message in the dashboard waits for its HTML).
+ */
+interface PartsReading {
+  manifest: PartsManifest;
+  parsed?: MessageParts;
+}
+
+/**
  * Parsed manifests kept in memory, by the length of their JSON: a manifest never changes once written, and a burst of
  * downloads of one message's many parts would otherwise read and parse the whole list once per part.
  */
@@ -77,8 +86,11 @@ function keptParts(workspaceId: string, messageId: string, parts: MessageParts, 
 }
 
 export class MessageContentService {
-  /** Parts being taken out now, by message, so a burst of first reads of one message costs one parse. */
-  private readonly extracting = new Map<string, Promise<PartsManifest>>();
+  /**
+   * Parts being taken out now, by message, so a burst of first reads of one message costs one parse: an entry stays
+   * until its parts are kept, and reads meanwhile are answered from the parse, not from storage that lacks them yet.
+   */
+  private readonly extracting = new Map<string, Promise<PartsReading>>();
   private readonly manifests = new WeightedLru<string, PartsManifest>(MANIFEST_CACHE_CHARACTERS);
 
   constructor(private readonly messages: MessageService, private readonly blobs: BlobStore, private readonly pool: ContentPool) {}
@@ -100,9 +112,10 @@ export class MessageContentService {
   /** The HTML body as served (files.html, /html): as sent, its cid: images inlined as data: URIs (cid-images.ts). */
   async html(workspaceId: string, id: string): Promise<string> {
     const record = await this.messages.require(workspaceId, id);
-    const manifest = await this.partsOf(record);
+    const { manifest, parsed } = await this.partsOf(record);
     if ('failed' in manifest) throw new AppError('analysis_limit', `the HTML of message ${id} could not be read: ${manifest.failed}`);
     if (manifest.html === 'none') throw new AppError('not_found', `message ${id} has no HTML part`);
+    if (parsed?.html) return parsed.html;
     const kept = manifest.html === 'kept' ? await this.blobs.get(htmlBodyBlobKey(record.workspaceId, record.id)) : null;
     const html = kept ? kept.toString('utf8') : await this.pool.html(record.workspaceId, await this.messages.rawOf(record));
     if (html === null) throw new AppError('not_found', `message ${id} has no HTML part`);
@@ -142,10 +155,12 @@ export class MessageContentService {
   }
 
   private async attachmentOf(record: MessageRecord, index: number): Promise<FileContent> {
-    const manifest = await this.partsOf(record);
+    const { manifest, parsed } = await this.partsOf(record);
     if ('failed' in manifest) throw new AppError('analysis_limit', `the attachments of message ${record.id} could not be read: ${manifest.failed}`);
     const entry = manifest.attachments[index];
     if (!entry) throw new AppError('not_found', `message ${record.id} has no attachment ${index} (it has ${manifest.attachments.length})`);
+    const parsedAttachment = parsed?.attachments[index];
+    if (parsedAttachment) return fileContent(parsedAttachment);
     const kept = entry.kept ? await this.blobs.get(attachmentBlobKey(record.workspaceId, record.id, index)) : null;
     if (kept) return { filename: entry.filename, contentType: entry.contentType, content: kept };
     const { attachment, count } = await this.pool.attachment(record.workspaceId, await this.messages.rawOf(record), index);
@@ -175,39 +190,51 @@ export class MessageContentService {
   }
 
   /** What is kept of the message's parts, taking them out first when this is the first read of any of them. */
-  private async partsOf(record: MessageRecord): Promise<PartsManifest> {
+  private async partsOf(record: MessageRecord): Promise<PartsReading> {
     const messageKey = `${record.workspaceId}/${record.id}`;
+    const extraction = this.extracting.get(messageKey);
+    if (extraction) return extraction;
     const cached = this.manifests.get(messageKey);
-    if (cached) return cached;
+    if (cached) return { manifest: cached };
     const stored = await this.blobs.get(partsManifestBlobKey(record.workspaceId, record.id));
     if (stored) {
       const manifest = JSON.parse(stored.toString('utf8')) as PartsManifest;
       this.manifests.set(messageKey, manifest, stored.length);
-      return manifest;
+      return { manifest };
     }
-    let extraction = this.extracting.get(messageKey);
-    if (!extraction) {
-      extraction = this.extractParts(record).finally(() => this.extracting.delete(messageKey));
-      this.extracting.set(messageKey, extraction);
+    // Looked up again: another read may have begun the extraction while this one read storage.
+    let started = this.extracting.get(messageKey);
+    if (!started) {
+      started = this.extractParts(record, () => this.extracting.delete(messageKey));
+      this.extracting.set(messageKey, started);
     }
-    return extraction;
+    return started;
   }
 
-  /** One parse takes out every part; they are kept within the message's own size, the manifest last. */
-  private async extractParts(record: MessageRecord): Promise<PartsManifest> {
+  /**
+   * One parse takes out every part; they are kept within the message's own size, the manifest last. Resolves once
+   * parsed; `done` runs once the parts are kept (or the parse failed).
+   */
+  private async extractParts(record: MessageRecord, done: () => void): Promise<PartsReading> {
     let manifest: PartsManifest;
     let blobs: BlobEntry[] = [];
+    let parsed: MessageParts | undefined;
     try {
-      ({ manifest, blobs } = keptParts(record.workspaceId, record.id, await this.pool.parts(record.workspaceId, await this.messages.rawOf(record)), record.size));
+      parsed = await this.pool.parts(record.workspaceId, await this.messages.rawOf(record));
+      ({ manifest, blobs } = keptParts(record.workspaceId, record.id, parsed, record.size));
     } catch (error) {
       // Only an overrun is kept: a busy server or a storage failure may well pass by the next read.
-      if (!(error instanceof AppError && error.code === 'analysis_limit' && error.cause instanceof ContentTaskFailure)) throw error;
+      if (!(error instanceof AppError && error.code === 'analysis_limit' && error.cause instanceof ContentTaskFailure)) {
+        done();
+        throw error;
+      }
       manifest = { failed: error.cause.message };
     }
     const manifestBlob = { key: partsManifestBlobKey(record.workspaceId, record.id), data: Buffer.from(JSON.stringify(manifest), 'utf8') };
-    // Keeping saves later parses; a read that took the parts out is answered whether or not they could be kept.
-    await this.keep(record, [...blobs, manifestBlob]).catch(() => undefined);
-    return manifest;
+    // Keeping saves later parses; a read that took the parts out is answered whether or not they could be kept, and
+    // without waiting for the writes.
+    void this.keep(record, [...blobs, manifestBlob]).catch(() => undefined).finally(done);
+    return { manifest, parsed };
   }
 
   /**
