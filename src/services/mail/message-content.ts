@@ -35,8 +35,9 @@ type PartsManifest =
   | { failed: string };
 
 /**
- * A message's manifest, with its parts themselves while they are just parsed and not yet kept: the first read of a part
- * is answered from the parse rather than after the writes (opening a message in the dashboard waits for its HTML).
+ * A message's manifest, with its parts themselves while they are just parsed and not yet kept: the first read of a kept
+ * part is answered from the parse rather than after the writes (opening a message in the dashboard waits for its
+ * HTML). A part past the budget is parsed for each read, the first one included, as the manifest says of it.
  */
 interface PartsReading {
   manifest: PartsManifest;
@@ -115,7 +116,7 @@ export class MessageContentService {
     const { manifest, parsed } = await this.partsOf(record);
     if ('failed' in manifest) throw new AppError('analysis_limit', `the HTML of message ${id} could not be read: ${manifest.failed}`);
     if (manifest.html === 'none') throw new AppError('not_found', `message ${id} has no HTML part`);
-    if (parsed?.html) return parsed.html;
+    if (manifest.html === 'kept' && parsed?.html) return parsed.html;
     const kept = manifest.html === 'kept' ? await this.blobs.get(htmlBodyBlobKey(record.workspaceId, record.id)) : null;
     const html = kept ? kept.toString('utf8') : await this.pool.html(record.workspaceId, await this.messages.rawOf(record));
     if (html === null) throw new AppError('not_found', `message ${id} has no HTML part`);
@@ -159,7 +160,7 @@ export class MessageContentService {
     if ('failed' in manifest) throw new AppError('analysis_limit', `the attachments of message ${record.id} could not be read: ${manifest.failed}`);
     const entry = manifest.attachments[index];
     if (!entry) throw new AppError('not_found', `message ${record.id} has no attachment ${index} (it has ${manifest.attachments.length})`);
-    const parsedAttachment = parsed?.attachments[index];
+    const parsedAttachment = entry.kept ? parsed?.attachments[index] : undefined;
     if (parsedAttachment) return fileContent(parsedAttachment);
     const kept = entry.kept ? await this.blobs.get(attachmentBlobKey(record.workspaceId, record.id, index)) : null;
     if (kept) return { filename: entry.filename, contentType: entry.contentType, content: kept };
