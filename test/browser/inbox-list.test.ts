@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
-import { ConsoleWatch, expectAccessible, launchChromium, signInThroughPage } from '../support/browser.js';
+import { ConsoleWatch, expectAccessible, launchChromium, signedInPage, signInThroughPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashboard.js';
 import { bulkImportConcurrency, importMbox, writeMbox } from '../support/mbox.js';
 import { pollUntil } from '../support/poll.js';
@@ -28,7 +28,6 @@ const PAGE_SIZE = 100;
 describe('inboxes and the message list (browser)', function () {
   let server: StartedServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   const consoleWatch = new ConsoleWatch();
   let inbox: { id: string; name: string; username: string; password: string; port: number };
@@ -66,10 +65,7 @@ describe('inboxes and the message list (browser)', function () {
     server = await startServer();
     browser = await launchChromium();
     await signInFirstOwner(server);
-    context = await browser.newContext({ baseURL: `${server.httpUrl}/` });
-    consoleWatch.watch(context);
-    page = await context.newPage();
-    await signInThroughPage(page, OWNER_EMAIL, OWNER_PASSWORD);
+    page = await signedInPage(browser, `${server.httpUrl}/`, consoleWatch, OWNER_EMAIL, OWNER_PASSWORD);
   });
 
   after(async function () {

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser, Page } from 'playwright-core';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
-import { ConsoleWatch, expectAccessible, launchChromium, signInThroughPage } from '../support/browser.js';
+import { ConsoleWatch, expectAccessible, launchChromium, signedInPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, inviteAndSignIn, signInFirstOwner } from '../support/dashboard.js';
 import { createInbox } from '../support/inboxes.js';
 import { detailOf } from '../support/messages.js';
@@ -32,11 +32,7 @@ describe('inbox settings (browser)', function () {
   const consoleWatch = new ConsoleWatch();
 
   const signIn = async (email: string, password: string) => {
-    const context = await browser.newContext({ baseURL: `${server.httpUrl}/` });
-    consoleWatch.watch(context);
-    const opened = await context.newPage();
-    await signInThroughPage(opened, email, password);
-    return opened;
+    return signedInPage(browser, `${server.httpUrl}/`, consoleWatch, email, password);
   };
   const openSettings = async (on: Page) => {
     await on.goto(`inboxes/${inbox.id}/settings`);

@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { ApiClient } from '../support/api-client.js';
-import { ConsoleWatch, expectAccessible, launchChromium, signInThroughPage } from '../support/browser.js';
+import { ConsoleWatch, expectAccessible, launchChromium, signedInPage, signInThroughPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashboard.js';
 import { expectError } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
@@ -86,10 +86,7 @@ describe('message viewer (browser)', function () {
     });
 
     browser = await launchChromium();
-    const context = await browser.newContext({ baseURL: `${server.httpUrl}/` });
-    consoleWatch.watch(context);
-    page = await context.newPage();
-    await signInThroughPage(page, OWNER_EMAIL, OWNER_PASSWORD);
+    page = await signedInPage(browser, `${server.httpUrl}/`, consoleWatch, OWNER_EMAIL, OWNER_PASSWORD);
   });
 
   after(async function () {

@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser, Page } from 'playwright-core';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
 import { ApiClient } from '../support/api-client.js';
-import { ConsoleWatch, expectAccessible, launchChromium, signInThroughPage } from '../support/browser.js';
+import { ConsoleWatch, expectAccessible, launchChromium, signedInPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashboard.js';
 import { createInbox } from '../support/inboxes.js';
 import { pollUntil } from '../support/poll.js';
@@ -56,10 +56,7 @@ describe('split view: an inbox and its open message (browser)', function () {
       text: `Your order ${1000 + index} is on its way.`,
     })));
     browser = await launchChromium();
-    const context = await browser.newContext({ baseURL: `${server.httpUrl}/`, viewport: { width: 1366, height: 768 } });
-    consoleWatch.watch(context);
-    page = await context.newPage();
-    await signInThroughPage(page, OWNER_EMAIL, OWNER_PASSWORD);
+    page = await signedInPage(browser, `${server.httpUrl}/`, consoleWatch, OWNER_EMAIL, OWNER_PASSWORD, { viewport: { width: 1366, height: 768 } });
   });
 
   after(async function () {

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../src/project-root.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -31,6 +31,18 @@ export async function signInThroughPage(page: Page, email: string, password: str
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();
+}
+
+/**
+ * A page of a new context at the dashboard `baseUrl` (ending in '/'), signed in as `email`, whose console `watch`
+ * records: how a browser suite begins.
+ */
+export async function signedInPage(browser: Browser, baseUrl: string, watch: ConsoleWatch, email: string, password: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseUrl, ...options });
+  watch.watch(context);
+  const page = await context.newPage();
+  await signInThroughPage(page, email, password);
+  return page;
 }
 
 /** Console messages and page errors of every page in a context, to look for CSP violations afterwards. */
