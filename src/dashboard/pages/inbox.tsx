@@ -19,7 +19,7 @@ import { useOpenMessage } from '../components/inbox/open-message.js';
 import { FoldPanel, FoldToggle, usePhoneFold } from '../components/inbox/phone-folds.js';
 import { SearchForm } from '../components/inbox/search-form.js';
 import { Alert, Link, Loading, Page, Status } from '../components/ui.js';
-import { MessageViewer } from './message-viewer.js';
+import { MessageViewer, type ListBeside } from './message-viewer.js';
 import { useShortcuts } from '../keyboard.js';
 import { useInboxArrivals } from '../live-inbox.js';
 import { FILTER_NAMES, hasFilters, useMessagePages, type MessageFilters } from '../message-pages.js';
@@ -72,7 +72,7 @@ export function Inbox(props: PageProps) {
   const tags = useServerData(['tags'], () => call(api.GET('/v1/tags')));
   const pages = useMessagePages(inboxId, filters);
   const { items } = pages;
-  const { counts, arrived, readOne } = useInboxCounts(inbox.data);
+  const { counts, arrived, readChanged } = useInboxCounts(inbox.data);
   const selection = useMessageSelection(items);
   const view = useMessageListView(pages);
   const active = useActiveMessage(view, items.length);
@@ -95,7 +95,22 @@ export function Inbox(props: PageProps) {
     active.set(-1);
   }, [inboxId, JSON.stringify(filters)]);
 
-  const openIndex = useOpenMessage({ messageId, pages, view, active, readOne, messagePane, onGone: () => invalidate(inboxKey) });
+  const openIndex = useOpenMessage({ messageId, pages, view, active, messagePane });
+  const listBeside: ListBeside = {
+    path: listPath,
+    readChanged: (id, read) => {
+      const listed = items.find((message) => message.id === id);
+      if (!listed || listed.read === read) return;
+      pages.update(new Set([id]), (message) => ({ ...message, read }));
+      readChanged(read);
+    },
+    // Replacing the deleted message's entry: Back from the list must not lead to a message that is gone.
+    deleted: (id) => {
+      pages.update(new Set([id]), () => null);
+      invalidate(inboxKey);
+      navigate(listPath, { replace: true });
+    },
+  };
 
   const streamState = useInboxArrivals(inboxId, {
     onMessage: (message) => {
@@ -205,7 +220,7 @@ export function Inbox(props: PageProps) {
       <section class="message-pane" aria-label="Open message" ref={messagePane}>
         {messageId === null
           ? <p class="pane-empty muted">Select a message to read it here.</p>
-          : <MessageViewer key={messageId} route={props.route} params={{ inboxId, messageId }} />}
+          : <MessageViewer key={messageId} route={props.route} params={{ inboxId, messageId }} list={listBeside} />}
       </section>
       {/* Outside the list's pane, which is hidden on a narrow screen while a message is open (Delete works there too). */}
       {confirmingDelete ? (

@@ -216,9 +216,8 @@ function Tags(props: { message: Message; onChange: (tags: string[]) => void }) {
 }
 
 /** Read state, tags and the actions, in one row that wraps only where the pane is narrow. */
-function MessageToolbar(props: { message: Message; onChange: (message: Message) => void }) {
+function MessageToolbar(props: { message: Message; onChange: (message: Message) => void; onDeleted: () => void }) {
   const { message } = props;
-  const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const { error, run } = useAction();
   const path = { id: message.id };
@@ -231,7 +230,7 @@ function MessageToolbar(props: { message: Message; onChange: (message: Message) 
   const remove = () => run(async () => {
     setConfirming(false);
     await call(api.DELETE('/v1/messages/{id}', { params: { path } }));
-    navigate(`/inboxes/${encodeURIComponent(message.inbox_id)}`);
+    props.onDeleted();
   });
   return (
     <>
@@ -255,14 +254,14 @@ function MessageToolbar(props: { message: Message; onChange: (message: Message) 
 }
 
 /** The header, the toolbar and the details, in the order they are read; the details open below the lines they add to. */
-function MessageTop(props: { message: Message; onChange: (message: Message) => void }) {
+function MessageTop(props: { message: Message; onChange: (message: Message) => void; onDeleted: () => void }) {
   const [detailsOpen, setDetailsOpen] = useState(false);
   const openDetails = useCallback(() => setDetailsOpen(true), []);
   return (
     <div class="message-top">
       <MessageHeader message={props.message} detailsOpen={detailsOpen} onToggleDetails={() => setDetailsOpen((shown) => !shown)} />
       <MessageDetails message={props.message} open={detailsOpen} onFound={openDetails} />
-      <MessageToolbar message={props.message} onChange={props.onChange} />
+      <MessageToolbar message={props.message} onChange={props.onChange} onDeleted={props.onDeleted} />
     </div>
   );
 }
@@ -289,16 +288,18 @@ function viewOf(query: URLSearchParams, message: Message | null): (typeof VIEWS)
   return VIEWS.find((view) => view.tab.key === asked) ?? VIEWS.find((view) => view.tab.key === fallback)!;
 }
 
-/** The list's search, kept in the message's URL, for the way back to the list. */
-function listSearch(query: URLSearchParams): string {
-  const search = new URLSearchParams(query);
-  search.delete('tab');
-  return search.size > 0 ? `?${search}` : '';
+/** The inbox's list the viewer is shown with (the inbox page): the way back to it, and what it hears of the message. */
+export interface ListBeside {
+  /** The list's route path, its search kept. */
+  path: string;
+  /** The message was marked read or unread here (opening it marks it read). */
+  readChanged: (id: string, read: boolean) => void;
+  /** The message was deleted here. */
+  deleted: (id: string) => void;
 }
 
-export function MessageViewer(props: PageProps) {
+export function MessageViewer(props: PageProps & { list: ListBeside }) {
   const messageId = props.params.messageId ?? '';
-  const inboxId = props.params.inboxId ?? '';
   const navigate = useNavigate();
   const loaded = useServerData(['message', messageId], () => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })));
   const [message, change] = useShownMessage(loaded.data);
@@ -313,6 +314,10 @@ export function MessageViewer(props: PageProps) {
     );
   }, [loaded.data]);
 
+  useEffect(() => {
+    if (message) props.list.readChanged(message.id, message.read);
+  }, [message?.id, message?.read]);
+
   const { tab: { key: tab }, Panel } = viewOf(props.route.query, message);
   const selectTab = (key: string) => {
     const query = new URLSearchParams(props.route.query);
@@ -324,12 +329,12 @@ export function MessageViewer(props: PageProps) {
   return (
     <Page title={title}>
       {/* The inbox page shows this viewer beside the list on a wide screen, where styles.css hides the way back. */}
-      <p class="pane-back"><Link to={`/inboxes/${encodeURIComponent(message?.inbox_id ?? inboxId)}${listSearch(props.route.query)}`}>Back to the inbox</Link></p>
+      <p class="pane-back"><Link to={props.list.path}>Back to the inbox</Link></p>
       {/* The message as loaded, then as changed here (read state, tags). */}
       <Resource resource={{ data: message, error: loaded.error }}>
         {(shown) => (
           <div class="viewer stack">
-            <MessageTop message={shown} onChange={(next) => change(() => next)} />
+            <MessageTop message={shown} onChange={(next) => change(() => next)} onDeleted={() => props.list.deleted(shown.id)} />
             <Alert error={readError} />
             <CodesAndLinks message={shown} />
             <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>

@@ -10,17 +10,17 @@ export interface InboxCounts {
 }
 
 /**
- * The counts of the inbox as last fetched, `arrived` to count a message that came in since, and `readOne` for an unread
- * message opened since (opening marks it read).
+ * The counts of the inbox as last fetched, `arrived` to count a message that came in since, and `readChanged` for a
+ * message marked read (opening marks it read) or unread since.
  */
-export function useInboxCounts(inbox: Schemas['Inbox'] | null): { counts: InboxCounts | null; arrived: (read: boolean) => void; readOne: () => void } {
+export function useInboxCounts(inbox: Schemas['Inbox'] | null): { counts: InboxCounts | null; arrived: (read: boolean) => void; readChanged: (read: boolean) => void } {
   const [counts, setCounts] = useState<InboxCounts | null>(null);
   useEffect(() => {
     if (inbox) setCounts({ messages: inbox.message_count, unread: inbox.unread_count });
   }, [inbox]);
   const arrived = (read: boolean) => setCounts((current) => current && { messages: current.messages + 1, unread: current.unread + (read ? 0 : 1) });
-  const readOne = () => setCounts((current) => current && { ...current, unread: Math.max(0, current.unread - 1) });
-  return { counts, arrived, readOne };
+  const readChanged = (read: boolean) => setCounts((current) => current && { ...current, unread: Math.max(0, current.unread + (read ? -1 : 1)) });
+  return { counts, arrived, readChanged };
 }
 
 function LiveState(props: { state: StreamState }) {

@@ -1,9 +1,8 @@
 // The message open beside an inbox's list (or in its place on a narrow screen), and what the list does about it: the
-// cursor follows the open message to its row, the row reads as read once opened, a message deleted in the viewer
-// leaves the list, and the page's scroll position is kept for the way back to the list.
+// cursor follows the open message to its row, and the page's scroll position is kept for the way back to the list.
+// (What the viewer does to the message, read state and delete, it tells the list itself: ListBeside.)
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import { api } from '../../api.js';
 import type { MessagePages } from '../../message-pages.js';
 import type { ActiveMessage, MessageListView } from './message-list.js';
 
@@ -13,12 +12,8 @@ export function useOpenMessage(options: {
   pages: MessagePages;
   view: MessageListView;
   active: ActiveMessage;
-  /** An unread message was opened (the inbox's unread count goes down). */
-  readOne: () => void;
   /** The pane the message scrolls in on a wide screen. */
   messagePane: RefObject<HTMLElement | null>;
-  /** A message closed was found deleted (the inbox's counts changed). */
-  onGone: () => void;
 }): number {
   const { messageId, pages, view, active } = options;
   const { items } = pages;
@@ -30,27 +25,6 @@ export function useOpenMessage(options: {
     active.set(openIndex);
     view.virtualizer.scrollToIndex(openIndex, { align: 'auto' });
   }, [openIndex]);
-
-  useEffect(() => {
-    // The viewer marks the message it opens read; its row says so too.
-    const opened = items[openIndex];
-    if (!opened || opened.read) return;
-    pages.update(new Set([opened.id]), (message) => ({ ...message, read: true }));
-    options.readOne();
-  }, [messageId, openIndex >= 0]);
-
-  // The viewer deletes its message and then shows the list: asking after the message just closed tells the list.
-  const shownMessage = useRef(messageId);
-  useEffect(() => {
-    const closed = shownMessage.current;
-    shownMessage.current = messageId;
-    if (closed === null || messageId !== null || !items.some((message) => message.id === closed)) return;
-    api.GET('/v1/messages/{id}', { params: { path: { id: closed } } }).then(({ response }) => {
-      if (response.status !== 404) return;
-      pages.update(new Set([closed]), () => null);
-      options.onGone();
-    }, () => undefined);
-  }, [messageId]);
 
   // Where the page was scrolled when the list was left for a message: on a narrow screen the page itself scrolls.
   const listPageScroll = useRef(0);
