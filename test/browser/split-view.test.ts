@@ -115,18 +115,12 @@ describe('split view: an inbox and its open message (browser)', function () {
       assert.equal(path(), messagePath(ids[index]!), `${key} opened ${subjectOf(index)}`);
       assert.match(await openRowText(), new RegExp(subjectOf(index)), `${key}: the row of the open message is marked`);
     };
-    await page.keyboard.press('j');
-    await expectOpen(newest - 1, 'j');
-    await page.keyboard.press('j');
-    await expectOpen(newest - 2, 'j');
-    await page.keyboard.press('k');
-    await expectOpen(newest - 1, 'k');
-    await page.keyboard.press('ArrowDown');
-    await expectOpen(newest - 2, 'ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await expectOpen(newest - 3, 'ArrowDown');
-    await page.keyboard.press('ArrowUp');
-    await expectOpen(newest - 2, 'ArrowUp');
+    // Each key, and the message (counted from the newest) it opens.
+    const presses: [string, number][] = [['j', 1], ['j', 2], ['k', 1], ['ArrowDown', 2], ['ArrowDown', 3], ['ArrowUp', 2]];
+    for (const [key, down] of presses) {
+      await page.keyboard.press(key);
+      await expectOpen(newest - down, key);
+    }
     // k on the first row stays there.
     for (let press = 0; press < 3; press++) await page.keyboard.press('k');
     await expectOpen(newest, 'k on the first row');
