@@ -34,8 +34,13 @@ const DASHBOARD_DOOR = '^src/domain/(roles|chaos)\\.ts$';
  * tools, which reaches the server only over HTTP, built on the contract and openapi-fetch alone.
  */
 const CLIENT = '^src/client/';
-/** Where a module may live: the layers above, storage/ and domain/, the contract, the dashboard and the client. */
-const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}|${CONTRACT}|${DASHBOARD}|${CLIENT}`;
+/**
+ * The MCP server: tools for agents over the typed client, served over stdio (its own program, src/mcp/stdio.ts) and,
+ * at /mcp, by the HTTP layer, whose requests it answers by calling the API back with the caller's key.
+ */
+const MCP = '^src/mcp/';
+/** Where a module may live: the layers above, storage/ and domain/, the contract, the dashboard, the client and the MCP server. */
+const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}|${CONTRACT}|${DASHBOARD}|${CLIENT}|${MCP}`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -221,10 +226,26 @@ export default {
     {
       name: 'no-imports-of-the-client',
       comment: 'The client is for the service\'s users; the server and the dashboard have their own ways in, and a server '
-        + 'module using it would call itself over HTTP.',
+        + 'module using it would call itself over HTTP. The MCP server is the one exception, on purpose: its tools act '
+        + 'as an API client of the caller\'s key, so every permission and limit applies to them as over the API.',
       severity: 'error',
-      from: { path: '^src/', pathNot: CLIENT },
+      from: { path: '^src/', pathNot: `${CLIENT}|${MCP}|^src/http/routes/mcp\\.ts$` },
       to: { path: CLIENT },
+    },
+    {
+      name: 'no-server-code-in-the-mcp-server',
+      comment: 'The MCP server reaches the service only through the typed client (and the contract\'s types); of the rest '
+        + 'it reads only the project root, for the version it reports.',
+      severity: 'error',
+      from: { path: MCP },
+      to: { path: '^src/', pathNot: `${MCP}|${CLIENT}|${CONTRACT}|^src/project-root\\.ts$` },
+    },
+    {
+      name: 'no-imports-of-the-mcp-server-but-its-route',
+      comment: 'The MCP server is served over stdio by its own program and over HTTP by its one route; nothing else uses it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `${MCP}|^src/http/routes/mcp\\.ts$` },
+      to: { path: MCP },
     },
   ],
   options: {
@@ -232,5 +253,7 @@ export default {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
+    // Packages that map their subpaths in "exports" (@modelcontextprotocol/sdk/server/mcp.js) resolve as Node resolves them.
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'] },
   },
 };

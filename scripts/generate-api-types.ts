@@ -16,7 +16,7 @@ const HEADER = `// Types of the HTTP API and the values of its enums, generated 
 
 /**
  * What openapi-typescript cannot say: which parameters request validation fills from their default (they are
- * optional to a client but always present to a handler), and which operations need no credentials, and which take a session only.
+ * optional to a client but always present to a handler), which operations need no credentials, which take a session only, and which write their own response.
  */
 function validationFacts(): string {
   const { operations } = loadOpenApi(SPEC_FILE);
@@ -29,6 +29,7 @@ function validationFacts(): string {
   });
   const publicIds = operations.filter((operation) => operation.public).map((operation) => JSON.stringify(operation.operationId));
   const sessionIds = operations.filter((operation) => operation.sessionOnly).map((operation) => JSON.stringify(operation.operationId));
+  const exchangeIds = operations.filter((operation) => operation.exchange).map((operation) => JSON.stringify(operation.operationId));
   return [
     '/** Parameters, by operation and location, that request validation fills from their `default` when a request leaves them out. */',
     'export interface defaultedParameters {',
@@ -38,6 +39,8 @@ function validationFacts(): string {
     `export type publicOperations = ${publicIds.length === 0 ? 'never' : publicIds.join(' | ')};`,
     '/** Operations whose security lists only `sessionCookie`: dashboard-only, never reached with an API key. */',
     `export type sessionOperations = ${sessionIds.length === 0 ? 'never' : sessionIds.join(' | ')};`,
+    '/** Operations marked `x-exchange: true`: their handler writes the response itself (the MCP endpoint). */',
+    `export type exchangeOperations = ${exchangeIds.length === 0 ? 'never' : exchangeIds.join(' | ')};`,
     '',
   ].join('\n');
 }

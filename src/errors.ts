@@ -72,6 +72,8 @@ export const ERROR_TABLE = {
   request_timeout: { http: 408 },
   auth_timeout: { smtp: { code: 421, enhanced: '4.4.2' } },
   too_many_transactions: { http: 503, smtp: { code: 451, enhanced: '4.3.2' } },
+  // A method a path does not serve where the protocol on it expects a 405 (MCP's streamable HTTP without sessions).
+  method_not_allowed: { http: 405 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -1,6 +1,6 @@
 // mail-sandbox/client: a typed client of the mail-sandbox HTTP API for Node (20 and later) and browsers, and the
 // webhook signature check. Its only dependency is openapi-fetch.
-export { MailSandbox, type MailSandboxOptions } from './mail-sandbox.js';
+export { MailSandbox, type MailSandboxOptions, type Workspace } from './mail-sandbox.js';
 export { MailSandboxError, type MailSandboxErrorCode } from './errors.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookHeaders, type WebhookVerificationFailure } from './webhook.js';
 export type { InboxRef, MessageRef } from './api.js';

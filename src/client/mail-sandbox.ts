@@ -1,7 +1,7 @@
 // MailSandbox, the client's entry point: inboxes, messages, waits for a message, its code or a link, and the inbox
 // event stream, over one typed API client.
-import { createApiClient, type ApiClient, type InboxRef } from './api.js';
-import { Inboxes } from './inboxes.js';
+import { createApiClient, dataOf, type ApiClient, type InboxRef, type Schemas } from './api.js';
+import { Inboxes, type CallOptions } from './inboxes.js';
 import { inboxEvents, type EventsOptions, type InboxEvent } from './inbox-events.js';
 import { Messages, type MessageDetail } from './messages.js';
 import type { FetchFunction } from './retry.js';
@@ -26,6 +26,9 @@ export interface MailSandboxOptions {
    */
   serverWaitSeconds?: number;
 }
+
+/** The key's workspace, and what the key may do there (`access`: `read` or `read_write`). */
+export type Workspace = Schemas['Workspace'];
 
 const DEFAULT_MAX_RETRIES = 3;
 const DEFAULT_SERVER_WAIT_SECONDS = 20;
@@ -66,6 +69,11 @@ export class MailSandbox {
     this.inboxes = new Inboxes(this.api);
     this.messages = new Messages(this.api);
     this.waits = { api: this.api, messages: this.messages, serverWaitSeconds };
+  }
+
+  /** The workspace the key belongs to, with the key's `access`: a tool can offer only what the key allows. */
+  workspace(options: CallOptions = {}): Promise<Workspace> {
+    return dataOf(this.api.GET('/v1/workspace', { signal: options.signal }));
   }
 
   /**

@@ -23,6 +23,7 @@ import { sessionHandlers, sessionPublicHandlers } from '../http/routes/session.j
 import { teamHandlers, teamPublicHandlers } from '../http/routes/team.js';
 import { apiKeyHandlers } from '../http/routes/api-keys.js';
 import { planHandlers } from '../http/routes/plan.js';
+import { mcpHandlers } from '../http/routes/mcp.js';
 import { fileHandlers } from '../http/routes/files.js';
 import { operationsHandlers, type MetricsAccess } from '../http/routes/operations.js';
 import type { Services } from './services.js';
@@ -63,6 +64,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
       ...teamHandlers(accounts.members, accounts.invitations),
       ...apiKeyHandlers(accounts.apiKeys),
       ...planHandlers(workspaces, accounts.audit),
+      ...mcpHandlers(config.basePath),
     },
     publicHandlers: {
       ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),

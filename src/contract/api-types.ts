@@ -1433,6 +1433,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Not served; the server has no sessions, so no stream of its own to open
+         * @description Streamable HTTP lets a client open a stream for messages the server starts; this server starts none and
+         *     keeps no sessions, so GET answers 405 `method_not_allowed` with `Allow: POST`, which MCP clients read as
+         *     "no such stream".
+         */
+        get: operations["mcpOpenStream"];
+        put?: never;
+        /**
+         * The MCP server over streamable HTTP, for agents; the API key is the bearer
+         * @description The [Model Context Protocol](https://modelcontextprotocol.io) server over streamable HTTP, without sessions:
+         *     each POST carries a JSON-RPC message (or a batch), answered as one JSON body (`enableJsonResponse`), and the
+         *     `initialize` handshake is repeated by nothing: every request stands alone. Hosts send `Accept: application/json,
+         *     text/event-stream` and, after the handshake, `MCP-Protocol-Version`; a request without them is answered by the
+         *     protocol's own JSON-RPC error (406, 400), which is not this API's envelope.
+         *
+         *     Only an API key opens it (`Authorization: Bearer sbx_api_...`); a session cookie is not looked at. The tools
+         *     call this API with that same key, through this server's own address, so every permission, rate limit and
+         *     share applies to them as to any other request: a tool call counts as the `/mcp` request plus the API requests
+         *     it makes. The body is JSON of at most 1 MiB, like every other JSON body.
+         *
+         *     Tools: `list_inboxes`, `search_messages` (inbox, q, limit), `get_message` (summary, text, codes, link_details;
+         *     the HTML body only with `include_html`, marked as untrusted), `wait_for_message` and `wait_for_code` (inbox,
+         *     q, `timeout_seconds` at most 120, `lookback_seconds`); with a `read_write` key also `create_inbox` and
+         *     `delete_messages`. A `read` key is not offered the last two, and calling one anyway is a tool error. A refusal
+         *     of the API is a tool result with `isError: true` whose text is `{"error": {"code", "status", "message"}}`
+         *     with the API's code. The same tools are served over stdio by `npm run --silent mcp`.
+         */
+        post: operations["mcpRequest"];
+        /**
+         * Not served; there is no session to end
+         * @description The server keeps no sessions, so DELETE answers 405 `method_not_allowed` with `Allow: POST`.
+         */
+        delete: operations["mcpEndSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/livez": {
         parameters: {
             query?: never;
@@ -1511,10 +1557,29 @@ export interface components {
          *     not_configured 400; spam_engine_unavailable 503;
          *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unclaimed 409;
          *     host_not_allowed 421; metrics_token_required 403;
-         *     request_timeout 408; too_many_connections, too_many_transactions 503.
+         *     request_timeout 408; too_many_connections, too_many_transactions 503;
+         *     method_not_allowed 405.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions" | "method_not_allowed";
+        /**
+         * @description A JSON-RPC 2.0 message of the Model Context Protocol (a request, a notification or a response); the
+         *     protocol's own schema says the rest.
+         */
+        McpMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+        };
+        /** @description A JSON-RPC 2.0 error the MCP transport answers with when a request breaks the protocol */
+        McpErrorResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: null | string | number;
+            error: {
+                code: number;
+                message: string;
+            };
+        };
         Readiness: {
             /** @enum {unknown} */
             status: "ready" | "not_ready";
@@ -1712,6 +1777,12 @@ export interface components {
              * @enum {string}
              */
             role?: "owner" | "admin" | "member";
+            /**
+             * @description Only set for API keys: what the key may do (a `read` key only reads; see the Access tag). A tool that
+             *     holds a key, such as the MCP server, reads it to offer only what the key allows.
+             * @enum {string}
+             */
+            access?: "read" | "read_write";
         };
         Usage: {
             /**
@@ -2415,6 +2486,16 @@ export interface components {
         /** @description The `Host` header names none of the names this server answers to (`host_not_allowed`); see the API description */
         MisdirectedRequest: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The MCP endpoint takes POST only (`method_not_allowed`) */
+        McpMethodNotAllowed: {
+            headers: {
+                Allow: "POST";
                 [name: string]: unknown;
             };
             content: {
@@ -5496,6 +5577,110 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
+    mcpOpenStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["McpMethodNotAllowed"];
+            421: components["responses"]["MisdirectedRequest"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    mcpRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"] | components["schemas"]["McpMessage"][];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer to the request (an array for a batch) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpMessage"] | components["schemas"]["McpMessage"][];
+                };
+            };
+            /** @description Notifications or responses only, accepted; no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Malformed request (`invalid_json`, `invalid_request`, in the API's envelope), or a JSON-RPC message the
+             *     protocol refuses (an unsupported `MCP-Protocol-Version`, two `initialize` requests in one batch), as a
+             *     JSON-RPC error
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["McpErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The `Accept` header does not list both `application/json` and `text/event-stream`, as a JSON-RPC error */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description The body is not JSON (`unsupported_media_type`), or is typed as a JSON variant the protocol does not
+             *     take (`application/...+json`), as a JSON-RPC error
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["McpErrorResponse"];
+                };
+            };
+            421: components["responses"]["MisdirectedRequest"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    mcpEndSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["McpMethodNotAllowed"];
+            421: components["responses"]["MisdirectedRequest"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     livez: {
         parameters: {
             query?: never;
@@ -5598,7 +5783,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsV1ApiKeysPostRequestBodyContentApplicationJsonAccessValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/api-keys"]["post"]["requestBody"]["content"]["application/json"]["access"]> = ["read", "read_write"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unclaimed", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unclaimed", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed"];
 export const readinessStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["status"]> = ["ready", "not_ready"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "admin", "member"];
 export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked", "expired"];
@@ -5607,6 +5792,7 @@ export const apiKeyAccessValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const apiKeyWithSecretAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyWithSecret"]["access"]> = ["read", "read_write"];
 export const auditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditAction"]> = ["session.signed_in", "person.password_changed", "person.password_set", "invitation.created", "invitation.revoked", "invitation.accepted", "invitation.accept_refused", "member.role_changed", "member.removed", "member.left", "api_key.created", "api_key.revoked"];
 export const workspaceRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Workspace"]["role"]> = ["owner", "admin", "member"];
+export const workspaceAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Workspace"]["access"]> = ["read", "read_write"];
 export const chaosConnectionTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosConnectionTrigger"]["code"]> = [421, 554];
 export const chaosAuthenticationTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosAuthenticationTrigger"]["code"]> = [421, 454, 534, 535, 538];
 export const chaosSenderTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosSenderTrigger"]["code"]> = [421, 450, 451, 452, 550, 552, 553, 554];
@@ -5658,3 +5844,5 @@ export interface defaultedParameters {
 export type publicOperations = "signIn" | "lookUpInvitation" | "acceptInvitation" | "lookUpPasswordLink" | "setPasswordFromLink" | "getSignedRaw" | "getSignedHtml" | "getSignedAttachment" | "getSignedThumbnail" | "livez" | "readyz" | "getMetrics";
 /** Operations whose security lists only `sessionCookie`: dashboard-only, never reached with an API key. */
 export type sessionOperations = "signOut" | "getMe" | "switchWorkspace" | "changePassword" | "listSessions" | "endSession" | "listMembers" | "changeMemberRole" | "removeMember" | "listInvitations" | "createInvitation" | "revokeInvitation" | "listApiKeys" | "createApiKey" | "revokeApiKey" | "getPlan" | "listAuditLog";
+/** Operations marked `x-exchange: true`: their handler writes the response itself (the MCP endpoint). */
+export type exchangeOperations = "mcpRequest";

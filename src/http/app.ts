@@ -11,7 +11,7 @@ import type { ClientInfo, Principal } from '../services/accounts/principal.js';
 import type { SessionService } from '../services/accounts/sessions.js';
 import type { WorkspaceService } from '../services/accounts/workspaces.js';
 import { roleAtLeast } from '../domain/roles.js';
-import type { AnyReply, HandlerTable, KeyedOperationId, PublicHandlerTable, PublicOperationId, SessionCookie } from './handler.js';
+import type { AnyReply, ExchangeReply, HandlerTable, KeyedOperationId, PublicHandlerTable, PublicOperationId, SessionCookie } from './handler.js';
 import { CSRF_HEADER, changesState, foreignOriginRefusal, sessionCsrfRefusal } from './csrf.js';
 import { writeEventStream, type EventStreamReply } from './event-stream.js';
 import { JSON_BODY_LIMIT, readBody, readJsonBody } from './json-body.js';
@@ -128,10 +128,13 @@ function underBasePath(basePath: string) {
   };
 }
 
-/** An API key when the request carries an Authorization header (it decides), else the session cookie's session. */
-async function authenticate(ctx: Context, deps: HttpAppDeps): Promise<Principal> {
+/**
+ * An API key when the request carries an Authorization header (it decides), else the session cookie's session; only
+ * the key for an operation that takes nothing else (`keyOnly`).
+ */
+async function authenticate(ctx: Context, deps: HttpAppDeps, keyOnly: boolean): Promise<Principal> {
   const authorization = ctx.get('authorization');
-  const sessionToken = ctx.cookies.get(SESSION_COOKIE);
+  const sessionToken = keyOnly ? undefined : ctx.cookies.get(SESSION_COOKIE);
   if (authorization === '' && sessionToken) {
     try {
       return await deps.sessions.resolve(sessionToken);
@@ -260,7 +263,7 @@ function validateRequest(operation: CompiledOperation, ctx: ApiContext, body: un
 /** JSON answers this long (in UTF-16 units) and longer are encoded to bytes before Koa sees them. */
 const ENCODE_ONCE_FROM_CHARS = 1024 * 1024;
 
-function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply>, deps: HttpAppDeps): void {
+function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply | ExchangeReply>, deps: HttpAppDeps): void {
   // Whatever a reply holds, a browser is to take it as the type we say; file replies add their own policies.
   ctx.set('X-Content-Type-Options', 'nosniff');
   if ('file' in reply) {
@@ -365,7 +368,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
     const bodyLimit = spec.messageSizedBody ? deps.maxMessageBodyBytes : JSON_BODY_LIMIT;
     router.register(koaPath, [spec.method.toUpperCase()], async (ctx: ApiContext) => {
       const expectedOrigin = deps.publicOrigin ?? requestOrigin(ctx);
-      const principal = spec.public ? null : await authenticate(ctx, deps);
+      const principal = spec.public ? null : await authenticate(ctx, deps, spec.keyOnly);
       if (principal) {
         if (spec.sessionOnly && principal.kind === 'key') {
           throw new AppError('session_required', `${spec.method.toUpperCase()} ${spec.path} is for dashboard sessions only; API keys cannot use it`);
@@ -400,7 +403,12 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
       } finally {
         transfer?.release();
       }
-      if ('events' in reply) {
+      if ('exchange' in reply) {
+        // Koa writes nothing more: the headers set so far (request id, no-store) go out with the handler's answer.
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        ctx.respond = false;
+        await reply.exchange(ctx.req, ctx.res);
+      } else if ('events' in reply) {
         writeEventStream(ctx, reply, { ...deps.eventStreams, onError: (error) => ctx.state.log.warn({ err: error, path: ctx.path }, 'event stream ended by a failure') });
       } else {
         writeReply(ctx, reply, deps);

@@ -1,7 +1,8 @@
 // The shape of an API handler, typed per operation from openapi.yaml: validated input in, a JSON envelope
 // payload, a file or an event stream out, each as that operation's success responses declare.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientInfo, Principal, SessionPrincipal } from '../services/accounts/principal.js';
-import type { defaultedParameters, operations, publicOperations, sessionOperations } from '../contract/api-types.js';
+import type { defaultedParameters, exchangeOperations, operations, publicOperations, sessionOperations } from '../contract/api-types.js';
 import type { EventStreamReply } from './event-stream.js';
 
 export type OperationId = keyof operations;
@@ -93,8 +94,17 @@ type BareJsonReplies<Op extends OperationId> = {
     : never;
 }[keyof operations[Op]['responses']];
 
+/**
+ * The response written by the handler's own code, for an operation marked `x-exchange: true` (the MCP endpoint, whose
+ * SDK transport answers in its own protocol): the router hands it Node's request, whose body it has already read
+ * (the handler got it as `body`), and response, and writes nothing itself.
+ */
+export interface ExchangeReply {
+  exchange: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+}
+
 /** Every reply an operation's responses declare, checked against openapi.yaml at compile time. */
-export type Reply<Op extends OperationId> = BareJsonReplies<Op> | {
+export type Reply<Op extends OperationId> = (Op extends exchangeOperations ? ExchangeReply : never) | BareJsonReplies<Op> | {
   [Status in SuccessStatus<Op>]: operations[Op]['responses'][Status] extends { content: infer Content } ? ReplyFor<Status, Content> : never;
 }[SuccessStatus<Op>];
 

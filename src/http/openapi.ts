@@ -32,6 +32,13 @@ export interface OperationSpec {
   public: boolean;
   /** True when its security lists only `sessionCookie`: dashboard-only, an API key gets 403 session_required. */
   sessionOnly: boolean;
+  /** True when its security lists only `bearerKey`: a session cookie is not looked at, only an API key answers. */
+  keyOnly: boolean;
+  /**
+   * `x-exchange: true`: the handler writes the response itself on Node's request and response (the MCP endpoint, whose
+   * SDK transport speaks its own protocol), once the router has authenticated, rate-limited and read the body.
+   */
+  exchange: boolean;
   /** `x-min-role`: the least role a session needs (member when absent); keys are held to their access instead. */
   minRole: MemberRole;
   /**
@@ -108,6 +115,9 @@ export function loadOpenApi(file: string = path.join(PROJECT_ROOT, 'openapi.yaml
         public: Array.isArray(operation.security) && operation.security.length === 0,
         sessionOnly: Array.isArray(operation.security) && operation.security.length > 0
           && (operation.security as JsonObject[]).every((requirement) => Object.keys(requirement).every((scheme) => scheme === 'sessionCookie')),
+        keyOnly: Array.isArray(operation.security) && operation.security.length > 0
+          && (operation.security as JsonObject[]).every((requirement) => Object.keys(requirement).every((scheme) => scheme === 'bearerKey')),
+        exchange: operation['x-exchange'] === true,
         minRole: readMinRole(operation),
         messageSizedBody: operation['x-body-limit'] === 'message',
         readOnly: operation['x-read-only'] === true,

@@ -874,10 +874,10 @@ describe('HTTP API (e2e, shared server)', () => {
       const listed = admin<{ id: string; name: string }[]>(server.dataDir, ['workspace', 'list']);
       const defaultWorkspace = listed.find((workspace) => workspace.name === 'default');
       assert.ok(defaultWorkspace);
-      assert.deepEqual(expectOk(await api.get('/v1/workspace')), { id: defaultWorkspace.id, name: 'default' });
-      assert.deepEqual(expectOk(await apiB.get('/v1/workspace')), { id: workspaceB.id, name: 'other' });
-      // A read key sees the same workspace; role is only for dashboard sessions.
-      assert.deepEqual(expectOk(await api.withKey(readKey).get('/v1/workspace')), { id: defaultWorkspace.id, name: 'default' });
+      assert.deepEqual(expectOk(await api.get('/v1/workspace')), { id: defaultWorkspace.id, name: 'default', access: 'read_write' });
+      assert.deepEqual(expectOk(await apiB.get('/v1/workspace')), { id: workspaceB.id, name: 'other', access: 'read_write' });
+      // A read key sees the same workspace and what it may do; role is only for dashboard sessions.
+      assert.deepEqual(expectOk(await api.withKey(readKey).get('/v1/workspace')), { id: defaultWorkspace.id, name: 'default', access: 'read' });
     });
 
     it('GET /v1/usage: period_start is the month start, used counts received mail (deleted too), inboxes are counted', async () => {

@@ -55,6 +55,11 @@ export function assertMatchesContract(method: string, pathname: string, status: 
   }
   const response = operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`];
   assert.ok(response, `${method} ${pathname}: status ${status} is not declared in openapi.yaml for ${operation.operationId}`);
+  // A response declared without content (MCP's 202 for a notification) must come without a body.
+  if (response.content === undefined) {
+    assert.equal(body.length, 0, `${method} ${pathname} ${status}: declared without content, but a body came`);
+    return;
+  }
   const mediaType = contentType.split(';')[0]!.trim();
   const content = response.content ?? {};
   // A declared range such as */* or image/* covers every concrete type in it.
