@@ -1471,7 +1471,8 @@ export interface paths {
         post: operations["mcpRequest"];
         /**
          * Not served; there is no session to end
-         * @description The server keeps no sessions, so DELETE answers 405 `method_not_allowed` with `Allow: POST`.
+         * @description The server keeps no sessions, so DELETE answers 405 `method_not_allowed` with `Allow: POST`; to a `read` key,
+         *     like every DELETE, 403 `read_only_key`.
          */
         delete: operations["mcpEndSession"];
         options?: never;
@@ -5675,6 +5676,7 @@ export interface operations {
         responses: {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             405: components["responses"]["McpMethodNotAllowed"];
             421: components["responses"]["MisdirectedRequest"];
             429: components["responses"]["RateLimited"];

@@ -20,14 +20,19 @@ const ACCESS_CODES = new Set(['unauthorized', 'session_required', 'role_required
 
 const changesState = (operation: OperationSpec) => operation.method !== 'get';
 
-/** The matrix of openapi.yaml's Access tag, as the operation's security, x-min-role and x-read-only say. */
-function expectedRefusal(operation: OperationSpec, caller: Caller): string | null {
+/**
+ * The matrix of openapi.yaml's Access tag, as the operation's security, x-min-role and x-read-only say: the status
+ * and code of the refusal, or null when the caller is let through.
+ */
+function expectedRefusal(operation: OperationSpec, caller: Caller): { status: number; code: string } | null {
   if (caller.kind === 'key') {
-    if (operation.sessionOnly) return 'session_required';
-    if (changesState(operation) && !operation.readOnly && caller.access === 'read') return 'read_only_key';
+    if (operation.sessionOnly) return { status: 403, code: 'session_required' };
+    if (changesState(operation) && !operation.readOnly && caller.access === 'read') return { status: 403, code: 'read_only_key' };
     return null;
   }
-  return RANK[caller.role] >= RANK[operation.minRole] ? null : 'role_required';
+  // A key-only operation (/mcp) does not look at the session cookie: the request carries no credentials it takes.
+  if (operation.keyOnly) return { status: 401, code: 'unauthorized' };
+  return RANK[caller.role] >= RANK[operation.minRole] ? null : { status: 403, code: 'role_required' };
 }
 
 /** A path with every parameter filled by a value that names nothing: the call reaches its operation and finds nothing. */
@@ -104,7 +109,7 @@ describe(`access: the role matrix of openapi.yaml (${testProfile()} profile)`, f
         const who = `${operation.operationId} as ${caller.kind === 'key' ? `${caller.access} key` : caller.role}`;
         const refusal = expectedRefusal(operation, caller);
         if (refusal) {
-          expectError(response, 403, refusal, who);
+          expectError(response, refusal.status, refusal.code, who);
         } else {
           const code = (response.json as ErrorEnvelopeJson | undefined)?.error?.code;
           assert.ok(response.status !== 401 && !(code && ACCESS_CODES.has(code)), `${who}: expected to be allowed, got ${describeResponse(response)}`);
@@ -118,7 +123,8 @@ describe(`access: the role matrix of openapi.yaml (${testProfile()} profile)`, f
   });
 
   it('refuses a session\'s state-changing request without the CSRF token or from another origin, on every such operation', async () => {
-    for (const operation of operations.filter((candidate) => !candidate.public && changesState(candidate))) {
+    // Key-only operations take no session at all (the matrix above checks they answer it 401).
+    for (const operation of operations.filter((candidate) => !candidate.public && !candidate.keyOnly && changesState(candidate))) {
       const path = concretePath(operation);
       const body = operation.requestBodySchema ? {} : undefined;
       const method = operation.method.toUpperCase();
