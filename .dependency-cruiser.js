@@ -1,7 +1,8 @@
 // The layers of src/ (ARCHITECTURE.md, "Layers, enforced by a tool"), checked by `npm run lint:layers` in npm test.
 // http/, smtp/, workers/ → services/ → ingest/, query/, mime/, content/, outbound/, spamd/ → domain/ → contract/: a layer may
 // use any layer below it (SMTP hands a message straight to the ingest pipeline), none above. Storage is reached only through its
-// ports; main.ts, composition/ and cli/ wire it all together. The dashboard and the client stand apart, on the contract.
+// ports; main.ts, composition/ and cli/ wire it all together. The dashboard and the client stand apart, on the contract,
+// and the Playwright fixture on the client.
 // Storage drivers and content parsers are eslint's.
 
 /**
@@ -35,12 +36,17 @@ const DASHBOARD_DOOR = '^src/domain/(roles|chaos)\\.ts$';
  */
 const CLIENT = '^src/client/';
 /**
+ * The Playwright fixture shipped as `mail-sandbox/playwright`: a test's disposable inbox, on the client and
+ * @playwright/test (an optional peer dependency), run in the users' Playwright workers.
+ */
+const PLAYWRIGHT = '^src/playwright/';
+/**
  * The MCP server: tools for agents over the typed client, served over stdio (its own program, src/mcp/stdio.ts) and,
  * at /mcp, by the HTTP layer, whose requests it answers by calling the API back with the caller's key.
  */
 const MCP = '^src/mcp/';
-/** Where a module may live: the layers above, storage/ and domain/, the contract, the dashboard, the client and the MCP server. */
-const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}|${CONTRACT}|${DASHBOARD}|${CLIENT}|${MCP}`;
+/** Where a module may live: the layers above, storage/ and domain/, the contract, the dashboard, the client, its Playwright fixture and the MCP server. */
+const PLACED = `${COMPOSITION}|${ENTRY_POINTS}|^src/services/|${BELOW_USE_CASES}|^src/(storage|domain)/|${SHARED}|${CONTRACT}|${DASHBOARD}|${CLIENT}|${PLAYWRIGHT}|${MCP}`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -225,11 +231,11 @@ export default {
     },
     {
       name: 'no-imports-of-the-client',
-      comment: 'The client is for the service\'s users; the server and the dashboard have their own ways in, and a server '
+      comment: 'The client is for the service\'s users (the Playwright fixture among them); the server and the dashboard have their own ways in, and a server '
         + 'module using it would call itself over HTTP. The MCP server is the one exception, on purpose: its tools act '
         + 'as an API client of the caller\'s key, so every permission and limit applies to them as over the API.',
       severity: 'error',
-      from: { path: '^src/', pathNot: `${CLIENT}|${MCP}|^src/http/routes/mcp\\.ts$` },
+      from: { path: '^src/', pathNot: `${CLIENT}|${PLAYWRIGHT}|${MCP}|^src/http/routes/mcp\\.ts$` },
       to: { path: CLIENT },
     },
     {
@@ -246,6 +252,32 @@ export default {
       severity: 'error',
       from: { path: '^src/', pathNot: `${MCP}|^src/http/routes/mcp\\.ts$` },
       to: { path: MCP },
+    },
+    {
+      name: 'no-server-code-in-the-playwright-fixture',
+      comment: 'The fixture runs in its users\' test workers and reaches the service only through the client: of src/ it may '
+        + 'use only the client, not even the contract past what the client exports.',
+      severity: 'error',
+      from: { path: PLAYWRIGHT },
+      to: { path: '^src/', pathNot: `${PLAYWRIGHT}|${CLIENT}` },
+    },
+    {
+      name: 'no-dependencies-of-the-playwright-fixture-but-playwright',
+      comment: 'Its users install the package and @playwright/test: of npm the fixture may use only that (the client brings '
+        + 'openapi-fetch), and no Node module, so it needs nothing a test worker might not have.',
+      severity: 'error',
+      from: { path: PLAYWRIGHT },
+      to: {
+        dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        pathNot: '(^|/)node_modules/@playwright/test/',
+      },
+    },
+    {
+      name: 'no-imports-of-the-playwright-fixture',
+      comment: 'The fixture is for the users\' Playwright tests; nothing of the service or the client depends on it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: PLAYWRIGHT },
+      to: { path: PLAYWRIGHT },
     },
   ],
   options: {

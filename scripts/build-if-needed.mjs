@@ -1,6 +1,6 @@
 // Builds what is older than its sources: the server (src/ without src/dashboard/, tsc into dist/), the client's
-// declarations (src/client/tsconfig.json) and the dashboard (src/dashboard/, vite into dist/dashboard/). Prints nothing
-// when all are up to date, and sends the tools' output to
+// declarations (src/client/tsconfig.json), the Playwright fixture's (src/playwright/tsconfig.json) and the dashboard
+// (src/dashboard/, vite into dist/dashboard/). Prints nothing when all are up to date, and sends the tools' output to
 // stderr so `npm run --silent admin` keeps stdout for JSON.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,6 +47,14 @@ buildWhenStale(
   Math.max(newestMtime(path.join(root, 'src', 'client')), newestMtime(path.join(root, 'src', 'contract')), mtimeOf('tsconfig.json', 'package.json')),
   path.join(root, 'dist', '.client-types-stamp'),
   [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'src', 'client', 'tsconfig.json')],
+);
+// The Playwright fixture's declarations (package.json "exports"), from its sources and the client's it names.
+buildWhenStale(
+  'Playwright fixture declarations',
+  Math.max(newestMtime(path.join(root, 'src', 'playwright')), newestMtime(path.join(root, 'src', 'client')), newestMtime(path.join(root, 'src', 'contract')),
+    mtimeOf('tsconfig.json', 'package.json')),
+  path.join(root, 'dist', '.playwright-types-stamp'),
+  [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'src', 'playwright', 'tsconfig.json')],
 );
 // The dashboard's stamp sits outside dist/dashboard/, which vite empties on every build.
 buildWhenStale(
