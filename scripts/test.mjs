@@ -1,5 +1,5 @@
-// `npm test`: typecheck, lint, the layer check and unit tests once, then the contract, end-to-end and browser suites on
-// both profiles.
+// `npm test`: typecheck, lint, the layer check and unit tests once, then the contract, end-to-end and browser suites and
+// the Playwright fixture's suite on both profiles.
 // The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: this
 // starts them with scripts/services/up (installing them the first time) and fails when they cannot start.
 // SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
@@ -18,6 +18,8 @@ function run(title, command, args, env = {}) {
 
 /** package.json's test:suites: the contract and end-to-end suites, for the profile SANDBOX_TEST_PROFILE names. */
 const suites = ['run', '--silent', 'test:suites'];
+/** package.json's test:playwright: the Playwright fixture's own suite (@playwright/test), for the same profile. */
+const playwrightSuite = ['run', '--silent', 'test:playwright'];
 
 /** Runs scripts/services/up for `services` (all when none) and returns the SANDBOX_* variables it prints, or null. */
 function servicesUp(services) {
@@ -46,10 +48,12 @@ if (servicesUp(['chromium']) === null) {
   console.error('\nFAILED: Chromium could not be installed (see above); the browser suites fail without /usr/bin/chromium.');
   failures.push('Chromium for the browser tests');
 }
-run('contract and end-to-end tests, embedded profile', 'npm', suites, { ...spamdEnv, SANDBOX_TEST_PROFILE: 'embedded' });
+const embeddedEnv = { ...spamdEnv, SANDBOX_TEST_PROFILE: 'embedded' };
+run('contract and end-to-end tests, embedded profile', 'npm', suites, embeddedEnv);
+run('Playwright fixture tests, embedded profile', 'npm', playwrightSuite, embeddedEnv);
 
 if (process.env.SANDBOX_TEST_SKIP_CLUSTER === '1') {
-  console.log('\n=== cluster profile SKIPPED (SANDBOX_TEST_SKIP_CLUSTER=1): its contract and end-to-end suites did not run ===');
+  console.log('\n=== cluster profile SKIPPED (SANDBOX_TEST_SKIP_CLUSTER=1): its contract, end-to-end and Playwright suites did not run ===');
 } else {
   console.log('\n=== starting Elasticsearch, MinIO and Redis (scripts/services/up; spamd runs already) ===');
   const services = servicesUp([]);
@@ -57,7 +61,9 @@ if (process.env.SANDBOX_TEST_SKIP_CLUSTER === '1') {
     console.error('\nFAILED: the cluster profile\'s services did not start (see above). Set SANDBOX_TEST_SKIP_CLUSTER=1 to run the embedded profile only.');
     failures.push('services for the cluster profile');
   } else {
-    run('contract and end-to-end tests, cluster profile', 'npm', suites, { ...services, SANDBOX_TEST_PROFILE: 'cluster' });
+    const clusterEnv = { ...services, SANDBOX_TEST_PROFILE: 'cluster' };
+    run('contract and end-to-end tests, cluster profile', 'npm', suites, clusterEnv);
+    run('Playwright fixture tests, cluster profile', 'npm', playwrightSuite, clusterEnv);
   }
 }
 

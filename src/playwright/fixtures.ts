@@ -44,11 +44,13 @@ export const test = base.extend<MailSandboxFixtureOptions & MailSandboxFixtures>
     // Failed as Playwright counts it: a test marked test.fail() that fails has gone as expected.
     const failed = testInfo.status !== testInfo.expectedStatus;
     if (failed && (keepInboxOnFailure ?? process.env.MAIL_SANDBOX_KEEP_ON_FAILURE === '1')) {
-      const dashboard = `${serviceUrl(mailSandboxUrl).replace(/\/+$/, '')}/inboxes/${inbox.id}`;
+      const baseUrl = serviceUrl(mailSandboxUrl).replace(/\/+$/, '');
+      const dashboard = `${baseUrl}/inboxes/${inbox.id}`;
       testInfo.annotations.push({ type: KEPT_INBOX, description: `${inbox.id} (${inbox.name}): ${dashboard}` });
+      // Plain text, which Playwright's terminal reporters print under the failure.
       await testInfo.attach(KEPT_INBOX, {
-        contentType: 'application/json',
-        body: JSON.stringify({ id: inbox.id, name: inbox.name, dashboard, smtp_username: inbox.smtp.username }, null, 2),
+        contentType: 'text/plain',
+        body: `The test's inbox was kept: ${inbox.id} (${inbox.name})\nDashboard: ${dashboard}\nAPI: GET ${baseUrl}/v1/inboxes/${inbox.id}/messages\n`,
       });
       return;
     }

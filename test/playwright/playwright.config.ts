@@ -1,0 +1,24 @@
+// The Playwright fixture's own suite (npm run test:playwright; npm test runs it on both profiles): the fixture from
+// the built package ('mail-sandbox/playwright', as its users import it) against a real server, driving Debian's
+// Chromium. Nothing here downloads a browser.
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { PROJECT_ROOT } from '../../src/project-root.js';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../support/browser.js';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  globalSetup: './global-setup.ts',
+  // The machine is shared and small; the tests are few.
+  workers: 1,
+  forbidOnly: true,
+  reporter: 'list',
+  // In the worktree's dist/ (ignored, and no other checkout's), not beside the sources.
+  outputDir: path.join(PROJECT_ROOT, 'dist', 'playwright-results'),
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_FLAGS },
+  },
+});
