@@ -2,14 +2,18 @@
 // the built package ('mail-sandbox/playwright', as its users import it) against a real server, driving Debian's
 // Chromium. Nothing here downloads a browser.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { PROJECT_ROOT } from '../../src/project-root.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../support/browser.js';
 
+/** This folder: paths are absolute so the root's playwright.config.ts (plain `npx playwright test`) can hand this on. */
+const here = path.dirname(fileURLToPath(import.meta.url));
+
 export default defineConfig({
-  testDir: '.',
+  testDir: here,
   testMatch: '*.spec.ts',
-  globalSetup: './global-setup.ts',
+  globalSetup: path.join(here, 'global-setup.ts'),
   // The machine is shared and small; the tests are few.
   workers: 1,
   forbidOnly: true,
