@@ -1,7 +1,11 @@
 // End to end, both profiles: SANDBOX_BASE_PATH moves the whole HTTP surface under a path, as behind a reverse proxy
 // that forwards /mail/... unchanged: nothing answers outside it, the session cookie is scoped to it, and every
-// absolute link the server hands out (set-password, invitations, signed files) carries it.
+// absolute link the server hands out (set-password, invitations, signed files) carries it, and the MCP server's tools call
+// the API back under it.
 import { strict as assert } from 'node:assert';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson, InvitationWithLinkJson, MessageDetailJson } from '../support/api-json.js';
 import { firstRunLink, linkToken, OWNER_EMAIL, OWNER_PASSWORD, SessionClient } from '../support/dashboard.js';
@@ -56,5 +60,23 @@ describe(`SANDBOX_BASE_PATH (${testProfile()} profile)`, function () {
     const raw = await new ApiClient(base, null).get(files.raw);
     assert.equal(raw.status, 200);
     assert.match(raw.bytes.toString(), /Subject: base path/);
+  });
+
+  it('serves the MCP server at /mail/mcp, whose tools call the API back under the base path', async () => {
+    const api = new ApiClient(base, server.defaultKey);
+    const inbox = expectOk<InboxWithCredentialsJson>(await api.post('/v1/inboxes', { name: 'mcp under a base path' }), 201);
+    const client = new Client({ name: 'base-path-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${server.defaultKey}` } },
+    }));
+    try {
+      const { content, isError } = await client.callTool({ name: 'list_inboxes', arguments: {} }) as CallToolResult;
+      const text = content[0]?.type === 'text' ? content[0].text : '';
+      assert.ok(!isError, text);
+      assert.ok(text.includes(inbox.id), text);
+    } finally {
+      await client.close();
+    }
+    assert.equal((await fetch(`${server.httpUrl}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${server.defaultKey}` } })).status, 404);
   });
 });

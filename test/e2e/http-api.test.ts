@@ -349,9 +349,10 @@ describe('HTTP API (e2e, shared server)', () => {
       }
     });
 
-    it('lets a read key use every GET operation', async () => {
+    it('lets a read key use every GET operation that has a success to give', async () => {
       const reader = api.withKey(readKey);
-      const gets = keyedOperations().filter((operation) => operation.method === 'get');
+      // GET /mcp declares no 200: it always answers 405 (the MCP server keeps no sessions); the 405 has its own test.
+      const gets = keyedOperations().filter((operation) => operation.method === 'get' && operation.responses['200'] !== undefined);
       assert.ok(gets.length > 0);
       for (const operation of gets) {
         const response = await reader.get(fillPath(operation.path, fixtureIds(), true));
