@@ -3,17 +3,37 @@
 // The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: this
 // starts them with scripts/services/up (installing them the first time) and fails when they cannot start.
 // SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const failures = [];
 
-function run(title, command, args, env = {}) {
+/** Each failed stage's own report of its failures, printed again at the very end. */
+const failureReports = [];
+
+/**
+ * Runs one stage, its output passed through as it comes. A failed stage's failure report (from mocha's "N failing" or
+ * Playwright's first "1) " to its end; else its last lines) is kept to be printed again last: a log read from its tail
+ * would otherwise end with the next stage's passing tests and not say which test failed.
+ */
+async function run(title, command, args, env = {}) {
   console.log(`\n=== ${title} ===`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  if (result.status !== 0) failures.push(title);
+  const child = spawn(command, args, { cwd: root, stdio: ['inherit', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    output += chunk;
+  });
+  const [code, signal] = await new Promise((resolve) => child.on('close', (...ended) => resolve(ended)));
+  if (code === 0) return;
+  failures.push(title);
+  const start = output.search(/^ {2}\d+ failing|^ {2}1\) /m);
+  const report = start >= 0 ? output.slice(start) : output.slice(-4000);
+  // Each line quoted, so that the counts CI sums from "N passing" / "N failing" lines do not take them twice.
+  failureReports.push(`--- ${title} (exit ${code ?? signal}) ---\n${report.trimEnd().replace(/^/gm, '| ')}`);
 }
 
 /** package.json's test:suites: the contract and end-to-end suites, for the profile SANDBOX_TEST_PROFILE names. */
@@ -29,10 +49,10 @@ function servicesUp(services) {
 }
 
 // The server's and the dashboard's (DOM) type checks: package.json's typecheck.
-run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-run('lint', 'npx', ['eslint', '.']);
-run('layers', 'npm', ['run', '--silent', 'lint:layers']);
-run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
+await run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+await run('lint', 'npx', ['eslint', '.']);
+await run('layers', 'npm', ['run', '--silent', 'lint:layers']);
+await run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
 // Only spamd here: the embedded profile needs no other service, and a run that skips the cluster profile should not
 // install Elasticsearch and MinIO (minutes) for it.
 console.log('\n=== starting spamd for the spam check (scripts/services/up spamd) ===');
@@ -49,8 +69,8 @@ if (servicesUp(['chromium']) === null) {
   failures.push('Chromium for the browser tests');
 }
 const embeddedEnv = { ...spamdEnv, SANDBOX_TEST_PROFILE: 'embedded' };
-run('contract and end-to-end tests, embedded profile', 'npm', suites, embeddedEnv);
-run('Playwright fixture tests, embedded profile', 'npm', playwrightSuite, embeddedEnv);
+await run('contract and end-to-end tests, embedded profile', 'npm', suites, embeddedEnv);
+await run('Playwright fixture tests, embedded profile', 'npm', playwrightSuite, embeddedEnv);
 
 if (process.env.SANDBOX_TEST_SKIP_CLUSTER === '1') {
   console.log('\n=== cluster profile SKIPPED (SANDBOX_TEST_SKIP_CLUSTER=1): its contract, end-to-end and Playwright suites did not run ===');
@@ -62,12 +82,13 @@ if (process.env.SANDBOX_TEST_SKIP_CLUSTER === '1') {
     failures.push('services for the cluster profile');
   } else {
     const clusterEnv = { ...services, SANDBOX_TEST_PROFILE: 'cluster' };
-    run('contract and end-to-end tests, cluster profile', 'npm', suites, clusterEnv);
-    run('Playwright fixture tests, cluster profile', 'npm', playwrightSuite, clusterEnv);
+    await run('contract and end-to-end tests, cluster profile', 'npm', suites, clusterEnv);
+    await run('Playwright fixture tests, cluster profile', 'npm', playwrightSuite, clusterEnv);
   }
 }
 
 if (failures.length > 0) {
+  console.error(`\n=== the failures again ===\n${failureReports.join('\n\n')}`);
   console.error(`\nFAILED: ${failures.join('; ')}`);
   process.exit(1);
 }
