@@ -26,7 +26,16 @@ export function rssKb(pid: number): number {
 
 /** CPU time (user + system, all threads) a process has used so far, in ms; from /proc, so for any process. */
 export function processCpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return cpuMsOf(`/proc/${pid}/stat`);
+}
+
+/** CPU time (user + system) one thread of a process has used so far, in ms: the main thread's id is the process's. */
+export function threadCpuMs(pid: number, tid: number): number {
+  return cpuMsOf(`/proc/${pid}/task/${tid}/stat`);
+}
+
+function cpuMsOf(statFile: string): number {
+  const stat = fs.readFileSync(statFile, 'utf8');
   // The command name (field 2) may hold spaces; from the state (field 3) on, fields are split by single spaces: utime and stime are fields 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[14 - 3]) + Number(fields[15 - 3])) * 1000) / CLOCK_TICKS_PER_SECOND;

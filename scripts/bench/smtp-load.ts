@@ -47,6 +47,81 @@ export function buildBenchMessage(index: number): OutgoingMessage {
   return { envelope: BENCH_ENVELOPE, raw: head + body };
 }
 
+/** The shapes of bench message: plain text, or what most real mail is, a text and an HTML alternative. */
+export const MESSAGE_SHAPES = ['text', 'html'] as const;
+export type MessageShape = (typeof MESSAGE_SHAPES)[number];
+
+/**
+ * A multipart/alternative message of exactly MESSAGE_BYTES bytes, like a transactional email: a text part, and an
+ * HTML part with a hidden preheader, a style sheet, layout tables, entities, a list, a code and a dozen links.
+ */
+export function buildBenchHtmlMessage(index: number): OutgoingMessage {
+  const boundary = `bench-boundary-${index}`;
+  const head = [
+    `From: Bench Sender <${BENCH_ENVELOPE.from}>`,
+    `To: <${BENCH_ENVELOPE.to[0]}>`,
+    `Subject: Your order ${index} has shipped`,
+    `Message-ID: <bench-html-${index}-${process.pid}@bench.example.test>`,
+    `Date: ${new Date().toUTCString()}`,
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    '',
+    '',
+  ].join('\r\n');
+  const text = [
+    `Hello, your order ${index} has shipped.`,
+    '',
+    'Your verification code is 482913.',
+    '',
+    `Track it at https://shop.example.test/orders/${index}/track`,
+    'Questions? Reply to this email or visit https://help.example.test/',
+    '',
+  ].join('\r\n');
+  const links = Array.from({ length: 8 }, (_, k) => `<td class="nav"><a href="https://shop.example.test/c/${k}?utm_source=email&amp;utm_campaign=${index}">Category ${k} &rsaquo;</a></td>`);
+  const items = Array.from({ length: 20 }, (_, k) => `<tr><td>Item ${k + 1} &ndash; &quot;Widget&quot;</td><td align="right">&euro;${(k + 1) * 7}.99</td></tr>`);
+  const html = [
+    '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Order shipped</title>',
+    '<style>body{margin:0;font-family:Arial,sans-serif}.nav a{color:#06c;text-decoration:none}td{padding:4px 8px}</style></head><body>',
+    `<div style="display:none;max-height:0;overflow:hidden">Order ${index} is on its way &#8203;&nbsp;&#8203;&nbsp;</div>`,
+    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">',
+    '<table role="presentation" width="600"><tr>',
+    ...links,
+    '</tr></table>',
+    `<h1>Your order ${index} has shipped</h1>`,
+    '<p>Hello,<br>good news: your parcel left our warehouse today &amp; should arrive within <b>2&ndash;3 days</b>.</p>',
+    '<p>Your verification code is <strong>482913</strong>.</p>',
+    '<table role="presentation" width="100%">',
+    ...items,
+    '</table>',
+    '<ul><li>Free returns within 30 days</li><li>Support around the clock</li></ul>',
+    `<p><a href="https://shop.example.test/orders/${index}/track" style="background:#06c;color:#fff;padding:8px 16px">Track your parcel</a></p>`,
+    '<p><img src="https://cdn.example.test/logo.png" alt="Example Shop" width="120" height="40"></p>',
+    '<p style="font-size:11px;color:#999">You receive this email because you ordered from Example Shop. ',
+    '<a href="https://shop.example.test/unsubscribe?u=abc">Unsubscribe</a> &middot; <a href="https://shop.example.test/privacy">Privacy</a></p>',
+    '</td></tr></table></body></html>',
+  ].join('\r\n');
+  const parts = [
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=utf-8',
+    'Content-Transfer-Encoding: 7bit',
+    '',
+    text,
+    `--${boundary}`,
+    'Content-Type: text/html; charset=utf-8',
+    'Content-Transfer-Encoding: 7bit',
+    '',
+    html,
+  ].join('\r\n');
+  const closing = `\r\n--${boundary}--\r\n`;
+  const room = MESSAGE_BYTES - head.length - parts.length - closing.length;
+  if (room < 0) throw new Error(`the HTML bench message is ${-room} bytes over ${MESSAGE_BYTES}`);
+  // Filled up to the size with spaces, as generated markup is indented.
+  return { envelope: BENCH_ENVELOPE, raw: head + parts + ' '.repeat(room) + closing };
+}
+
+/** The bench message of a shape. */
+export const benchMessageOf = (shape: MessageShape): ((index: number) => OutgoingMessage) => (shape === 'html' ? buildBenchHtmlMessage : buildBenchMessage);
+
 /**
  * Options for one SMTP connection kept for every message sent through it (a pool of one that never retires its
  * connection; nodemailer would otherwise reconnect every 100 messages).
