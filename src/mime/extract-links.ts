@@ -3,6 +3,7 @@
 import { Parser } from 'htmlparser2';
 import { LinkifyIt } from 'linkify-it';
 import type { LinkDetail } from '../domain/types.js';
+import type { HtmlAnchor } from './html-text.js';
 
 const linkify = new LinkifyIt();
 const isWebLink = (url: string): boolean => /^https?:\/\//i.test(url);
@@ -99,10 +100,10 @@ const ANCHOR_TEXT_LENGTH = 200;
 /**
  * The links a reader can follow, each once (HTML first), with what the reader sees of it: the anchor's text (an
  * image's alt text when the anchor holds only an image) for an HTML link, and nothing for a URL written in the text
- * body, where the URL is what the reader sees. The same links as extractLinks, in the same order, from one walk of
- * the HTML, so a capture reads its HTML for links once.
+ * body, where the URL is what the reader sees. The same links as extractLinks, in the same order; the HTML's anchors
+ * come from the one reading of the HTML a capture makes (html-text.ts).
  */
-export function extractLinkDetails(html: string, text: string): LinkDetail[] {
+export function linkDetails(htmlAnchors: HtmlAnchor[], text: string): LinkDetail[] {
   const details: LinkDetail[] = [];
   const seen = new Set<string>();
   const add = (url: string, anchorText: string, source: LinkDetail['source']) => {
@@ -111,34 +112,7 @@ export function extractLinkDetails(html: string, text: string): LinkDetail[] {
     seen.add(trimmed);
     details.push({ url: trimmed, text: anchorText.replace(/\s+/g, ' ').trim().slice(0, ANCHOR_TEXT_LENGTH), source });
   };
-  // The anchor being read: its href, its text so far, and the alt text of images inside it.
-  let anchor: { href: string; text: string; alt: string } | null = null;
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      if (name === 'a' || name === 'area') {
-        if (anchor) add(anchor.href, anchor.text || anchor.alt, 'html');
-        anchor = attributes.href ? { href: attributes.href, text: '', alt: name === 'area' ? attributes.alt ?? '' : '' } : null;
-        if (name === 'area' && anchor) {
-          add(anchor.href, anchor.alt, 'html');
-          anchor = null;
-        }
-      } else if (name === 'img' && anchor && attributes.alt) {
-        anchor.alt += ` ${attributes.alt}`;
-      }
-    },
-    ontext(piece) {
-      if (anchor) anchor.text += piece;
-    },
-    onclosetag(name) {
-      if (name !== 'a' || !anchor) return;
-      add(anchor.href, anchor.text || anchor.alt, 'html');
-      anchor = null;
-    },
-  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-  parser.write(html);
-  parser.end();
-  const unclosed = anchor as { href: string; text: string; alt: string } | null;
-  if (unclosed) add(unclosed.href, unclosed.text || unclosed.alt, 'html');
+  for (const anchor of htmlAnchors) add(anchor.href, anchor.text, 'html');
   for (const url of linksInText(text)) add(url, '', 'text');
   return details;
 }

@@ -1,8 +1,8 @@
 // Derives the searchable fields of a message from its raw bytes; never throws, reports problems in parseError.
 // Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
-import { convert as htmlToText } from 'html-to-text';
-import { extractLinkDetails, LINK_DETAILS_KEPT } from './extract-links.js';
+import { linkDetails, LINK_DETAILS_KEPT } from './extract-links.js';
+import { readHtml } from './html-text.js';
 import { headerSummary } from './header-summary.js';
 import { snippetOf } from './snippet.js';
 import { findOneTimeCodes } from './one-time-codes.js';
@@ -20,7 +20,7 @@ export interface ParsedEmail {
   linkCount: number;
   /** The text body for full-text search: its first SEARCH_TEXT_LIMIT characters. */
   textBody: string;
-  /** Text of the HTML body for full-text search: its first SEARCH_TEXT_LIMIT characters. */
+  /** Text of the HTML body (as html-text.ts lays it out) for full-text search: its first SEARCH_TEXT_LIMIT characters. */
   htmlText: string;
   /** The start of the text body (or else of the HTML's text) on one line, for a message list (snippet.ts). */
   snippet: string;
@@ -68,18 +68,6 @@ function structuralProblem(raw: Buffer, contentType: HeaderValue | undefined): s
   return null;
 }
 
-function htmlBodyText(html: string): string {
-  return htmlToText(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'a', options: { ignoreHref: true } },
-      { selector: 'img', format: 'skip' },
-      // Headings as written: the text is searched case-insensitively anyway, and it also gives a message list its snippet.
-      ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
-    ],
-  });
-}
-
 /** MIME parts (of any depth) read from one message; a message with more is not parsed past its header fields. */
 export const MIME_PART_LIMIT = 1000;
 /** Bytes of one part's header section; a larger one stops the parse the same way. */
@@ -118,14 +106,9 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   }
   const html = typeof parsed.html === 'string' ? parsed.html : '';
   const textBody = parsed.text ?? '';
-  let htmlText = '';
-  let parseError = structuralProblem(raw, parsed.headers.get('content-type'));
-  const links = extractLinkDetails(html, textBody);
-  try {
-    htmlText = html ? htmlBodyText(html) : '';
-  } catch (error) {
-    parseError ??= `HTML body could not be read: ${(error as Error).message}`;
-  }
+  // One reading of the HTML gives its text (search, snippet, codes) and its links.
+  const { text: htmlText, anchors } = readHtml(html, SEARCH_TEXT_LIMIT);
+  const links = linkDetails(anchors, textBody);
   return {
     from: addressText(parsed.from),
     to: addressText(parsed.to),
@@ -137,11 +120,11 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     attachmentCount: parsed.attachments.length,
     linkCount: links.length,
     textBody: textBody.slice(0, SEARCH_TEXT_LIMIT),
-    htmlText: htmlText.slice(0, SEARCH_TEXT_LIMIT),
+    htmlText,
     snippet: snippetOf(textBody.trim() === '' ? htmlText : textBody),
     codes: findOneTimeCodes({ subject: parsed.subject ?? '', text: textBody, html: htmlText }),
     linkDetails: links.slice(0, LINK_DETAILS_KEPT),
-    parseError,
+    parseError: structuralProblem(raw, parsed.headers.get('content-type')),
     analysisCutShort: false,
   };
 }

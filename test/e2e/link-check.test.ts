@@ -260,7 +260,7 @@ describe('link check of a message whose analysis overran at capture', function (
   let server: StartedServer;
 
   before(async () => {
-    // A limit the nested-div shape is sure to overrun; no other message goes to this server.
+    // A limit the 100,000-link shape is sure to overrun (its analysis takes a second or more); no other message goes to this server.
     server = await startServer({ env: { SANDBOX_PARSE_TIMEOUT_MS: '100' } });
   });
 
@@ -272,7 +272,7 @@ describe('link check of a message whose analysis overran at capture', function (
   it('answers 422 analysis_limit', async () => {
     const api = new ApiClient(server.httpUrl, server.defaultKey);
     const inbox = await createInbox(api, uniqueName('overrun'));
-    const raw = HOSTILE_SHAPES.find((shape) => shape.name === 'nested-div-2mb')!.build();
+    const raw = HOSTILE_SHAPES.find((shape) => shape.name === 'links-100000')!.build();
     const id = storedId((await sendRaw(credentialsOf(inbox), raw, { from: 'hostile@sender.example.test', to: ['user@example.com'] })).response);
     assert.match((await summaryOf(api, inbox.id, id)).parse_error ?? '', /^analysis stopped after/);
     expectError(await api.get(`/v1/messages/${id}/link-check`), 422, 'analysis_limit');

@@ -1,6 +1,7 @@
 // The URLs the link check requests: every source of the HTML a mail client fetches or a reader follows, and the text body.
 import { strict as assert } from 'node:assert';
-import { extractCheckableLinks, extractLinkDetails, extractLinks } from '../../src/mime/extract-links.js';
+import { extractCheckableLinks, extractLinks, linkDetails } from '../../src/mime/extract-links.js';
+import { readHtml } from '../../src/mime/html-text.js';
 
 describe('extractCheckableLinks', () => {
   it('collects every kind of URL the HTML refers to, in document order, then the text body', () => {
@@ -51,7 +52,9 @@ describe('extractCheckableLinks', () => {
   });
 });
 
-describe('extractLinkDetails', () => {
+describe('linkDetails', () => {
+  const detailsOf = (html: string, text: string) => linkDetails(readHtml(html).anchors, text);
+
   it('gives each followable link once, HTML first, with what the reader sees of it', () => {
     const html = [
       '<p>Hello <a href="https://shop.example/orders/1042">View   your\n order</a></p>',
@@ -59,7 +62,7 @@ describe('extractLinkDetails', () => {
       '<a href="mailto:help@shop.example">Mail us</a> <a href="https://shop.example/orders/1042">again</a>',
       '<map><area href="https://shop.example/map" alt="Our store"></map><a href="https://shop.example/unclosed">Unclosed',
     ].join('');
-    assert.deepEqual(extractLinkDetails(html, 'Or open https://shop.example/orders/1042 or https://shop.example/help'), [
+    assert.deepEqual(detailsOf(html, 'Or open https://shop.example/orders/1042 or https://shop.example/help'), [
       { url: 'https://shop.example/orders/1042', text: 'View your order', source: 'html' },
       { url: 'https://shop.example/track', text: 'Track it', source: 'html' },
       { url: 'https://shop.example/map', text: 'Our store', source: 'html' },
@@ -71,6 +74,6 @@ describe('extractLinkDetails', () => {
   it('gives the links extractLinks gives, in its order', () => {
     const html = '<a href="https://a.example/1">one</a><img src="https://cdn.example/x.png"><a href=" https://a.example/2 ">two</a><a href="https://a.example/1">again</a>';
     const text = 'see https://a.example/3 and https://a.example/1';
-    assert.deepEqual(extractLinkDetails(html, text).map((link) => link.url), extractLinks(html, text));
+    assert.deepEqual(detailsOf(html, text).map((link) => link.url), extractLinks(html, text));
   });
 });

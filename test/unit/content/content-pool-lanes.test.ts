@@ -43,9 +43,9 @@ describe('ContentPool lanes', function () {
   });
 
   it('parses one large capture at a time on two workers, so a small capture of another workspace does not wait behind them', async () => {
-    // 2 MB of nested markup: each analysis runs until the time limit stops it, and the message is still captured.
+    // 5.9 MB of 100,000 links: each analysis takes a second or more (or stops at the time limit), and the message is still captured.
     pool = poolWith({ taskTimeoutMs: 4000 });
-    const large = shape('nested-div-2mb');
+    const large = shape('links-100000');
     const finished: string[] = [];
     const captures = Array.from({ length: 3 }, (_, index) => pool.analyze('ws_large', large).then(() => finished.push(`large ${index}`)));
     await pollUntil(async () => pool.stats().running === 1, 10_000, 'the first large capture to start');

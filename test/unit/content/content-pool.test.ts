@@ -62,10 +62,11 @@ describe('ContentPool', function () {
 
   it('stops an analysis at the time limit, keeps the header fields and says which limit stopped it', async () => {
     pool = poolWith({ threads: 1, taskTimeoutMs: 300, memoryMb: 512 });
-    const parsed = await pool.analyze(WORKSPACE, shape('nested-div-2mb'));
-    assert.equal(parsed.subject, 'hostile nested-div-2mb');
+    // 24.5 MiB of markup: its MIME parse alone takes seconds.
+    const parsed = await pool.analyze(WORKSPACE, shape('nested-div-25mb'));
+    assert.equal(parsed.subject, 'hostile nested-div-25mb');
     assert.match(parsed.from, /hostile@sender\.example\.test/);
-    assert.equal(parsed.messageId, '<nested-div-2mb@hostile.example.test>');
+    assert.equal(parsed.messageId, '<nested-div-25mb@hostile.example.test>');
     assert.match(parsed.parseError ?? '', /analysis stopped after 0\.3 s \(the limit per message\); parts may be missing/);
     assert.equal(parsed.analysisCutShort, true);
     // The worker was replaced: the next message is analysed in full.
@@ -100,12 +101,12 @@ describe('ContentPool', function () {
 
   it('survives a worker terminated from outside mid-task: the task falls back, the pool replaces the worker', async () => {
     pool = poolWith({ threads: 1, taskTimeoutMs: 60_000, memoryMb: 512 });
-    const analysis = pool.analyze(WORKSPACE, shape('nested-div-2mb'));
+    const analysis = pool.analyze(WORKSPACE, shape('nested-div-25mb'));
     await pollUntil(async () => pool.stats().running === 1, 10_000, 'the task to start');
     await Promise.all(pool.threads.map((thread) => thread.terminate()));
     const parsed = await analysis;
     assert.match(parsed.parseError ?? '', /^analysis failed: .*; parts may be missing/);
-    assert.equal(parsed.subject, 'hostile nested-div-2mb');
+    assert.equal(parsed.subject, 'hostile nested-div-25mb');
     assert.equal((await pool.analyze(WORKSPACE, plain)).parseError, null);
     assert.deepEqual(pool.stats(), { running: 0, waiting: 0 });
   });
