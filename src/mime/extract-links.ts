@@ -1,9 +1,9 @@
 // Finds the http(s) links of a message: the clickable ones (hrefs in the HTML body, URLs written in the text body), and
 // for the link check every URL the HTML makes a mail client fetch too (images, srcset, backgrounds, stylesheets, CSS).
-import { Parser } from 'htmlparser2';
 import { LinkifyIt } from 'linkify-it';
 import type { LinkDetail } from '../domain/types.js';
 import type { HtmlAnchor } from './html-text.js';
+import { walkHtml } from './html-walk.js';
 
 const linkify = new LinkifyIt();
 const isWebLink = (url: string): boolean => /^https?:\/\//i.test(url);
@@ -48,8 +48,8 @@ function linksInHtml(html: string, kinds: HtmlLinkKinds): string[] {
   const links: string[] = [];
   // A style sheet's text can come in several pieces; a url() is only read once the element's text is whole.
   let styleText: string | null = null;
-  const parser = new Parser({
-    onopentag(name, attributes) {
+  walkHtml(html, {
+    open(name, attributes) {
       if ((name === 'a' || name === 'area') && attributes.href) links.push(attributes.href);
       if (kinds === 'clickable') return;
       if (name === 'img' && attributes.src) links.push(attributes.src);
@@ -59,17 +59,18 @@ function linksInHtml(html: string, kinds: HtmlLinkKinds): string[] {
       if (attributes.style) links.push(...urlsInCss(attributes.style));
       if (name === 'style') styleText = '';
     },
-    ontext(text) {
-      if (styleText !== null) styleText += text;
+    text(piece) {
+      if (styleText !== null) styleText += piece;
     },
-    onclosetag(name) {
+    close(name) {
       if (name !== 'style' || styleText === null) return;
       links.push(...urlsInCss(styleText));
       styleText = null;
     },
-  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-  parser.write(html);
-  parser.end();
+  }, (name) => kinds === 'all' || name === 'a' || name === 'area');
+  // A style sheet left open runs to the end of the markup.
+  const unclosed = styleText as string | null;
+  if (unclosed !== null) links.push(...urlsInCss(unclosed));
   return links;
 }
 

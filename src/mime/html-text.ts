@@ -1,7 +1,7 @@
-// The text of an HTML body as a reader sees it, and the links in it with the words they stand on, from one pass of
-// htmlparser2's tokenizer over its markup: capture reads every HTML body this way (parse-email.ts), so search,
-// snippets, codes and link details cost one lexing of the HTML rather than a formatter's DOM build and a second parse.
-import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+// The text of an HTML body as a reader sees it, and the links in it with the words they stand on, from one walk of its
+// markup (html-walk.ts): capture reads every HTML body this way (parse-email.ts), so search, snippets, codes and link
+// details cost one lexing of the HTML rather than a formatter's DOM build and a second parse.
+import { walkHtml } from './html-walk.js';
 
 /** A link of the HTML body as written (href untrimmed, any scheme) and the words a reader clicks on, as written. */
 export interface HtmlAnchor {
@@ -46,15 +46,16 @@ const RUN_READ_FACTOR = 4;
 const enum Gap { None, Space, Cell, Break }
 
 /**
- * Reads an HTML body once, in time linear in its length however deeply its elements nest. The text is laid out as a
- * browser's innerText would be, for search, snippets and codes: whitespace collapsed (kept inside <pre>), block
- * elements and <br> as line breaks, table cells apart by a tab, the content of script, style, title and template left
- * out (what a head holds besides them makes no text), entities decoded, image alt texts and link targets left out
- * (they are not words read in the flow). Hidden preheaders stay: mail clients show them in their previews. Only the
- * first `textLimit` characters of text are kept; the links are read to the end.
+ * Reads an HTML body once, in time linear in its length however deeply its elements nest (html-walk.ts). The text
+ * is laid out as a browser's innerText would be, for search, snippets and codes: whitespace collapsed (kept inside
+ * <pre>), block elements and <br> as line breaks, table cells apart by a tab, the content of script, style, title and
+ * template left out (what a head holds besides them makes no text), entities decoded, image alt texts and link targets
+ * left out (they are not words read in the flow). Hidden preheaders stay: mail clients show them in their previews.
+ * Only the first `textLimit` characters of text are kept; the links are read to the end.
  *
- * No tree is built: an element's edges are where its tags are. A stray or missing end tag therefore never hides text;
- * it can at most join or part two pieces of text, or let a link's words run on to the next link.
+ * No tree is built: an element's edges are where its tags are. A script, style, title or template left open hides
+ * the rest, as in a browser; any other stray or missing end tag can at most join or part two pieces of text, or let a
+ * link's words run on to the next link.
  */
 export function readHtml(html: string, textLimit = Infinity): HtmlReading {
   const pieces: string[] = [];
@@ -118,7 +119,7 @@ export function readHtml(html: string, textLimit = Infinity): HtmlReading {
     readText(run);
   };
 
-  const opened = (name: string, attributes: Record<string, string>) => {
+  const opened = (name: string, attributes: Readonly<Record<string, string>>) => {
     if (HIDDEN.has(name)) hidden++;
     else if (name === 'br') lineBreak();
     else if (BLOCKS.has(name)) blockEdge();
@@ -142,48 +143,7 @@ export function readHtml(html: string, textLimit = Infinity): HtmlReading {
     if (name === 'a') closeAnchor();
   };
 
-  // The tag being read, and its attributes when they are wanted (first of a name wins, as in HTML).
-  let tag = '';
-  let attributes: Record<string, string> | null = null;
-  let attributeName = '';
-  let attributeValue = '';
-  const openTagEnded = () => {
-    opened(tag, attributes ?? {});
-    attributes = null;
-  };
-  const callbacks: TokenizerCallbacks = {
-    ontext: (start, end) => text(html.slice(start, end)),
-    ontextentity: (codePoint) => text(String.fromCodePoint(codePoint)),
-    onopentagname(start, end) {
-      tag = html.slice(start, end).toLowerCase();
-      attributes = WITH_ATTRIBUTES.has(tag) ? {} : null;
-    },
-    onattribname(start, end) {
-      if (attributes) attributeName = html.slice(start, end).toLowerCase();
-      attributeValue = '';
-    },
-    onattribdata(start, end) {
-      if (attributes) attributeValue += html.slice(start, end);
-    },
-    onattribentity(codePoint) {
-      if (attributes) attributeValue += String.fromCodePoint(codePoint);
-    },
-    onattribend(quote) {
-      if (attributes && !Object.hasOwn(attributes, attributeName)) attributes[attributeName] = quote === QuoteType.NoValue ? '' : attributeValue;
-    },
-    onopentagend: openTagEnded,
-    // Outside SVG and MathML a self-closing slash means nothing in HTML: `<div/>` opens a div.
-    onselfclosingtag: openTagEnded,
-    onclosetag: (start, end) => closed(html.slice(start, end).toLowerCase()),
-    oncdata: () => undefined,
-    oncomment: () => undefined,
-    ondeclaration: () => undefined,
-    onprocessinginstruction: () => undefined,
-    onend: () => undefined,
-  };
-  const tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
-  tokenizer.write(html);
-  tokenizer.end();
+  walkHtml(html, { open: opened, close: closed, text }, (name) => WITH_ATTRIBUTES.has(name));
   closeAnchor();
   return { text: pieces.join(''), anchors };
 }

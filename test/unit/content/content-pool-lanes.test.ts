@@ -28,9 +28,9 @@ describe('ContentPool lanes', function () {
   });
 
   it('lets a capture run while reads hold the workers they may have and more wait', async () => {
-    // Each read of this message runs until the time limit stops it.
+    // Each read of this 24.5 MiB message takes a second or more.
     pool = poolWith({ taskTimeoutMs: 5000 });
-    const slow = shape('nested-div-2mb');
+    const slow = shape('nested-div-25mb');
     const finished: string[] = [];
     const reads = Array.from({ length: 3 }, (_, index) => pool.view('ws_reader', slow).then(() => finished.push(`read ${index}`), () => finished.push(`read ${index}`)));
     await pollUntil(async () => pool.stats().running === 1, 10_000, 'the first read to start');
