@@ -103,9 +103,13 @@ const SENTENCE_END_COST = 40;
 function candidatesIn(raw: string, source: CodeSource): Candidate[] {
   if (raw === '') return [];
   const text = raw.slice(0, READ_LIMIT).replace(/[\u034F\u200B-\u200D\u2060\u00AD\uFEFF]/g, '');
+  // Every candidate holds a digit, and every code a code word: most mail is done with here, before the costlier scans.
+  if (!/\d/.test(text)) return [];
+  const anyCodeWords = matchSpans(text, CODE_WORDS);
+  if (anyCodeWords.length === 0) return [];
   const otherWords = matchSpans(text, OTHER_NUMBER_WORDS);
   // "promo code", "zip code", "QR code": a code word another word qualifies names no one-time code.
-  const codeWords = matchSpans(text, CODE_WORDS).filter((word) => !otherWords.some((other) => other.end <= word.start && word.start - other.end <= 2));
+  const codeWords = anyCodeWords.filter((word) => !otherWords.some((other) => other.end <= word.start && word.start - other.end <= 2));
   if (codeWords.length === 0) return [];
   const scanned = text.replace(URL, (link) => ' '.repeat(link.length));
   const numbers = [...digitCandidates(scanned), ...mixedCandidates(scanned)];
