@@ -479,12 +479,36 @@ export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'basePath'>): s
   return new URL(config.publicUrl).pathname === '/' ? `${config.publicUrl}${config.basePath}` : config.publicUrl;
 }
 
-export function loadConfig(env: Env = process.env): Readonly<Config> {
+/** What the server may use of the machine it runs on: cores, and memory in MB (a container's limit when it has one). */
+export interface MachineSize {
+  cores: number;
+  memoryMb: number;
+}
+
+export function thisMachine(): MachineSize {
+  const limit = process.constrainedMemory?.() ?? 0;
+  const memory = limit > 0 ? Math.min(os.totalmem(), limit) : os.totalmem();
+  return { cores: os.availableParallelism(), memoryMb: Math.floor(memory / 1024 / 1024) };
+}
+
+/** SANDBOX_PARSE_MEMORY_MB's default: 512 MB per content worker, an eighth of the memory on a machine under 4 GB, at least 128. */
+export const defaultParseMemoryMb = (machine: MachineSize): number => Math.max(128, Math.min(512, Math.floor(machine.memoryMb / 8)));
+
+/**
+ * SANDBOX_CONTENT_THREADS' default: one worker per core, and at least two, since the pool's lanes keep a worker for
+ * captures while reads run and one for small captures while large ones do; but no more than half the memory holds at
+ * each worker's heap limit, so a burst of large messages parsed at once cannot take the machine's memory.
+ */
+export const defaultContentThreads = (machine: MachineSize, parseMemoryMb: number): number =>
+  Math.max(2, Math.min(machine.cores, Math.floor(machine.memoryMb / 2 / parseMemoryMb)));
+
+export function loadConfig(env: Env = process.env, machine: MachineSize = thisMachine()): Readonly<Config> {
   const namespace = env.SANDBOX_NAMESPACE ?? '';
   // Index, bucket and Redis key names all accept these characters (S3 bucket names refuse '_').
   if (!/^[a-z0-9-]{0,40}$/.test(namespace)) throw new ConfigError('SANDBOX_NAMESPACE', `expected 0-40 of a-z, 0-9 and -, got '${namespace}'`);
   const bind = env.SANDBOX_BIND || '127.0.0.1';
   const maxMessageBytes = readSize(env, 'SANDBOX_MAX_MESSAGE_BYTES', 25 * 1024 * 1024);
+  const parseMemoryMb = readPositiveInt(env, 'SANDBOX_PARSE_MEMORY_MB', defaultParseMemoryMb(machine));
   const tlsCertPath = env.SANDBOX_TLS_CERT || null;
   const tlsKeyPath = env.SANDBOX_TLS_KEY || null;
   if ((tlsCertPath === null) !== (tlsKeyPath === null)) {
@@ -509,9 +533,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     smtpHostname: env.SANDBOX_SMTP_HOSTNAME || (bind === '0.0.0.0' || bind === '::' ? 'localhost' : bind),
     maxMessageBytes,
     maxRecipients: readPositiveInt(env, 'SANDBOX_MAX_RECIPIENTS', 5000),
-    contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', os.availableParallelism()),
+    contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', defaultContentThreads(machine, parseMemoryMb)),
     parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
-    parseMemoryMb: readPositiveInt(env, 'SANDBOX_PARSE_MEMORY_MB', 512),
+    parseMemoryMb,
     queryThreads: readPositiveInt(env, 'SANDBOX_QUERY_THREADS', 2),
     queryTimeoutMs: readPositiveInt(env, 'SANDBOX_QUERY_TIMEOUT_MS', 2000),
     queryQueuePerWorkspace: readPositiveInt(env, 'SANDBOX_QUERY_QUEUE_PER_WORKSPACE', 100),

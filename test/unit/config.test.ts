@@ -260,6 +260,21 @@ describe('loadConfig', () => {
       set.waitsPerWorkspace, set.streamsPerWorkspace], [4, 500, 3, 100, 50, 5, 6]);
   });
 
+  it('sizes the content workers and their heaps by the machine, at least two workers, and takes set values as they are', () => {
+    const sized = (cores: number, memoryMb: number, env: Record<string, string> = {}) => {
+      const config = loadConfig(env, { cores, memoryMb });
+      return [config.contentThreads, config.parseMemoryMb];
+    };
+    assert.deepEqual(sized(2, 24_000), [2, 512], 'two cores, plenty of memory');
+    assert.deepEqual(sized(16, 32_000), [16, 512], 'a worker per core');
+    assert.deepEqual(sized(1, 8_000), [2, 512], 'never fewer than two, so the lanes each keep a worker');
+    assert.deepEqual(sized(16, 4_096), [4, 512], 'no more workers than half the memory holds at their heap limit');
+    assert.deepEqual(sized(8, 2_048), [4, 256], 'a smaller machine: an eighth of its memory per worker heap');
+    assert.deepEqual(sized(8, 512), [2, 128], 'at least 128 MB a worker');
+    assert.deepEqual(sized(16, 4_096, { SANDBOX_CONTENT_THREADS: '12', SANDBOX_PARSE_MEMORY_MB: '64' }), [12, 64]);
+    assert.deepEqual(sized(16, 4_096, { SANDBOX_PARSE_MEMORY_MB: '1024' }), [2, 1024], 'the worker count follows a set heap limit');
+  });
+
   it('tells loopback binds from binds that other machines reach', () => {
     for (const bind of ['127.0.0.1', '127.0.0.2', '::1', 'localhost', '::ffff:127.0.0.1']) assert.equal(isLoopbackBind(bind), true, bind);
     for (const bind of ['0.0.0.0', '::', '192.168.1.10', 'fe80::1', 'sandbox.lan']) assert.equal(isLoopbackBind(bind), false, bind);
