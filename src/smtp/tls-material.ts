@@ -1,7 +1,6 @@
 // TLS key and certificate for STARTTLS and SMTPS: the configured files, or a self-signed pair made once and kept.
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 
 export interface TlsMaterial {
   key: string;
@@ -23,6 +22,8 @@ export async function loadTlsMaterial(options: { certPath: string | null; keyPat
     { type: 2 as const, value: 'localhost' },
     { type: 7 as const, ip: '127.0.0.1' },
   ];
+  // Loaded only to make the pair, once per data dir: the certificate library and its ASN.1 stack cost a server ~MB.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: options.hostname }], {
     keySize: 2048,
     algorithm: 'sha256',
