@@ -37,6 +37,19 @@ describe('findOneTimeCodes', function () {
     assert.ok(code!.context.length <= 60 && !/\s\s|\n/.test(code!.context), code!.context);
   });
 
+  it('knows a code by each of its code words, in every language and case it knows them', () => {
+    const words = [
+      'code', 'Codes', 'passcode', 'OTP', 'PIN', '2FA', 'MFA', 'one-time', 'one time', 'verification', 'Verify', 'authentication', 'security',
+      'sign-in', 'signin', 'log in', 'LOGIN', 'confirmation', 'Bestätigungscode', 'verificatiecode', 'Bestätigung', 'Einmalpasswort', 'engangskode',
+      'bekræftelseskode', 'verifieringskod', 'kode', 'koden', 'vérification', 'SÉCURITÉ', 'usage unique', 'código', 'codigo', 'verificación',
+      'verificacion', 'clave', 'verificação', 'verificacao', 'codice', 'verifica', 'kod', 'kodu', 'weryfikacyjny', 'jednorazowy', 'ověřovací',
+      'код', 'КОДА', 'подтверждения', 'doğrulama', '認証コード', '確認コード', 'ワンタイム', 'コード', '验证码', '驗證碼', '校验码', '动态码', '인증번호', '인증 코드',
+    ];
+    for (const word of words) {
+      assert.deepEqual(findOneTimeCodes({ subject: '', text: `${word}: 482913`, html: '' }).map((code) => code.value), ['482913'], word);
+    }
+  });
+
   it('finds nothing in a mail without a code word, however many numbers it holds', () => {
     assert.deepEqual(findOneTimeCodes({ subject: 'Numbers', text: '482913 and 731904 and G3H1Y2', html: '' }), []);
   });
