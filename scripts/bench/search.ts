@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config.js';
 import { newId } from '../../src/domain/ids.js';
 import { quotaPeriod } from '../../src/domain/quota-period.js';
-import { searchFields } from '../../src/domain/search-text.js';
+import { searchBody, searchFields } from '../../src/domain/search-text.js';
 import type { MessageRecord } from '../../src/domain/types.js';
 import { InboxService } from '../../src/services/mail/inboxes.js';
 import { WorkspaceService } from '../../src/services/accounts/workspaces.js';
@@ -299,7 +299,7 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
     // The list endpoint never reads the raw blob, so none is written.
     rawKey: `raw/${workspaceId}/${id}.eml`,
     // As the ingest pipeline does: the HTML alternative's text repeats the plain text.
-    search: searchFields(headers, hasText ? text : '', hasHtml ? text : ''),
+    search: searchFields(headers, searchBody(hasText ? text : '', hasHtml ? text : '')),
   };
 }
 

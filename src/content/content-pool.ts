@@ -9,7 +9,6 @@ import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
 import { workerFile } from '../worker-file.js';
 import { FairGate, GateRefusal } from '../domain/fair-gate.js';
-import type { ParsedEmail } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { ComposedBody } from '../mime/compose-message.js';
@@ -152,7 +151,7 @@ export class ContentPool {
    * limit stopped it.
    * Only a full queue refuses (server_busy: the sender retries).
    */
-  async analyze(workspaceId: string, raw: Buffer, tagRules?: AnalyzeTagRules): Promise<ParsedEmail & Pick<ContentResults['analyze'], 'ruleTags'>> {
+  async analyze(workspaceId: string, raw: Buffer, tagRules?: AnalyzeTagRules): Promise<ContentResults['analyze']> {
     try {
       const analysis = () => this.run('capture', workspaceId, 'analyze', raw, tagRules ? { tagRules } : {}, this.options.taskTimeoutMs);
       return await (raw.byteLength >= LARGE_CAPTURE_BYTES ? this.admit(this.largeCaptures, workspaceId, analysis) : analysis());
@@ -161,7 +160,7 @@ export class ContentPool {
       const headers = await this.run('capture', workspaceId, 'headers', raw, {}, FALLBACK_TIMEOUT_MS)
         .catch((): HeaderSummary => ({ from: '', to: '', cc: '', subject: '', messageId: '' }));
       return {
-        ...headers, hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '', codes: [], linkDetails: [],
+        ...headers, hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, searchBody: '', snippet: '', codes: [], linkDetails: [],
         parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Subject and Message-ID were read)`,
         analysisCutShort: true,
       };

@@ -1,6 +1,6 @@
 // The messages between the event loop and the content workers: what a task asks for and what it answers.
 // Types only, so the event loop's side never loads a MIME parser.
-import type { ParsedEmail } from '../mime/parse-email.js';
+import type { MessageAnalysis } from '../mime/parse-email.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { MessageRecord } from '../domain/types.js';
@@ -56,7 +56,7 @@ export type ThumbnailOutcome = { thumbnail: Uint8Array } | { refused: string };
 
 export interface ContentResults {
   /** `ruleTags`: what the tag rules gave, when the task carried some. */
-  analyze: ParsedEmail & { ruleTags?: RuleMatchOutcome };
+  analyze: MessageAnalysis & { ruleTags?: RuleMatchOutcome };
   headers: HeaderSummary;
   view: MessageView;
   html: string | null;

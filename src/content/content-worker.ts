@@ -1,5 +1,5 @@
 // Entry of a content worker thread: runs one parsing or analysis task on a message's bytes (see content-pool.ts).
-import { parseEmail } from '../mime/parse-email.js';
+import { messageAnalysis, parseEmail } from '../mime/parse-email.js';
 import { headerSummary } from '../mime/header-summary.js';
 import { attachmentContent, htmlBody, messageParts, messageView } from '../mime/message-view.js';
 import { renderedHtml, renderedText } from '../mime/rendered-view.js';
@@ -42,14 +42,14 @@ export default async function runContentTask(task: ContentTask): Promise<Content
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
   switch (task.kind) {
     case 'analyze': {
-      const parsed = await parseEmail(raw);
-      if (!task.tagRules) return parsed;
+      const analysis = messageAnalysis(await parseEmail(raw));
+      if (!task.tagRules) return analysis;
       const { rules, envelope, budgetMs } = task.tagRules;
       const message = {
-        read: false, tags: envelope.tags, attachmentCount: parsed.attachmentCount, codes: parsed.codes, size: envelope.size, receivedAt: envelope.receivedAt,
-        search: searchFields({ ...parsed, envelopeFrom: envelope.envelopeFrom, recipients: envelope.recipients }, parsed.textBody, parsed.htmlText),
+        read: false, tags: envelope.tags, attachmentCount: analysis.attachmentCount, codes: analysis.codes, size: envelope.size, receivedAt: envelope.receivedAt,
+        search: searchFields({ ...analysis, envelopeFrom: envelope.envelopeFrom, recipients: envelope.recipients }, analysis.searchBody),
       };
-      return { ...parsed, ruleTags: matchRules(rules, message, budgetMs) };
+      return { ...analysis, ruleTags: matchRules(rules, message, budgetMs) };
     }
     case 'headers':
       return headerSummary(raw);

@@ -15,11 +15,15 @@ export function normalizeSearchText(text: string): string {
 
 const joinValues = (values: string[]) => values.map(normalizeSearchText).join(FIELD_SEPARATOR);
 
-export function searchFields(message: Pick<MessageRecord, 'subject' | 'from' | 'envelopeFrom' | 'to' | 'cc' | 'recipients'>, textBody: string, htmlText: string): SearchFields {
+/** A message's body as search reads it: its text part and its HTML's text, each normalised. */
+export const searchBody = (textBody: string, htmlText: string): string => joinValues([textBody, htmlText]);
+
+/** The search fields of a message whose body searchBody has already read (where its parse ran, in a content worker). */
+export function searchFields(message: Pick<MessageRecord, 'subject' | 'from' | 'envelopeFrom' | 'to' | 'cc' | 'recipients'>, body: string): SearchFields {
   return {
     subject: normalizeSearchText(message.subject),
     sender: joinValues([message.from, message.envelopeFrom]),
     recipients: joinValues([message.to, message.cc, ...message.recipients]),
-    body: joinValues([textBody, htmlText]),
+    body,
   };
 }

@@ -1,7 +1,7 @@
 // The capture envelope: the facts about a message that its raw bytes do not hold, stored as JSON beside them.
 // With the raw message it is enough to rebuild the message's search document (scripts/reindex).
 import type { MessageRecord } from '../domain/types.js';
-import type { ParsedEmail } from '../mime/parse-email.js';
+import type { MessageAnalysis } from '../mime/parse-email.js';
 import { searchFields } from '../domain/search-text.js';
 
 export interface CaptureEnvelope {
@@ -38,7 +38,7 @@ export function decodeEnvelope(bytes: Buffer): CaptureEnvelope | null {
 export type RecordSource = Pick<MessageRecord, 'id' | 'workspaceId' | 'inboxId' | 'receivedAt' | 'envelopeFrom' | 'recipients' | 'tls' | 'rawKey' | 'size' | 'read' | 'tags'>;
 
 /** The one way a message's index document is derived from what was parsed out of its bytes and its envelope. */
-export function messageRecord(source: RecordSource, parsed: ParsedEmail): MessageRecord {
+export function messageRecord(source: RecordSource, parsed: MessageAnalysis): MessageRecord {
   return {
     id: source.id,
     workspaceId: source.workspaceId,
@@ -65,6 +65,6 @@ export function messageRecord(source: RecordSource, parsed: ParsedEmail): Messag
     read: source.read,
     tags: source.tags,
     rawKey: source.rawKey,
-    search: searchFields({ ...parsed, envelopeFrom: source.envelopeFrom, recipients: source.recipients }, parsed.textBody, parsed.htmlText),
+    search: searchFields({ ...parsed, envelopeFrom: source.envelopeFrom, recipients: source.recipients }, parsed.searchBody),
   };
 }

@@ -7,6 +7,7 @@ import { headerSummary } from './header-summary.js';
 import { snippetOf } from './snippet.js';
 import { findOneTimeCodes } from './one-time-codes.js';
 import type { LinkDetail, OneTimeCode } from '../domain/types.js';
+import { searchBody } from '../domain/search-text.js';
 
 export interface ParsedEmail {
   from: string;
@@ -29,6 +30,16 @@ export interface ParsedEmail {
   parseError: string | null;
   /** The content pool stopped the analysis (a limit, a crash) and read only the header fields; parseError says why. */
   analysisCutShort: boolean;
+}
+
+/**
+ * What a capture keeps of a message's parse: its body as search reads it (search-text.ts) in place of the two texts it
+ * is made of, so the content worker that parsed the message normalises them and sends back one string, not two.
+ */
+export type MessageAnalysis = Omit<ParsedEmail, 'textBody' | 'htmlText'> & { searchBody: string };
+
+export function messageAnalysis({ textBody, htmlText, ...parsed }: ParsedEmail): MessageAnalysis {
+  return { ...parsed, searchBody: searchBody(textBody, htmlText) };
 }
 
 /**

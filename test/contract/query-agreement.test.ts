@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { parseQuery } from '../../src/query/parse-query.js';
 import { matches } from '../../src/query/match.js';
-import { searchFields } from '../../src/domain/search-text.js';
+import { searchBody, searchFields } from '../../src/domain/search-text.js';
 import type { MessageRecord } from '../../src/domain/types.js';
 import type { MessagePage, MessagePosition } from '../../src/storage/ports.js';
 import { searchPlanFactories, type BackendUnderTest } from './backends.js';
@@ -86,7 +86,7 @@ for (const factory of searchPlanFactories) {
           subject: g.subject, from: g.from, envelopeFrom: g.envelopeFrom, to: g.to, cc: g.cc, recipients: g.recipients,
           read: g.read, tags: g.tags, attachmentCount: g.attachmentCount, size: g.size, receivedAt: g.receivedAt,
         });
-        const record = { ...base, search: searchFields(base, g.text, g.html) };
+        const record = { ...base, search: searchFields(base, searchBody(g.text, g.html)) };
         await insertOne(under.backend.captures, record, UNLIMITED);
         stored.push(record);
       }
@@ -148,7 +148,7 @@ for (const factory of searchPlanFactories) {
       const shortOnes: MessageRecord[] = [];
       for (const subject of subjects) {
         const base = aMessage('ws_q', 'inb_short', { subject, from: '', envelopeFrom: '', to: '', cc: '', recipients: [] });
-        const record = { ...base, search: searchFields(base, '', '') };
+        const record = { ...base, search: searchFields(base, '') };
         await insertOne(under.backend.captures, record, UNLIMITED);
         shortOnes.push(record);
       }
