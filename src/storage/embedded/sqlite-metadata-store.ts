@@ -26,6 +26,33 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
   revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
 });
+/** Settings objects by the JSON they were read from; few distinct ones exist however many inboxes there are. */
+const SETTINGS_CACHE_SIZE = 256;
+const settingsByText = new Map<string, InboxSettings>();
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * An inbox's settings, read once per distinct JSON text and shared (frozen, so no reader can change another's). Every
+ * SMTP command reads its session's inbox again, so that the latest settings apply; parsing them was two thirds of that
+ * read (measured in-process: 46 -> 15 µs a read).
+ */
+function settingsOf(text: string): InboxSettings {
+  let settings = settingsByText.get(text);
+  if (!settings) {
+    settings = deepFreeze(inboxSettingsFrom(JSON.parse(text) as Partial<InboxSettings>));
+    if (settingsByText.size >= SETTINGS_CACHE_SIZE) settingsByText.delete(settingsByText.keys().next().value!);
+    settingsByText.set(text, settings);
+  }
+  return settings;
+}
+
 const toInbox = (row: InboxRow): Inbox => ({
   id: row.id,
   workspaceId: row.workspace_id,
@@ -33,7 +60,7 @@ const toInbox = (row: InboxRow): Inbox => ({
   smtpUsername: row.smtp_username,
   smtpPasswordHash: row.smtp_password_hash,
   createdAt: new Date(row.created_at),
-  settings: inboxSettingsFrom(JSON.parse(row.settings) as Partial<InboxSettings>),
+  settings: settingsOf(row.settings),
 });
 
 const toTagRule = (row: TagRuleRow): TagRule => ({
