@@ -25,11 +25,17 @@ export interface ServerData<T> {
 
 /**
  * Reads `read()` under `queryKey` while the component is mounted; a new key reads again. `refreshMs`: for what changes
- * on the server's schedule rather than through the dashboard, read again this often.
+ * on the server's schedule rather than through the dashboard, read again this often. `freshMs`: an answer at most this
+ * old (one a read begun ahead of the page left behind) is shown as it is, not read again.
  */
-export function useServerData<T>(queryKey: QueryKey, read: () => Promise<T>, refreshMs?: number): ServerData<T> {
+export function useServerData<T>(queryKey: QueryKey, read: () => Promise<T>, timing: { refreshMs?: number; freshMs?: number } = {}): ServerData<T> {
   const [, rerender] = useReducer((round: number) => round + 1, 0);
-  const options = queryClient.defaultQueryOptions<T, Error, T, T, QueryKey>({ queryKey, queryFn: read, refetchInterval: refreshMs ?? false });
+  const options = queryClient.defaultQueryOptions<T, Error, T, T, QueryKey>({
+    queryKey,
+    queryFn: read,
+    refetchInterval: timing.refreshMs ?? false,
+    staleTime: timing.freshMs ?? 0,
+  });
   const [observer] = useState(() => new QueryObserver<T, Error, T, T, QueryKey>(queryClient, options));
   const result = observer.getOptimisticResult(options);
   // Layout effects: subscribing starts the read, which should not wait for the paint of the render that asked for it

@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../components/dialog.js';
 import { Resource } from '../components/resource.js';
 import { Alert, Link, Page, When } from '../components/ui.js';
 import { useServerData } from '../server-state.js';
+import { messageDetailKey, PRESSED_READ_FRESH_MS, readMessageDetail } from '../message-detail.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
 import { useAction } from '../use-action.js';
 import { AttachmentsPanel, HeadersPanel, HtmlPanel, SourcePanel, TextPanel, formatSize } from '../components/message-panels.js';
@@ -288,6 +289,9 @@ function viewOf(query: URLSearchParams, message: Message | null): (typeof VIEWS)
   return VIEWS.find((view) => view.tab.key === asked) ?? VIEWS.find((view) => view.tab.key === fallback)!;
 }
 
+/** How long a message is open before opening it counts as reading it. */
+const MARK_READ_AFTER_MS = 300;
+
 /** The inbox's list the viewer is shown with (the inbox page): the way back to it, and what it hears of the message. */
 export interface ListBeside {
   /** The list's route path, its search kept. */
@@ -301,18 +305,30 @@ export interface ListBeside {
 export function MessageViewer(props: PageProps & { list: ListBeside }) {
   const messageId = props.params.messageId ?? '';
   const navigate = useNavigate();
-  const loaded = useServerData(['message', messageId], () => call(api.GET('/v1/messages/{id}', { params: { path: { id: messageId } } })));
+  // A read the list began as the row was pressed is taken as it is (message-detail.ts).
+  const loaded = useServerData(messageDetailKey(messageId), () => readMessageDetail(messageId), { freshMs: PRESSED_READ_FRESH_MS });
   const [message, change] = useShownMessage(loaded.data);
   const [readError, setReadError] = useState<unknown>(null);
 
+  // Opening marks the message read once it has been open a moment: the write stays out of the way of the mail's own
+  // page loading, and messages passed over with j/k on the way to another stay unread. Marking it read or unread by
+  // hand before then cancels it.
+  const markingRead = useRef<number | undefined>(undefined);
   useEffect(() => {
     const opened = loaded.data;
-    if (opened === null || opened.read) return;
-    call(api.PUT('/v1/messages/{id}/read', { params: { path: { id: opened.id } } })).then(
-      (state) => change((shown) => ({ ...shown, read: state.read })),
-      setReadError,
-    );
+    if (opened === null || opened.read) return undefined;
+    markingRead.current = window.setTimeout(() => {
+      call(api.PUT('/v1/messages/{id}/read', { params: { path: { id: opened.id } } })).then(
+        (state) => change((shown) => ({ ...shown, read: state.read })),
+        setReadError,
+      );
+    }, MARK_READ_AFTER_MS);
+    return () => window.clearTimeout(markingRead.current);
   }, [loaded.data]);
+  const changeByHand = (next: Message) => {
+    if (message && next.read !== message.read) window.clearTimeout(markingRead.current);
+    change(() => next);
+  };
 
   useEffect(() => {
     if (message) props.list.readChanged(message.id, message.read);
@@ -334,7 +350,7 @@ export function MessageViewer(props: PageProps & { list: ListBeside }) {
       <Resource resource={{ data: message, error: loaded.error }}>
         {(shown) => (
           <div class="viewer stack">
-            <MessageTop message={shown} onChange={(next) => change(() => next)} onDeleted={() => props.list.deleted(shown.id)} />
+            <MessageTop message={shown} onChange={changeByHand} onDeleted={() => props.list.deleted(shown.id)} />
             <Alert error={readError} />
             <CodesAndLinks message={shown} />
             <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>

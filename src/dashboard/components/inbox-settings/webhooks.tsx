@@ -43,7 +43,7 @@ function CreateWebhook(props: { inboxId: string }) {
 
 function Deliveries(props: { webhook: Schemas['Webhook']; canChange: boolean }) {
   const deliveriesKey = ['webhook-deliveries', props.webhook.id];
-  const deliveries = useServerData(deliveriesKey, () => call(api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: props.webhook.id } } })), DELIVERIES_REFRESH_MS);
+  const deliveries = useServerData(deliveriesKey, () => call(api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: props.webhook.id } } })), { refreshMs: DELIVERIES_REFRESH_MS });
   const { error, run } = useAction();
   const retry = (id: number) => run(async () => {
     await call(api.POST('/v1/webhook-deliveries/{id}/retry', { params: { path: { id } } }));

@@ -7,6 +7,7 @@ import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Virtualizer } from '@tanstack/virtual-core';
 import { PAGE_SIZE, type MessagePages, type MessageSummary } from '../../message-pages.js';
+import { startReadingMessage } from '../../message-detail.js';
 import { href } from '../../router.js';
 import { useVirtualList } from '../virtual-list.js';
 import { ListClock, ReceivedTime } from './received-time.js';
@@ -123,20 +124,27 @@ function MessageRow(props: {
   const subject = message.subject || '(no subject)';
   const sender = message.from ? senderName(message.from) : message.envelope_from || '(no sender)';
   const classes = ['message-row', message.read ? '' : 'unread', props.active ? 'active' : '', props.selected ? 'selected' : '', props.open ? 'open' : ''].filter(Boolean).join(' ');
+  // A click with a modifier (a new tab, a new window) is the browser's; a plain one opens the message in the page.
+  const opensHere = (event: MouseEvent) => event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
   const open = (event: MouseEvent) => {
-    // A click with a modifier (a new tab, a new window) is the browser's; a plain one opens the message in the page.
-    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    if (!opensHere(event)) return;
     event.preventDefault();
     // preact-iso's click listener on the window would add a history entry of its own.
     event.stopPropagation();
+    // Before the render the navigation causes (a click from the keyboard has no press before it).
+    startReadingMessage(message.id);
     props.onOpen(message.id);
+  };
+  // The message is read from the press on, while the button is still down: the click comes only as it is let go.
+  const press = (event: PointerEvent) => {
+    if (opensHere(event)) startReadingMessage(message.id);
   };
   return (
     <div role="listitem" data-index={index} class={classes} style={props.place}
       aria-setsize={props.setSize} aria-posinset={index + 1} onFocusIn={() => props.onFocus(index)}>
       <input type="checkbox" checked={props.selected} aria-label={`Select: ${subject}, from ${sender}`}
         onClick={(event) => props.onToggle(index, event.shiftKey)} />
-      <a href={href(props.to)} class="message-link" aria-current={props.open ? 'page' : undefined} onClick={open}>
+      <a href={href(props.to)} class="message-link" aria-current={props.open ? 'page' : undefined} onPointerDown={press} onClick={open}>
         <span class="message-from" title={message.from || message.envelope_from}>{message.read ? null : <span class="visually-hidden">Unread: </span>}{sender}</span>
         <span class="message-when">
           {message.attachment_count > 0 ? <AttachmentMark /> : null}
