@@ -11,8 +11,9 @@ import type Mail from 'nodemailer/lib/mailer/index.js';
 import sharp from 'sharp';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { admin, createWorkspace } from '../support/admin.js';
-import type { InboxWithCredentialsJson, UsageJson } from '../support/api-json.js';
+import type { InboxWithCredentialsJson, MessageDetailJson, UsageJson } from '../support/api-json.js';
 import { assertSameBytes } from '../support/bytes.js';
+import { signInFirstOwner } from '../support/dashboard.js';
 import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { detailOf, listMessages, summaryOf } from '../support/messages.js';
@@ -298,6 +299,27 @@ describe('message content (e2e, shared server)', function () {
       assert.equal(detail.html_url, `/v1/messages/${richId}/html`);
       assertSameBytes(expectFile(await api.get(detail.raw_url), 'message/rfc822', 'raw_url'), richRaw, 'raw_url');
       assert.equal(expectFile(await api.get(detail.html_url), 'text/html', 'html_url').toString('utf8'), detail.html);
+    });
+
+    it('read by the dashboard (a session), takes the parts out at once, so the HTML its frame asks for next is not parsed again; a key\'s read does not', async function () {
+      const partsStarted = async () => sampleValue(parseExposition((await anonymous.get('/metrics')).bytes.toString()), 'mail_sandbox_content_tasks_started_total', { kind: 'parts' });
+      const [viewed, readByKey] = await sendMails(credentialsOf(inbox), ['dashboard', 'key'].map((reader) => ({
+        from: 'app@example.com', to: 'user@example.com', subject: `read by a ${reader}`, text: 'Hello.', html: `<p>Hello, <b>${reader}</b>.</p>`,
+      })));
+      const session = await signInFirstOwner(server);
+      const before = await partsStarted();
+      const detail = expectOk<MessageDetailJson>(await session.get(`/v1/messages/${viewed}`));
+      await pollUntil(async () => (await partsStarted()) === before + 1, 10_000, 'the parts taken out after the session\'s detail');
+      const html = await anonymous.get(detail.files.html!);
+      assert.equal(html.status, 200);
+      assert.match(html.bytes.toString(), /Hello, <b>dashboard<\/b>/);
+      assert.equal(await partsStarted(), before + 1, 'the HTML was parsed again');
+
+      // An API client may never ask for the HTML: its detail takes nothing out, and its first HTML read does.
+      const byKey = expectOk<MessageDetailJson>(await api.get(`/v1/messages/${readByKey}`));
+      assert.equal(await partsStarted(), before + 1, 'a key\'s detail took the parts out');
+      assert.match((await anonymous.get(byKey.files.html!)).bytes.toString(), /Hello, <b>key<\/b>/);
+      assert.equal(await partsStarted(), before + 2);
     });
 
     it('has no html, html_url or files.html for a text-only message', async function () {

@@ -20,7 +20,8 @@ export function messageHandlers(messages: MessageService, content: MessageConten
       return { data: page.items.map(messageSummaryJson), nextCursor: page.nextCursor };
     },
     getMessage: async ({ principal, params, baseUrl }) => ({
-      data: messageDetailJson(await content.detail(principal.workspace.id, params.id), signer, baseUrl),
+      // The dashboard (a session) shows the message's HTML right after its detail.
+      data: messageDetailJson(await content.detail(principal.workspace.id, params.id, { htmlNext: principal.kind === 'session' }), signer, baseUrl),
     }),
     getMessageRaw: async ({ principal, params }) => rawReply(await turns.serve(principal.workspace.id, () => messages.raw(principal.workspace.id, params.id)), params.id),
     getMessageHtml: async ({ principal, params, query }) =>
