@@ -2,7 +2,8 @@
 // and the message sit side by side: opening messages from the list changes the right pane and the URL while the list
 // keeps its scroll position (it is not mounted again), adding one history entry for a run of messages; j, k and the
 // arrow keys open the next and previous message; mail sent over SMTP appears in the list while a message is open; a
-// deep link opens both panes with the message's row in view; the search stays in the URL between the list and its
+// deep link opens both panes with the message's row in view; an open message is marked read a moment after it opens,
+// and u in the list marks it unread in the viewer too; the search stays in the URL between the list and its
 // messages; Esc closes the message, and one deleted in the viewer leaves the list. At phone width one pane shows at a
 // time and the back link returns to the list where it was scrolled. axe-core in both themes in the split view.
 import { strict as assert } from 'node:assert';
@@ -12,6 +13,7 @@ import { ApiClient } from '../support/api-client.js';
 import { ConsoleWatch, expectAccessible, launchChromium, signedInPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashboard.js';
 import { createInbox } from '../support/inboxes.js';
+import { detailOf } from '../support/messages.js';
 import { pollUntil } from '../support/poll.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails } from '../support/smtp.js';
@@ -177,6 +179,27 @@ describe('split view: an inbox and its open message (browser)', function () {
     const scrollerBox = await page.locator('.message-scroller').boundingBox();
     assert.ok(rowBox && scrollerBox && rowBox.y >= scrollerBox.y - 1 && rowBox.y + rowBox.height <= scrollerBox.y + scrollerBox.height + 1, 'the row is in view');
     await page.getByRole('heading', { level: 2, name: inbox.name }).waitFor();
+  });
+
+  it('marks the open message read once it has been open a moment; u in the list marks it unread, in the viewer too, where it stays', async function () {
+    const opened = 6;
+    const api = new ApiClient(server.httpUrl, server.defaultKey!);
+    assert.equal((await detailOf(api, ids[opened]!)).read, false, 'unread before it is opened');
+    await page.goto(messagePath(ids[opened]!).slice(1));
+    await messageHeading(subjectOf(opened)).waitFor();
+    const readState = () => page.getByRole('region', { name: 'Open message' }).getByRole('status').filter({ hasText: /^(Read|Unread)$/ });
+    await pollUntil(async () => (await readState().textContent()) === 'Read', 5000, 'the viewer to show the message read');
+    assert.equal((await detailOf(api, ids[opened]!)).read, true);
+    await pollUntil(async () => (await openRowText()).includes(subjectOf(opened)), 10_000, 'the open message\'s row');
+
+    await page.keyboard.press('u');
+    await pollUntil(async () => (await readState().textContent()) === 'Unread', 5000, 'the viewer to show the message unread');
+    assert.equal((await detailOf(api, ids[opened]!)).read, false);
+    assert.match(await row(subjectOf(opened)).getAttribute('class') ?? '', /\bunread\b/);
+    // Read again because it changed, the message is not marked read again by having been opened.
+    await page.waitForTimeout(1000);
+    assert.equal((await detailOf(api, ids[opened]!)).read, false, 'marked read again after u');
+    assert.equal(await readState().textContent(), 'Unread');
   });
 
   it('keeps the search in the URL between the list and its messages, so back and forward restore it', async function () {

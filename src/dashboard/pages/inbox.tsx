@@ -25,6 +25,7 @@ import { useInboxArrivals } from '../live-inbox.js';
 import { FILTER_NAMES, hasFilters, useMessagePages, type MessageFilters } from '../message-pages.js';
 import { useNavigate, type PageProps } from '../router.js';
 import { invalidate, useServerData } from '../server-state.js';
+import { messageDetailKey } from '../message-detail.js';
 
 /** A q expression every message matches, for "select all" with no search: batch needs ids or a query. */
 const EVERY_MESSAGE = 'is:read OR is:unread';
@@ -139,8 +140,10 @@ export function Inbox(props: PageProps) {
       selection.clear();
       active.set((index) => Math.min(index, items.length - 1 - chosen.length));
     }
-    // The open message went with the others: the list alone stays.
-    if (action === 'delete' && messageId !== null && (chosen === null || chosen.includes(messageId))) navigate(listPath, { replace: true });
+    if (messageId === null || (chosen !== null && !chosen.includes(messageId))) return;
+    // The open message went with the others: the list alone stays. Changed with them, the viewer reads it again.
+    if (action === 'delete') navigate(listPath, { replace: true });
+    else invalidate(messageDetailKey(messageId));
   };
 
   const askDelete = () => {

@@ -311,12 +311,16 @@ export function MessageViewer(props: PageProps & { list: ListBeside }) {
   const [readError, setReadError] = useState<unknown>(null);
 
   // Opening marks the message read once it has been open a moment: the write stays out of the way of the mail's own
-  // page loading, and messages passed over with j/k on the way to another stay unread. Marking it read or unread by
-  // hand before then cancels it.
+  // page loading, and messages passed over with j/k on the way to another stay unread. Only the first answer arms it;
+  // marking it read or unread by hand before then cancels it, and so does the message read again because it was
+  // changed elsewhere (the list's `u`).
   const markingRead = useRef<number | undefined>(undefined);
+  const markReadArmed = useRef(false);
   useEffect(() => {
     const opened = loaded.data;
-    if (opened === null || opened.read) return undefined;
+    if (opened === null || markReadArmed.current) return undefined;
+    markReadArmed.current = true;
+    if (opened.read) return undefined;
     markingRead.current = window.setTimeout(() => {
       call(api.PUT('/v1/messages/{id}/read', { params: { path: { id: opened.id } } })).then(
         (state) => change((shown) => ({ ...shown, read: state.read })),
