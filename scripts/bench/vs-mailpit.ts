@@ -1,4 +1,4 @@
-// Compares this service with Mailpit v1.27.11 side by side on this machine: capture rate, latency and memory over plain SMTP + AUTH PLAIN, then search latency per query shape on the same corpus; run `npm run bench:vs-mailpit -- [--messages 2000] [--rounds 2] [--clients 4,16,64] [--search-sizes 20000,100000] [--search-runs 20] [--phase capture|search|all]`.
+// Compares this service with Mailpit v1.33.1 side by side on this machine: capture rate, latency and memory over plain SMTP + AUTH PLAIN, then search latency per query shape on the same corpus; run `npm run bench:vs-mailpit -- [--messages 2000] [--rounds 2] [--clients 4,16,64] [--search-sizes 20000,100000] [--search-runs 20] [--phase capture|search|all]`.
 // Mailpit is built once with `go install` into ~/.cache/mail-sandbox (outside the work tree). Our server is the built
 // dist (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -17,7 +17,7 @@ import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace
 import { loadAverage, percentile, positiveInt, processCpuMs, round, sampleRss } from './measure.js';
 import { buildBenchMessage, driveSmtpLoad, MESSAGE_BYTES, summarizeLoad, type LoadRun, type OutgoingMessage, type SmtpTarget } from './smtp-load.js';
 
-const MAILPIT_VERSION = 'v1.27.11';
+const MAILPIT_VERSION = 'v1.33.1';
 const MAILPIT_DIR = path.join(os.homedir(), '.cache', 'mail-sandbox', `mailpit-${MAILPIT_VERSION}`);
 const MAILPIT_BINARY = path.join(MAILPIT_DIR, 'mailpit');
 const PHASES = ['capture', 'search', 'all'] as const;
