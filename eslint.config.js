@@ -11,7 +11,7 @@ const WORKER_ONLY = 'Content parsing runs only in the content worker pool: only 
 const contentParsers = ['mailparser', 'html-to-text', 'htmlparser2', 'linkify-it', 'css-tree'].map((name) => ({ name, message: WORKER_ONLY }));
 /** The modules under src/mime/ that load a parser; their types are free to use anywhere. */
 const parserModules = {
-  group: ['**/mime/parse-email.js', '**/mime/message-view.js', '**/mime/extract-links.js', '**/mime/list-unsubscribe.js', '**/mime/header-summary.js', '**/mime/rendered-view.js', '**/mime/html-check.js'],
+  group: ['**/mime/parse-email.js', '**/mime/message-view.js', '**/mime/extract-links.js', '**/mime/list-unsubscribe.js', '**/mime/header-summary.js', '**/mime/rendered-view.js', '**/mime/html-check.js', '**/mime/html-walk.js', '**/mime/html-text.js'],
   allowTypeImports: true,
   message: WORKER_ONLY,
 };
