@@ -19,8 +19,8 @@ function draw(i: number, salt: number): number {
 
 const intIn = (i: number, salt: number, min: number, max: number) => min + Math.floor(draw(i, salt) * (max - min + 1));
 
-/** Index sampler with weights rank^-s: a few entries are common, most are rare. */
-function zipf(n: number, s: number): (u: number) => number {
+/** Index sampler with weights rank^-s: a few entries are common, most are rare; u in [0, 1) picks one. */
+export function zipf(n: number, s: number): (u: number) => number {
   const cumulative = new Float64Array(n);
   let total = 0;
   for (let rank = 0; rank < n; rank++) {

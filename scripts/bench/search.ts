@@ -16,6 +16,7 @@ import { startServer, tempDataDir } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import { snippetOf } from '../../src/mime/snippet.js';
+import { zipf } from './corpus.js';
 import { positiveInt, percentile, round } from './measure.js';
 
 const SEED = 0x5eed_2026;
@@ -67,27 +68,6 @@ const int = (min: number, max: number) => min + Math.floor(random() * (max - min
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const chance = (p: number) => random() < p;
 
-/** Samples indexes 0..n-1 with Zipf-like weights (rank^-s), so a few entries are common and most are rare. */
-function zipf(n: number, s: number): () => number {
-  const cumulative = new Float64Array(n);
-  let total = 0;
-  for (let rank = 0; rank < n; rank++) {
-    total += 1 / (rank + 1) ** s;
-    cumulative[rank] = total;
-  }
-  return () => {
-    const target = random() * total;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid]! < target) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
-
 const COMMON_WORDS = `the to and of a your you for is in this on please we be with that it has have will account
   if are from at our by can not or an as all more any new email about team click here link below us order
   update information message thanks regards best support service time if please details review payment
@@ -125,7 +105,8 @@ function buildVocabulary(size: number): string[] {
 }
 
 const VOCABULARY = buildVocabulary(4000);
-const nextWord = zipf(VOCABULARY.length, 1.05);
+const nextWordIndex = zipf(VOCABULARY.length, 1.05);
+const nextWord = () => nextWordIndex(random());
 const FIRST_NAMES = ['jane', 'john', 'maria', 'ahmed', 'li', 'olga', 'peter', 'sofia', 'kenji', 'amara', 'lucas', 'emma', 'noah', 'mia', 'ivan', 'fatima', 'diego', 'chloe', 'raj', 'anna', 'tom', 'lena', 'omar', 'sara', 'felix', 'nina', 'paul', 'eva', 'leo', 'zoe'];
 const LAST_NAMES = ['doe', 'smith', 'garcia', 'khan', 'wei', 'ivanova', 'muller', 'rossi', 'tanaka', 'okafor', 'silva', 'jensen', 'brown', 'novak', 'petrov', 'haddad', 'lopez', 'martin', 'patel', 'berg', 'kowalski', 'nguyen', 'ali', 'cohen', 'fischer', 'moreau', 'sato', 'adeyemi', 'larsen', 'dubois'];
 const COMPANIES = ['ACME', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark', 'Wayne', 'Wonka', 'Cyberdyne', 'Soylent', 'Tyrell', 'Vandelay', 'Oceanic', 'Massive', 'Dunder', 'Pied Piper', 'Aperture', 'Black Mesa', 'Monarch', 'Gringotts'];
@@ -187,8 +168,10 @@ function buildRecipients(): Recipient[] {
 
 const SENDERS = buildSenders();
 const RECIPIENTS = buildRecipients();
-const nextSender = zipf(SENDERS.length, 1.1);
-const nextRecipient = zipf(RECIPIENTS.length, 0.8);
+const nextSenderIndex = zipf(SENDERS.length, 1.1);
+const nextSender = () => nextSenderIndex(random());
+const nextRecipientIndex = zipf(RECIPIENTS.length, 0.8);
+const nextRecipient = () => nextRecipientIndex(random());
 const formatAddress = (a: Address) => `"${a.name}" <${a.address}>`;
 
 const SUBJECTS: ((to: Recipient) => string)[] = [
