@@ -5,6 +5,7 @@ import type { AddMemberOutcome, CreateInboxOutcome, MetadataStore } from '../por
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { inboxNameKey } from '../../domain/inbox-names.js';
 import { INBOX_SETTINGS_SECTIONS, inboxSettingsFrom, type InboxSettings } from '../../domain/inbox-settings.js';
+import { WeightedLru } from '../../domain/weighted-lru.js';
 
 interface WorkspaceRow { id: string; name: string; plan: string; created_at: number }
 interface ApiKeyRow {
@@ -26,9 +27,11 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
   revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
 });
-/** Settings objects by the JSON they were read from; few distinct ones exist however many inboxes there are. */
-const SETTINGS_CACHE_SIZE = 256;
-const settingsByText = new Map<string, InboxSettings>();
+/**
+ * Settings objects by the JSON they were read from, bounded by that JSON's length: few distinct ones exist however
+ * many inboxes there are.
+ */
+const settingsByText = new WeightedLru<string, InboxSettings>(1024 * 1024);
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -47,8 +50,7 @@ function settingsOf(text: string): InboxSettings {
   let settings = settingsByText.get(text);
   if (!settings) {
     settings = deepFreeze(inboxSettingsFrom(JSON.parse(text) as Partial<InboxSettings>));
-    if (settingsByText.size >= SETTINGS_CACHE_SIZE) settingsByText.delete(settingsByText.keys().next().value!);
-    settingsByText.set(text, settings);
+    settingsByText.set(text, settings, text.length);
   }
   return settings;
 }
