@@ -27,3 +27,14 @@ export function and(...nodes: QueryNode[]): QueryNode {
   const children = nodes.flatMap((node) => (node.kind === 'and' ? node.children : [node]));
   return children.length === 1 ? children[0]! : { kind: 'and', children };
 }
+
+export type TextNode = Extract<QueryNode, { kind: 'text' }>;
+
+/**
+ * The text clauses every match must satisfy (children of the top-level AND, or the query itself): a backend can
+ * start from the index hits of any one of them instead of walking the inbox.
+ */
+export function requiredText(node: QueryNode): TextNode[] {
+  const clauses = node.kind === 'and' ? node.children : [node];
+  return clauses.filter((clause): clause is TextNode => clause.kind === 'text');
+}

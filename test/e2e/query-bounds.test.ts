@@ -142,18 +142,30 @@ describe('pages, batches, rules, waits and streams within their bounds', functio
 
   it('ends a page at its scan budget with a cursor that goes on from there', async () => {
     const inbox = await createInbox(api);
-    // The two oldest of 30 match; the newest 20 are the first page's whole budget.
-    await sendSubjects(inbox, ['needle old one', 'needle old two']);
+    // The two oldest of 30 match; the newest 20 are the first page's whole budget. An OR has no text every
+    // match needs, so the page walks the inbox.
+    await sendSubjects(inbox, ['needle old one', 'pin old two']);
     await sendSubjects(inbox, Array.from({ length: 28 }, (_, n) => `filler ${n}`));
-    const first = await api.get(listPath(inbox.id, { q: 'subject:needle' }));
+    const q = 'subject:needle OR subject:pin';
+    const first = await api.get(listPath(inbox.id, { q }));
     const firstPage = expectOk<MessageSummaryJson[]>(first, 200, 'first page');
     assert.deepEqual(firstPage, [], 'the newest 20 messages hold no match');
     const cursor = (first.json as { next_cursor?: string }).next_cursor;
     assert.ok(cursor, 'a page that stopped at its scan budget gives a cursor');
-    const second = await api.get(listPath(inbox.id, { q: 'subject:needle', cursor }));
+    const second = await api.get(listPath(inbox.id, { q, cursor }));
     const secondPage = expectOk<MessageSummaryJson[]>(second, 200, 'second page');
-    assert.deepEqual(secondPage.map((m) => m.subject), ['needle old two', 'needle old one']);
+    assert.deepEqual(secondPage.map((m) => m.subject), ['pin old two', 'needle old one']);
     assert.equal((second.json as { next_cursor?: string }).next_cursor, undefined, 'the last page has no cursor');
+  });
+
+  it('answers a rare phrase whole on its first page, however deep in the inbox its matches are', async () => {
+    const inbox = await createInbox(api);
+    // The phrase is in fewer messages than the budget, so its index hits are all the page examines.
+    await sendSubjects(inbox, ['seldom seen one', 'seldom seen two']);
+    await sendSubjects(inbox, Array.from({ length: 28 }, (_, n) => `chaff ${n}`));
+    const first = await api.get(listPath(inbox.id, { q: 'subject:"seldom seen"' }));
+    assert.deepEqual(expectOk<MessageSummaryJson[]>(first, 200, 'first page').map((m) => m.subject), ['seldom seen two', 'seldom seen one']);
+    assert.equal((first.json as { next_cursor?: string }).next_cursor, undefined, 'nothing is left to page through');
   });
 
   it('writes a batch in chunks while a capture to the same workspace is stored', async () => {

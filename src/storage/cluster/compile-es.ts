@@ -1,6 +1,6 @@
 // Compiles a q syntax tree to an Elasticsearch query (filter context) over the fields of search-mappings/messages.template.json.
 import type { estypes } from '@elastic/elasticsearch';
-import type { QueryNode, TextField } from '../../query/ast.js';
+import { requiredText, type QueryNode, type TextField } from '../../query/ast.js';
 
 type EsQuery = estypes.QueryDslQueryContainer;
 
@@ -147,4 +147,13 @@ function walk(node: QueryNode): Compiled {
 /** The Elasticsearch filter selecting exactly the messages `matches(node, message)` accepts. */
 export function compileEs(node: QueryNode): EsQuery {
   return bounded(walk(node)).query;
+}
+
+/**
+ * The phrase queries of the text clauses every match needs (needles of a trigram or more; shorter ones are
+ * prefix queries, never cheap), or null when there are none: the index finds their hits directly.
+ */
+export function requiredPhrasesEs(node: QueryNode): EsQuery | null {
+  const phrases = requiredText(node).filter((clause) => [...clause.needle].length >= TRIGRAM).map((clause) => walk(clause));
+  return phrases.length === 0 ? null : bool({ filter: phrases }).query;
 }

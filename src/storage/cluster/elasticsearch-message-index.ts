@@ -5,13 +5,14 @@ import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import { legacyCutShort } from '../../domain/analysis-outcome.js';
 import { matches } from '../../query/match.js';
+import type { QueryNode } from '../../query/ast.js';
 import type { ArrivalPage, ChangeResult, InboxCounts, CapturedMessage, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessagePosition, MessageSelection } from '../ports.js';
 import { certainlyNotApplied, translateElasticsearchError } from './elasticsearch-setup.js';
 import type { ClusterNames } from './names.js';
 import type { QuotaLedger } from './quota-ledger.js';
 import type { RedisArrivalLog } from './redis-arrival-log.js';
 import { CoalescedFlush } from './coalesced-flush.js';
-import { compileEs } from './compile-es.js';
+import { compileEs, requiredPhrasesEs } from './compile-es.js';
 import type { SearchTurns } from '../search-turns.js';
 import { queryTooExpensive } from '../../query/query-budget.js';
 import { padSearchText, unpadSearchText } from './search-document-format.js';
@@ -299,7 +300,8 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     return this.guard(async () => {
       const inbox = this.scoped(workspaceId, { term: { inbox_id: inboxId } });
       const after = options.after && [options.after.receivedAt.getTime(), options.after.id];
-      const scannedTo = options.scanLimit === undefined ? null : await this.scanEnd(workspaceId, inbox, after, options.scanLimit);
+      const withinBudget = options.scanLimit === undefined || await this.requiredTextIsRare(workspaceId, inbox, options.filter, options.scanLimit);
+      const scannedTo = withinBudget ? null : await this.scanEnd(workspaceId, inbox, after, options.scanLimit!);
       const upTo: estypes.QueryDslQueryContainer[] = scannedTo ? [{ bool: { should: [
         { range: { received_at: { gt: scannedTo.receivedAt.getTime(), format: 'epoch_millis' } } },
         { bool: { filter: [{ term: { received_at: scannedTo.receivedAt.getTime() } }, { range: { id: { gte: scannedTo.id } } }] } },
@@ -311,6 +313,21 @@ export class ElasticsearchMessageIndex implements MessageIndex {
       }
       return { records, scannedTo: records.length < options.limit ? scannedTo : null };
     });
+  }
+
+  /**
+   * Whether the text every match needs is in fewer than `scanLimit` of the inbox's messages. Then those are all a
+   * page examines (the index finds them), so a rare phrase is answered whole however deep in the inbox its matches
+   * are, as on the embedded profile. Counting stops at the limit.
+   */
+  private async requiredTextIsRare(workspaceId: string, inbox: estypes.QueryDslQueryContainer, filter: QueryNode, scanLimit: number): Promise<boolean> {
+    const required = requiredPhrasesEs(filter);
+    if (required === null) return false;
+    const result = await this.budgetedSearch(workspaceId, {
+      index: this.alias, query: this.scoped(workspaceId, inbox, required), size: 0, track_total_hits: scanLimit,
+    });
+    const total = result.hits.total as estypes.SearchTotalHits;
+    return total.relation === 'eq' && total.value < scanLimit;
   }
 
   /**

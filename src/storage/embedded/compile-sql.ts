@@ -1,5 +1,5 @@
 // Compiles a q syntax tree to an SQLite WHERE clause over `messages m`: the trigram index narrows, instr() decides.
-import type { QueryNode, TextField } from '../../query/ast.js';
+import { requiredText, type QueryNode, type TextField } from '../../query/ast.js';
 
 export interface SqlFilter {
   where: string;
@@ -31,19 +31,11 @@ function ftsPhrase(fields: TextField[], needle: string): string {
   return fields.length === 4 ? `(${terms})` : `{${fields.map((field) => COLUMN[field]).join(' ')}} : (${terms})`;
 }
 
-/**
- * Index phrases of the text clauses every match must satisfy (children of the top-level AND, or the query
- * itself): a page can be built from the rows of any one of them.
- */
+/** Index phrases of the text clauses every match must satisfy that the trigram index can find. */
 export function requiredPhrases(node: QueryNode): string[] {
-  const clauses = node.kind === 'and' ? node.children : [node];
-  return clauses.flatMap((clause) => (clause.kind === 'text' && [...clause.needle].length >= TRIGRAM ? [ftsPhrase(clause.fields, clause.needle)] : []));
+  return requiredText(node).flatMap((clause) => ([...clause.needle].length >= TRIGRAM ? [ftsPhrase(clause.fields, clause.needle)] : []));
 }
 
-/**
- * `trigramIndex: false` leaves text clauses to instr() alone: right when the rows are already few (a page
- * walk that stops early, or rows driven by one index phrase), where materialising index hits would cost more.
- */
 /**
  * SQLite parses `a AND b AND c …` as a left-deep tree and refuses depths over 1000; halving keeps a query of a
  * thousand terms about ten levels deep.
@@ -54,6 +46,10 @@ function balanced(clauses: string[], operator: 'AND' | 'OR'): string {
   return `(${balanced(clauses.slice(0, middle), operator)} ${operator} ${balanced(clauses.slice(middle), operator)})`;
 }
 
+/**
+ * `trigramIndex: false` leaves text clauses to instr() alone: right when the rows are already few (a page
+ * walk that stops early, or rows driven by one index phrase), where materialising index hits would cost more.
+ */
 export function compileSql(node: QueryNode, options: { trigramIndex?: boolean } = {}): SqlFilter {
   const trigramIndex = options.trigramIndex ?? true;
   const params: (string | number)[] = [];

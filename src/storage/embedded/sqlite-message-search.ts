@@ -35,24 +35,27 @@ export class SqliteMessageSearch {
    * A page costs what it reads, so the plan depends on how common the searched text is. Rare text: start from
    * the trigram hits of the rarest required phrase and sort those few rows. Common text (or none): walk the
    * inbox newest first, checking each row with instr(), and stop when the page is full, which is soon. With a
-   * scan limit, either plan only considers the next `scanLimit` messages of the inbox, found from its index alone.
+   * scan limit, a walk only considers the next `scanLimit` messages of the inbox, found from its index alone;
+   * hits fewer than the limit are all the rows a page examines, so a rare phrase is answered whole, however
+   * deep in the inbox its matches are.
    */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): MessagePage {
     return this.db.transaction((): MessagePage => {
       const filter = compileSql(options.filter, { trigramIndex: false });
       const after = options.after;
-      const scannedTo = options.scanLimit === undefined ? null : this.scanEnd(workspaceId, inboxId, after, options.scanLimit);
+      const driver = this.rarestPhrase(requiredPhrases(options.filter));
+      const withinBudget = options.scanLimit === undefined || (driver !== null && driver.hits < options.scanLimit);
+      const scannedTo = withinBudget ? null : this.scanEnd(workspaceId, inboxId, after, options.scanLimit!);
       const conditions = `m.workspace_id = ? AND m.inbox_id = ? ${after ? AFTER_POSITION : ''} ${scannedTo ? UP_TO_POSITION : ''}
           AND ${filter.where} ORDER BY m.received_at DESC, m.id DESC LIMIT ?`;
       const params = [workspaceId, inboxId, ...positionParams(after), ...positionParams(scannedTo), ...filter.params, options.limit];
-      const driver = this.rarestPhrase(requiredPhrases(options.filter));
       // The hits are sorted by their keys alone and only the page's rows are read whole: sorting whole rows
       // (bodies included) of a thousand hits to keep fifty cost most of such a query.
       const rows = driver === null
         ? this.sql(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params)
         : this.sql(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?),
             page(seq) AS MATERIALIZED (SELECT m.seq FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions})
-            SELECT ${MESSAGE_COLUMNS} FROM page CROSS JOIN messages m ON m.seq = page.seq ORDER BY m.received_at DESC, m.id DESC`).all(driver, ...params);
+            SELECT ${MESSAGE_COLUMNS} FROM page CROSS JOIN messages m ON m.seq = page.seq ORDER BY m.received_at DESC, m.id DESC`).all(driver.phrase, ...params);
       const records = (rows as MessageRow[]).map(toMessage);
       return { records, scannedTo: records.length < options.limit ? scannedTo : null };
     })();
@@ -65,15 +68,15 @@ export class SqliteMessageSearch {
     return row ? { receivedAt: new Date(row.received_at), id: row.id } : null;
   }
 
-  /** The phrase with the fewest index hits, if it has fewer than indexDrivenBelow; counting stops there. */
-  private rarestPhrase(phrases: string[]): string | null {
+  /** The phrase with the fewest index hits, and their count, if it has fewer than indexDrivenBelow; counting stops there. */
+  private rarestPhrase(phrases: string[]): { phrase: string; hits: number } | null {
     let rarest: { phrase: string; hits: number } | null = null;
     const count = this.sql('SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)').pluck();
     for (const phrase of phrases) {
       const hits = count.get(phrase, this.indexDrivenBelow) as number;
       if (hits < this.indexDrivenBelow && (rarest === null || hits < rarest.hits)) rarest = { phrase, hits };
     }
-    return rarest?.phrase ?? null;
+    return rarest;
   }
 
   /** The next `limit` selected messages after row `afterSeq`, in row order: one chunk of a batch change. */
