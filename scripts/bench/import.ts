@@ -32,10 +32,22 @@ const loadAtStart = loadAverage();
 progress(`writing ${messages} ${corpus} messages`);
 if (corpus === 'scale') await writeCorpusMbox(mbox, messages);
 else await writeMbox(mbox, messages);
+/** Elasticsearch's own time totals on this node (ms, summed over threads) and how many refreshes and merges it ran. */
+async function elasticsearchTotals(): Promise<Record<string, number> | null> {
+  const url = process.env.SANDBOX_ELASTICSEARCH_URL;
+  if (testProfile() !== 'cluster' || !url) return null;
+  const stats = await (await fetch(new URL('/_nodes/_local/stats/indices/indexing,refresh,merge,flush', url))).json() as {
+    nodes: Record<string, { indices: { indexing: { index_time_in_millis: number }; refresh: { total: number; total_time_in_millis: number }; merges: { total: number; total_time_in_millis: number }; flush: { total_time_in_millis: number } } }>;
+  };
+  const { indexing, refresh, merges, flush } = Object.values(stats.nodes)[0]!.indices;
+  return { indexing_ms: indexing.index_time_in_millis, refresh_ms: refresh.total_time_in_millis, merge_ms: merges.total_time_in_millis, flush_ms: flush.total_time_in_millis, refreshes: refresh.total, merges: merges.total };
+}
+
 const server = await startServer();
 try {
   const inbox = await createInbox(new ApiClient(server.httpUrl, server.defaultKey));
   progress(`importing into the ${testProfile()} profile`);
+  const esBefore = await elasticsearchTotals();
   const run = await runAdminImport(server, inbox.id, [mbox], {
     args: values.concurrency ? ['--concurrency', values.concurrency] : [],
     onProgress: (line) => progress(line),
@@ -52,6 +64,11 @@ try {
     messages_per_second: run.messagesPerSecond,
     cpu_ms_per_message: run.cpuMsPerMessage,
     import_peak_rss_mb: run.importPeakRssMb,
+    // Where Elasticsearch's time went (wall time of its threads, per message), and how many refreshes and merges it ran.
+    elasticsearch: esBefore && await elasticsearchTotals().then((after) => Object.fromEntries(Object.entries(after!).map(([name, total]) => {
+      const spent = total - esBefore[name]!;
+      return name.endsWith('_ms') ? [`${name}_per_message`, round(spent / messages, 3)] : [name, spent];
+    }))),
     load_average: { start: loadAtStart, end: loadAverage() },
     cpus: os.cpus().length,
   }, null, 2));

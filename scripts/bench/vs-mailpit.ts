@@ -14,7 +14,7 @@ import { startServer, type StartedServer } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
-import { loadAverage, percentile, positiveInt, processCpuMs, round, sampleRss } from './measure.js';
+import { loadAverage, percentile, positiveInt, processCpuMs, round, rssKb, sampleRss } from './measure.js';
 import { buildBenchMessage, driveSmtpLoad, MESSAGE_BYTES, summarizeLoad, type LoadRun, type OutgoingMessage, type SmtpTarget } from './smtp-load.js';
 
 const MAILPIT_VERSION = 'v1.33.1';
@@ -416,7 +416,11 @@ async function searchPhase(contenders: [Contender, Contender], sizes: number[], 
       });
       progress(`search ${size}: ${shape.shape}: ours p50 ${ourTimes.p50_ms} ms, Mailpit p50 ${theirTimes.p50_ms} ms`);
     }
-    results.push({ messages: size, load, queries });
+    // What each server keeps resident while it holds this many messages and has answered searches over them.
+    const holding: Record<string, { server_rss_mb: number }> = {};
+    for (const contender of contenders) holding[contender.name] = { server_rss_mb: round(rssKb(contender.pid) / 1024, 1) };
+    progress(`holding ${size}: RSS ${contenders.map((c) => `${c.name} ${holding[c.name]!.server_rss_mb} MB`).join(', ')}`);
+    results.push({ messages: size, load, holding, queries });
   }
   return results;
 }
