@@ -27,6 +27,12 @@ export interface Config {
   parseTimeoutMs: number;
   /** Heap limit of each content worker, in MB. */
   parseMemoryMb: number;
+  /**
+   * Worker threads (content workers; on the embedded profile the search readers, the SQLite writer and the WAL
+   * checkpointer) stop after this long without work and start again with the next task, so an idle server gives
+   * their memory back.
+   */
+  threadIdleMs: number;
   /** Reader threads of the embedded profile: every search of the messages runs on one of them. */
   queryThreads: number;
   /** Longest one search may run before it is stopped with query_too_expensive (queueing does not count). */
@@ -536,6 +542,7 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', defaultContentThreads(machine, parseMemoryMb)),
     parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
     parseMemoryMb,
+    threadIdleMs: readPositiveInt(env, 'SANDBOX_THREAD_IDLE_MS', 30_000),
     queryThreads: readPositiveInt(env, 'SANDBOX_QUERY_THREADS', 2),
     queryTimeoutMs: readPositiveInt(env, 'SANDBOX_QUERY_TIMEOUT_MS', 2000),
     queryQueuePerWorkspace: readPositiveInt(env, 'SANDBOX_QUERY_QUEUE_PER_WORKSPACE', 100),

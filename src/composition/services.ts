@@ -72,7 +72,12 @@ export async function buildServices(config: Readonly<Config>, deps: ApplicationD
   teardown.add(() => backend.close());
   const contentPool = contentPoolFor(config);
   teardown.add(() => contentPool.close());
-  const metrics = new ServiceMetrics({ webhookQueue: () => backend.webhooks.queueStats(), contentTasks: () => contentPool.stats(), contentTasksStarted: () => contentPool.tasksStarted() });
+  const metrics = new ServiceMetrics({
+    webhookQueue: () => backend.webhooks.queueStats(),
+    contentTasks: () => contentPool.stats(),
+    contentTasksStarted: () => contentPool.tasksStarted(),
+    workerThreads: () => new Map([['content', contentPool.threads.length], ...backend.workerThreads()]),
+  });
 
   const outboundNames = new NameResolver(nameResolverSettings(config));
   const deliveryWorker = new WebhookDeliveryWorker(

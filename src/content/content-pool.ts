@@ -18,6 +18,8 @@ import type { AnalyzeTagRules, ContentResults, ContentStep, ContentTask, Thumbna
 export interface ContentPoolOptions {
   /** Worker threads (SANDBOX_CONTENT_THREADS). */
   threads: number;
+  /** A worker stops after this long without a task; the next task starts one (SANDBOX_THREAD_IDLE_MS). */
+  idleMs: number;
   /** Longest one task may run (SANDBOX_PARSE_TIMEOUT_MS); time spent queued does not count. */
   taskTimeoutMs: number;
   /** Heap limit of each worker (SANDBOX_PARSE_MEMORY_MB). */
@@ -74,10 +76,11 @@ const WORKER_FILE = workerFile(import.meta.url, 'content-worker').href;
 
 /** The pool as the configuration sizes it. */
 export const contentPoolFor = (
-  config: Pick<Config, 'contentThreads' | 'parseTimeoutMs' | 'parseMemoryMb' | 'contentReadsPerWorkspace' | 'thumbnailMaxPixels' | 'thumbnailConcurrency'>,
+  config: Pick<Config, 'contentThreads' | 'threadIdleMs' | 'parseTimeoutMs' | 'parseMemoryMb' | 'contentReadsPerWorkspace' | 'thumbnailMaxPixels' | 'thumbnailConcurrency'>,
 ): ContentPool =>
   new ContentPool({
     threads: config.contentThreads,
+    idleMs: config.threadIdleMs,
     taskTimeoutMs: config.parseTimeoutMs,
     memoryMb: config.parseMemoryMb,
     readsPerWorkspace: config.contentReadsPerWorkspace,
@@ -114,10 +117,11 @@ export class ContentPool {
     this.thumbnails = new FairGate({ concurrency: options.thumbnailConcurrency, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: options.readsPerWorkspace });
     this.pool = new Piscina({
       filename: WORKER_FILE,
-      minThreads: options.threads,
+      // Started by the first task and kept while tasks come: starting one (loading the MIME stack) costs far more than
+      // a typical parse. An idle server lets them go, and their memory (about 25 MB each) with them.
+      minThreads: 0,
       maxThreads: options.threads,
-      // Workers load the MIME stack once and stay warm; starting one costs far more than a typical parse.
-      idleTimeout: Infinity,
+      idleTimeout: options.idleMs,
       // The lanes above hold what waits; piscina's own queue holds at most the reads let in while captures fill it.
       maxQueue: options.threads + readWorkers,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },

@@ -32,6 +32,8 @@ export interface ScrapeSources {
   contentTasks(): { running: number; waiting: number };
   /** Content tasks handed to a worker since the start, by kind (analyze, parts, thumbnail…). */
   contentTasksStarted(): ReadonlyMap<string, number>;
+  /** Worker threads running now, by pool: they start with work and stop after SANDBOX_THREAD_IDLE_MS without it. */
+  workerThreads(): ReadonlyMap<string, number>;
 }
 
 /** A scrape must answer promptly even while storage is down: the queue figures are given up on after this long. */
@@ -162,6 +164,15 @@ export class ServiceMetrics {
         const { running, waiting } = sources.contentTasks();
         this.set({ state: 'running' }, running);
         this.set({ state: 'waiting' }, waiting);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}worker_threads`,
+      help: 'Worker threads running now, by pool (content; on the embedded profile also search_readers, sqlite_writer, wal_checkpoint); each stops after SANDBOX_THREAD_IDLE_MS without work.',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [pool, threads] of sources.workerThreads()) this.set({ pool }, threads);
       },
     });
     // The pool counts; each scrape copies its counts, which only ever grow, as a counter's.

@@ -50,10 +50,10 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
   stopWaitingForLocks(db);
   const onError = options.onError ?? (() => undefined);
   db.pragma('wal_autocheckpoint = 0');
-  const checkpointer = new WalCheckpointer(db.name, WAL_SIZE_LIMIT, (message) => onError(new Error(message), 'WAL checkpoint'));
+  const checkpointer = new WalCheckpointer(db.name, WAL_SIZE_LIMIT, config.threadIdleMs, (message) => onError(new Error(message), 'WAL checkpoint'));
   const readers = new SqliteReaders({ file: db.name, search: tuning.embeddedSearch ?? {} },
-    { threads: config.queryThreads, timeoutMs: config.queryTimeoutMs, queuePerWorkspace: config.queryQueuePerWorkspace });
-  const captures = new SqliteCaptureStore(db, { file: db.name, arrivalLogLength: config.streamResumeLimit });
+    { threads: config.queryThreads, idleMs: config.threadIdleMs, timeoutMs: config.queryTimeoutMs, queuePerWorkspace: config.queryQueuePerWorkspace });
+  const captures = new SqliteCaptureStore(db, { file: db.name, arrivalLogLength: config.streamResumeLimit }, config.threadIdleMs);
   const messages = new SqliteMessageIndex(db, readers, config.batchChunkSize);
   const blobs = new SqliteBlobStore(db, (entries) => captures.writeBlobs(entries));
   return {
@@ -66,6 +66,7 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
     rateLimiter: new MemoryRateLimiter(),
     webhooks: new SqliteWebhookStore(db),
     probes: [{ component: 'sqlite', check: async () => void db.prepare('SELECT 1').get() }],
+    workerThreads: () => new Map([['search_readers', readers.threadCount()], ['sqlite_writer', captures.threadCount()], ['wal_checkpoint', checkpointer.threadCount()]]),
     close: async () => {
       await captures.close();
       await readers.close();

@@ -484,5 +484,7 @@ export interface Backend {
   webhooks: WebhookStore;
   captures: CaptureStore;
   probes: readonly ReadinessProbe[];
+  /** The backend's own worker threads running now, by pool (the embedded profile's readers, writer, checkpointer). */
+  workerThreads(): ReadonlyMap<string, number>;
   close(): Promise<void>;
 }

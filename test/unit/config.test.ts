@@ -100,6 +100,7 @@ describe('loadConfig', () => {
     ['SANDBOX_ALLOWED_HOSTS', 'a b'],
     ['SANDBOX_ALLOWED_HOSTS', '*'],
     ['SANDBOX_QUERY_THREADS', '0'],
+    ['SANDBOX_THREAD_IDLE_MS', '0'],
     ['SANDBOX_QUERY_TIMEOUT_MS', 'long'],
     ['SANDBOX_QUERY_QUEUE_PER_WORKSPACE', '-1'],
     ['SANDBOX_SCAN_ROWS_PER_PAGE', '0'],
@@ -266,6 +267,8 @@ describe('loadConfig', () => {
       return [config.contentThreads, config.parseMemoryMb];
     };
     assert.deepEqual(sized(2, 24_000), [2, 512], 'two cores, plenty of memory');
+    assert.equal(loadConfig({}).threadIdleMs, 30_000, 'idle worker threads stop after 30 s');
+    assert.equal(loadConfig({ SANDBOX_THREAD_IDLE_MS: '500' }).threadIdleMs, 500);
     assert.deepEqual(sized(16, 32_000), [16, 512], 'a worker per core');
     assert.deepEqual(sized(1, 8_000), [2, 512], 'never fewer than two, so the lanes each keep a worker');
     assert.deepEqual(sized(16, 4_096), [4, 512], 'no more workers than half the memory holds at their heap limit');

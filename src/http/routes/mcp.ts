@@ -3,12 +3,31 @@
 // its own, whose tools call this API back through the typed client with the same key, so every permission, limit and
 // share applies to them exactly as to any other API request.
 import type { IncomingMessage } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { MailSandbox } from '../../client/index.js';
 import { AppError } from '../../errors.js';
-import { createMailSandboxMcpServer } from '../../mcp/mail-sandbox-mcp-server.js';
-import { MCP_SERVER_VERSION } from '../../mcp/version.js';
 import { handlers } from '../handler.js';
+
+/**
+ * The MCP SDK, its schema library and the typed client, loaded by the first /mcp request: their schemas held ~5 MB
+ * of every server's heap from the start, and most servers never see an MCP request.
+ */
+let mcpModules: Promise<{
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+  MailSandbox: typeof import('../../client/index.js').MailSandbox;
+  createMailSandboxMcpServer: typeof import('../../mcp/mail-sandbox-mcp-server.js').createMailSandboxMcpServer;
+  MCP_SERVER_VERSION: string;
+}> | null = null;
+
+const loadMcpModules = () => (mcpModules ??= Promise.all([
+  import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  import('../../client/index.js'),
+  import('../../mcp/mail-sandbox-mcp-server.js'),
+  import('../../mcp/version.js'),
+]).then(([transport, client, server, version]) => ({
+  StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
+  MailSandbox: client.MailSandbox,
+  createMailSandboxMcpServer: server.createMailSandboxMcpServer,
+  MCP_SERVER_VERSION: version.MCP_SERVER_VERSION,
+})));
 
 export function mcpHandlers(basePath: string) {
   const onlyPost = async (): Promise<never> => {
@@ -17,6 +36,7 @@ export function mcpHandlers(basePath: string) {
   return handlers({
     mcpRequest: async ({ principal, body }) => ({
       exchange: async (req, res) => {
+        const { StreamableHTTPServerTransport, MailSandbox, createMailSandboxMcpServer, MCP_SERVER_VERSION } = await loadMcpModules();
         const sandbox = new MailSandbox({ baseUrl: ownApiUrl(req, basePath), apiKey: bearerKeyOf(req) });
         const server = createMailSandboxMcpServer({ sandbox, allowWrites: principal.kind === 'key' && principal.access === 'read_write', version: MCP_SERVER_VERSION });
         // No session id: nothing is kept between requests, so any node of a cluster answers any of them.

@@ -77,6 +77,8 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
         { component: 'redis', check: async () => void (await Promise.all([redis.ping(), subscriber.ping()])) },
         { component: 's3', check: () => blobs.probe() },
       ],
+      // Its work runs in Elasticsearch, MinIO and Redis; only the content pool, counted by the caller, has threads.
+      workerThreads: () => new Map(),
       close: async () => {
         clearInterval(reconciler);
         await closeConnections();

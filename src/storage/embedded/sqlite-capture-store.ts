@@ -45,14 +45,16 @@ export class SqliteCaptureStore implements CaptureStore {
   private readonly writer: Piscina<WriterTask, WriteReply>;
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(private readonly db: SqliteDatabase, settings: WriterSettings) {
+  /** `idleMs`: the thread stops after this long without a write; the next write starts it (SANDBOX_THREAD_IDLE_MS). */
+  constructor(private readonly db: SqliteDatabase, settings: WriterSettings, idleMs: number) {
     this.sql = statementCache(db);
     this.writer = new Piscina({
       filename: workerFile(import.meta.url, 'sqlite-writer-thread').href,
-      minThreads: 1,
+      // Started by the first write and kept while writes come; an idle server lets it go (its connection and page
+      // cache with it), and the next write starts it again, which costs that write the thread's start (tens of ms).
+      minThreads: 0,
       maxThreads: 1,
-      // Started now and kept: the first capture must not wait for the thread to load.
-      idleTimeout: Infinity,
+      idleTimeout: idleMs,
       workerData: settings,
       // What it allocates (a group's clone, its outcomes) is short-lived; V8's default young generation would let
       // the thread hold tens of MB of it, as the content workers did before theirs was capped.
@@ -90,6 +92,11 @@ export class SqliteCaptureStore implements CaptureStore {
   }
 
   /** Stops the thread; captures are drained before storage closes, so nothing is being written. */
+  /** 1 while the writer thread runs, 0 once it has stopped for want of work. */
+  threadCount(): number {
+    return this.writer.threads.length;
+  }
+
   close(): Promise<void> {
     return this.writer.destroy();
   }

@@ -32,6 +32,8 @@ export type ReaderReply = { page: MessagePage } | { seqs: number[] } | { failure
 export interface SqliteReadersOptions {
   /** Reader threads (SANDBOX_QUERY_THREADS). */
   threads: number;
+  /** A thread stops after this long without a search; the next search starts one (SANDBOX_THREAD_IDLE_MS). */
+  idleMs: number;
   /** Longest one search may run (SANDBOX_QUERY_TIMEOUT_MS); time spent queued does not count. */
   timeoutMs: number;
   /** Searches one workspace may have waiting for a thread (SANDBOX_QUERY_QUEUE_PER_WORKSPACE). */
@@ -60,10 +62,11 @@ export class SqliteReaders {
   constructor(settings: ReaderSettings, private readonly options: SqliteReadersOptions) {
     this.pool = new Piscina({
       filename: workerFile(import.meta.url, 'sqlite-reader-thread').href,
-      minThreads: options.threads,
+      // Started by the first search and kept while searches come; the time a thread takes to start does not count
+      // against a search's budget (the budget starts when the thread takes the search).
+      minThreads: 0,
       maxThreads: options.threads,
-      // Started now and kept: a search must not wait for a thread to load.
-      idleTimeout: Infinity,
+      idleTimeout: options.idleMs,
       workerData: settings,
       resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB },
       niceIncrement: READER_NICE_INCREMENT,
@@ -89,6 +92,11 @@ export class SqliteReaders {
     const reply = await this.run(selection.workspaceId, { kind: 'select', selection, afterSeq, limit });
     if (!('seqs' in reply)) throw new AppError('internal_error', 'a reader thread answered a selection with something else');
     return reply.seqs;
+  }
+
+  /** Reader threads running now. */
+  threadCount(): number {
+    return this.pool.threads.length;
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@
 // connection of its own.
 import { workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { CheckpointSettings } from './wal-checkpointer.js';
+import type { CheckpointOutcome, CheckpointSettings } from './wal-checkpointer.js';
 
 const settings = workerData as CheckpointSettings;
 const db = new Database(settings.file, { fileMustExist: true });
@@ -10,12 +10,12 @@ const db = new Database(settings.file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
 db.pragma(`journal_size_limit = ${settings.journalSizeLimit}`);
 
-/** Resolves to why the checkpoint failed, or null. */
-export default function checkpoint(): string | null {
+/** Whether the checkpoint copied the whole WAL back (a reader's snapshot can hold part of it), or why it failed. */
+export default function checkpoint(): CheckpointOutcome {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-    return null;
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+    return { whole: result !== undefined && result.checkpointed >= result.log };
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return { failure: error instanceof Error ? error.message : String(error) };
   }
 }

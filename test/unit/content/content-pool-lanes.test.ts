@@ -17,7 +17,7 @@ const shape = (name: string): Buffer => {
 const plain = Buffer.from('From: a@example.test\r\nTo: b@example.test\r\nSubject: plain\r\n\r\nHello\r\n');
 
 const poolWith = (options: Partial<ContentPoolOptions>) =>
-  new ContentPool({ threads: 2, taskTimeoutMs: 60_000, memoryMb: 512, readsPerWorkspace: 16, thumbnailMaxPixels: 40_000_000, thumbnailConcurrency: 1, ...options });
+  new ContentPool({ threads: 2, idleMs: 30_000, taskTimeoutMs: 60_000, memoryMb: 512, readsPerWorkspace: 16, thumbnailMaxPixels: 40_000_000, thumbnailConcurrency: 1, ...options });
 
 describe('ContentPool lanes', function () {
   this.timeout(120_000);
