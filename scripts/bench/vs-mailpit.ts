@@ -385,6 +385,9 @@ async function timeQuery(contender: Contender, query: string, expected: number, 
   return { p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)) };
 }
 
+/** Past SANDBOX_THREAD_IDLE_MS's default (30 s), after which an idle server's worker threads have stopped. */
+const IDLE_SETTLE_MS = 35_000;
+
 async function searchPhase(contenders: [Contender, Contender], sizes: number[], runs: number) {
   const results = [];
   let loaded = 0;
@@ -416,10 +419,13 @@ async function searchPhase(contenders: [Contender, Contender], sizes: number[], 
       });
       progress(`search ${size}: ${shape.shape}: ours p50 ${ourTimes.p50_ms} ms, Mailpit p50 ${theirTimes.p50_ms} ms`);
     }
-    // What each server keeps resident while it holds this many messages and has answered searches over them.
-    const holding: Record<string, { server_rss_mb: number }> = {};
-    for (const contender of contenders) holding[contender.name] = { server_rss_mb: round(rssKb(contender.pid) / 1024, 1) };
-    progress(`holding ${size}: RSS ${contenders.map((c) => `${c.name} ${holding[c.name]!.server_rss_mb} MB`).join(', ')}`);
+    // What each server keeps resident while it holds this many messages: right after answering searches over them,
+    // and once idle past the time our worker threads stop (SANDBOX_THREAD_IDLE_MS's default).
+    const holding: Record<string, { server_rss_mb_after_searches: number; server_rss_mb_idle: number }> = {};
+    const afterSearches = new Map(contenders.map((contender) => [contender.name, round(rssKb(contender.pid) / 1024, 1)]));
+    await sleep(IDLE_SETTLE_MS);
+    for (const contender of contenders) holding[contender.name] = { server_rss_mb_after_searches: afterSearches.get(contender.name)!, server_rss_mb_idle: round(rssKb(contender.pid) / 1024, 1) };
+    progress(`holding ${size}: RSS after searches / idle ${contenders.map((c) => `${c.name} ${holding[c.name]!.server_rss_mb_after_searches} / ${holding[c.name]!.server_rss_mb_idle} MB`).join(', ')}`);
     results.push({ messages: size, load, holding, queries });
   }
   return results;
