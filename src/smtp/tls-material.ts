@@ -1,6 +1,8 @@
 // TLS key and certificate for STARTTLS and SMTPS: the configured files, or a self-signed pair made once and kept.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { workerFile } from '../worker-file.js';
 
 export interface TlsMaterial {
   key: string;
@@ -17,21 +19,16 @@ export async function loadTlsMaterial(options: { certPath: string | null; keyPat
   if (fs.existsSync(certFile) && fs.existsSync(keyFile)) {
     return { cert: fs.readFileSync(certFile, 'utf8'), key: fs.readFileSync(keyFile, 'utf8') };
   }
-  const altNames = [
-    { type: 2 as const, value: options.hostname },
-    { type: 2 as const, value: 'localhost' },
-    { type: 7 as const, ip: '127.0.0.1' },
-  ];
-  // Loaded only to make the pair, once per data dir: the certificate library and its ASN.1 stack cost a server ~MB.
-  const { generate } = await import('selfsigned');
-  const pems = await generate([{ name: 'commonName', value: options.hostname }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000),
-    extensions: [{ name: 'subjectAltName', altNames }],
+  // Made on a thread of its own, once per data dir: the certificate library and its ASN.1 stack held several MB of the
+  // server's heap for as long as it ran.
+  const pems = await new Promise<TlsMaterial>((resolve, reject) => {
+    const thread = new Worker(workerFile(import.meta.url, 'self-signed-thread'), { workerData: { hostname: options.hostname } });
+    thread.once('message', resolve);
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`the self-signed certificate thread ended (exit code ${code}) without a certificate`)));
   });
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(keyFile, pems.private, { mode: 0o600 });
+  fs.writeFileSync(keyFile, pems.key, { mode: 0o600 });
   fs.writeFileSync(certFile, pems.cert);
-  return { cert: pems.cert, key: pems.private };
+  return pems;
 }
