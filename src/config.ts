@@ -542,7 +542,7 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', defaultContentThreads(machine, parseMemoryMb)),
     parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
     parseMemoryMb,
-    threadIdleMs: readPositiveInt(env, 'SANDBOX_THREAD_IDLE_MS', 30_000),
+    threadIdleMs: readPositiveInt(env, 'SANDBOX_THREAD_IDLE_MS', 60_000),
     queryThreads: readPositiveInt(env, 'SANDBOX_QUERY_THREADS', 2),
     queryTimeoutMs: readPositiveInt(env, 'SANDBOX_QUERY_TIMEOUT_MS', 2000),
     queryQueuePerWorkspace: readPositiveInt(env, 'SANDBOX_QUERY_QUEUE_PER_WORKSPACE', 100),

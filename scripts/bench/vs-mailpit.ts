@@ -385,8 +385,8 @@ async function timeQuery(contender: Contender, query: string, expected: number, 
   return { p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)) };
 }
 
-/** Past SANDBOX_THREAD_IDLE_MS's default (30 s), after which an idle server's worker threads have stopped. */
-const IDLE_SETTLE_MS = 35_000;
+/** Past SANDBOX_THREAD_IDLE_MS's default (60 s), after which an idle server's worker threads have stopped. */
+const IDLE_SETTLE_MS = 65_000;
 
 async function searchPhase(contenders: [Contender, Contender], sizes: number[], runs: number) {
   const results = [];

@@ -267,7 +267,7 @@ describe('loadConfig', () => {
       return [config.contentThreads, config.parseMemoryMb];
     };
     assert.deepEqual(sized(2, 24_000), [2, 512], 'two cores, plenty of memory');
-    assert.equal(loadConfig({}).threadIdleMs, 30_000, 'idle worker threads stop after 30 s');
+    assert.equal(loadConfig({}).threadIdleMs, 60_000, 'idle worker threads stop after a minute');
     assert.equal(loadConfig({ SANDBOX_THREAD_IDLE_MS: '500' }).threadIdleMs, 500);
     assert.deepEqual(sized(16, 32_000), [16, 512], 'a worker per core');
     assert.deepEqual(sized(1, 8_000), [2, 512], 'never fewer than two, so the lanes each keep a worker');
