@@ -143,7 +143,7 @@ export const corpusTraits = {
   rare: (i: number) => i % 1000 === 500,
   common: (i: number) => i % 3 === 0,
   weekly: (i: number) => i % 10 === 0,
-  shapeSender: (i: number) => i % 100 === 42,
+  shapeSender: (i: number) => i % 100 === 40,
   shapeRecipient: (i: number) => i % 500 === 123,
   phrase: (i: number) => i % 100 === 7,
   noreply: (i: number) => i % 4 === 1,
@@ -174,7 +174,7 @@ export const SEARCH_SHAPES: SearchShape[] = [
   },
   { shape: 'no match', q: ABSENT_WORD, matches: () => false },
   { shape: 'negation (3 in 4)', q: `-from:${NOREPLY_SENDER}`, matches: (i) => !corpusTraits.noreply(i) },
-  { shape: 'disjunction (1 in 50)', q: `from:${SHAPE_SENDER} OR to:${SHAPE_RECIPIENT} OR ${RARE_WORD}`, matches: (i) => corpusTraits.shapeSender(i) || corpusTraits.shapeRecipient(i) || corpusTraits.rare(i) },
+  { shape: 'disjunction (1 in 77)', q: `from:${SHAPE_SENDER} OR to:${SHAPE_RECIPIENT} OR ${RARE_WORD}`, matches: (i) => corpusTraits.shapeSender(i) || corpusTraits.shapeRecipient(i) || corpusTraits.rare(i) },
   { shape: 'has:attachment (1 in 20)', q: 'has:attachment', matches: (i) => corpusTraits.kind(i) === 'attachment' },
 ];
 

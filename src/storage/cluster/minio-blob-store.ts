@@ -139,6 +139,21 @@ export class MinioBlobStore implements BlobStore {
     }
   }
 
+  /** Objects in the bucket and their bytes, for the scale benches' storage per message (a listing: not for requests). */
+  async usage(): Promise<{ objects: number; bytes: number }> {
+    let objects = 0;
+    let bytes = 0;
+    try {
+      for await (const item of this.client.listObjectsV2(this.bucket, '', true)) {
+        objects++;
+        bytes += item.size ?? 0;
+      }
+    } catch (error) {
+      throw translateS3Error(`list ${this.bucket}`, error);
+    }
+    return { objects, bytes };
+  }
+
   async listFolders(folder: string): Promise<string[]> {
     checkBlobFolder(folder);
     const items = await bounded(`list ${folder}`, () => collect(this.client.listObjectsV2(this.bucket, folder, false)));
