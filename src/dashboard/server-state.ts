@@ -21,6 +21,11 @@ export const queryClient = new QueryClient({
 export interface ServerData<T> {
   data: T | null;
   error: unknown;
+  /**
+   * When the data was last fetched (0 before). A read again that answers the same keeps the same `data` object
+   * (structural sharing), so this, not the object, tells that the server was asked again.
+   */
+  updatedAt: number;
 }
 
 /**
@@ -42,7 +47,7 @@ export function useServerData<T>(queryKey: QueryKey, read: () => Promise<T>, tim
   // (a passive effect runs only after that paint: a frame later, or more on a busy machine).
   useLayoutEffect(() => observer.subscribe(() => rerender(undefined)), [observer]);
   useLayoutEffect(() => observer.setOptions(options));
-  return { data: result.error ? null : (result.data ?? null), error: result.error ?? null };
+  return { data: result.error ? null : (result.data ?? null), error: result.error ?? null, updatedAt: result.dataUpdatedAt };
 }
 
 /** After a change on the server: every read whose key starts with `queryKey` is fetched again. */

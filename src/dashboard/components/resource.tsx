@@ -6,7 +6,7 @@ import { Alert, Loading } from './ui.js';
 
 /** Shows `children(data)` once `resource` is loaded; before that the loading note, on failure its error. */
 export function Resource<T>(props: {
-  resource: ServerData<T>;
+  resource: Pick<ServerData<T>, 'data' | 'error'>;
   /** Shown instead of the children when the data is an empty list. */
   empty?: string;
   children: (data: T) => ComponentChildren;

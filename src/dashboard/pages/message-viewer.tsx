@@ -270,14 +270,16 @@ function MessageTop(props: { message: Message; onChange: (message: Message) => v
 /**
  * The message as loaded, then as changed here (read state, tags). It is shown from the render its answer arrives in
  * (not from an effect after that render's paint), so the mail's frame starts loading one paint sooner; a new answer
- * (another message, or the same one read again) starts from the server's copy again.
+ * (another message, or the same one read again) starts from the server's copy again. A change belongs to the fetch it
+ * was made on (`loadedAt`), not to the answer's object: read again after `u` in the list, the server's answer can
+ * equal the first one, kept as the same object, and the change (read, by opening) must still give way to it.
  */
-function useShownMessage(loaded: Message | null): [Message | null, (update: (shown: Message) => Message) => void] {
-  const [changed, setChanged] = useState<{ of: Message; to: Message } | null>(null);
-  const shown = loaded !== null && changed?.of === loaded ? changed.to : loaded;
+function useShownMessage(loaded: Message | null, loadedAt: number): [Message | null, (update: (shown: Message) => Message) => void] {
+  const [changed, setChanged] = useState<{ at: number; to: Message } | null>(null);
+  const shown = loaded !== null && changed?.at === loadedAt ? changed.to : loaded;
   const change = (update: (shown: Message) => Message) => {
     if (loaded === null) return;
-    setChanged((last) => ({ of: loaded, to: update(last?.of === loaded ? last.to : loaded) }));
+    setChanged((last) => ({ at: loadedAt, to: update(last?.at === loadedAt ? last.to : loaded) }));
   };
   return [shown, change];
 }
@@ -307,7 +309,7 @@ export function MessageViewer(props: PageProps & { list: ListBeside }) {
   const navigate = useNavigate();
   // A read the list began as the row was pressed is taken as it is (message-detail.ts).
   const loaded = useServerData(messageDetailKey(messageId), () => readMessageDetail(messageId), { freshMs: PRESSED_READ_FRESH_MS });
-  const [message, change] = useShownMessage(loaded.data);
+  const [message, change] = useShownMessage(loaded.data, loaded.updatedAt);
   const [readError, setReadError] = useState<unknown>(null);
 
   // Opening marks the message read once it has been open a moment: the write stays out of the way of the mail's own
