@@ -5,7 +5,7 @@
 // one, so Back leaves the message (to the inbox it was opened from) however many tabs were looked at. Opening a
 // message marks it read, as mail clients do.
 import type { JSX } from 'preact';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { useNavigate, type PageProps } from '../router.js';
 import { ConfirmDialog } from '../components/dialog.js';
@@ -336,9 +336,7 @@ export function MessageViewer(props: PageProps & { list: ListBeside }) {
     change(() => next);
   };
 
-  // Told in the same frame as the viewer shows it: a `u` pressed as the message turns read must find the list's row
-  // read too, or it would mark the message read again instead of unread (effects wait for the next frame).
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (message) props.list.readChanged(message.id, message.read);
   }, [message?.id, message?.read]);
 
