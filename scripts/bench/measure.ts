@@ -1,6 +1,8 @@
-// What every bench needs: flag parsing, percentiles, rounding for printing, the server's resident memory and how busy the machine was.
+// What every bench needs: flag parsing, percentiles, rounding for printing, the server's resident memory, the bytes a
+// data dir holds and how busy the machine was.
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 
 export function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -61,3 +63,13 @@ export function sampleRss(pid: number, intervalMs = 100): { stop(): number } {
 
 /** The 1-minute load average now; printed at a bench's start and end, since other work on the machine skews every figure. */
 export const loadAverage = () => round(os.loadavg()[0]!);
+
+/** Bytes of every file under `dir`, however deep. */
+export function directoryBytes(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? directoryBytes(full) : fs.statSync(full).size;
+  }
+  return total;
+}

@@ -18,7 +18,7 @@ import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { startServer, type StartedServer } from '../../test/support/server.js';
 import { runAdminImport } from './admin-import.js';
 import { corpusIndexOf, SEARCH_SHAPES, writeCorpusMbox } from './corpus.js';
-import { loadAverage, percentile, positiveInt, round, rssKb, sampleRss } from './measure.js';
+import { directoryBytes, loadAverage, percentile, positiveInt, round, rssKb, sampleRss } from './measure.js';
 
 const { values } = parseArgs({ options: { profile: { type: 'string' }, messages: { type: 'string' }, runs: { type: 'string' }, deep: { type: 'string' } } });
 const profile = values.profile ?? process.env.SANDBOX_TEST_PROFILE ?? 'embedded';
@@ -40,15 +40,6 @@ const freeDiskMb = (dir: string) => {
   return mb(stats.bavail * stats.bsize);
 };
 const clusterConfig = (dataDir: string) => loadConfig({ ...process.env, SANDBOX_DATA_DIR: dataDir, ...profileEnv(dataDir) });
-
-function directoryBytes(dir: string): number {
-  let total = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? directoryBytes(full) : fs.statSync(full).size;
-  }
-  return total;
-}
 
 interface Page {
   data: MessageSummaryJson[];

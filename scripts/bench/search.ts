@@ -1,7 +1,6 @@
 // Measures q search latency (p50/p95/max per query over HTTP) on one inbox of 100,000 generated messages (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile); run `node scripts/build-if-needed.mjs && node --import tsx scripts/bench/search.ts` (BENCH_MESSAGES=5000 for a quick run, BENCH_KEEP_DATA=1 to keep the data dir, BENCH_DATA_DIR=<kept dir> to measure it again without loading).
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config.js';
 import { newId } from '../../src/domain/ids.js';
@@ -17,7 +16,7 @@ import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import { snippetOf } from '../../src/mime/snippet.js';
 import { zipf } from './corpus.js';
-import { positiveInt, percentile, round } from './measure.js';
+import { directoryBytes, positiveInt, percentile, round } from './measure.js';
 
 const SEED = 0x5eed_2026;
 /** Messages arrive over the 30 days before this fixed instant, so every run builds the same data. */
@@ -289,15 +288,6 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
 // ---------- measurement ----------
 
 const progress = (line: string) => process.stderr.write(`[bench:search] ${line}\n`);
-
-function directoryBytes(dir: string): number {
-  let total = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? directoryBytes(full) : fs.statSync(full).size;
-  }
-  return total;
-}
 
 const LOAD_WRITERS = 8;
 
