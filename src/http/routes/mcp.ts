@@ -10,24 +10,13 @@ import { handlers } from '../handler.js';
  * The MCP SDK, its schema library and the typed client, loaded by the first /mcp request: their schemas held ~5 MB
  * of every server's heap from the start, and most servers never see an MCP request.
  */
-let mcpModules: Promise<{
-  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
-  MailSandbox: typeof import('../../client/index.js').MailSandbox;
-  createMailSandboxMcpServer: typeof import('../../mcp/mail-sandbox-mcp-server.js').createMailSandboxMcpServer;
-  MCP_SERVER_VERSION: string;
-}> | null = null;
-
-const loadMcpModules = () => (mcpModules ??= Promise.all([
+const importMcpModules = () => Promise.all([
   import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
   import('../../client/index.js'),
   import('../../mcp/mail-sandbox-mcp-server.js'),
   import('../../mcp/version.js'),
-]).then(([transport, client, server, version]) => ({
-  StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
-  MailSandbox: client.MailSandbox,
-  createMailSandboxMcpServer: server.createMailSandboxMcpServer,
-  MCP_SERVER_VERSION: version.MCP_SERVER_VERSION,
-})));
+]);
+let mcpModules: ReturnType<typeof importMcpModules> | null = null;
 
 export function mcpHandlers(basePath: string) {
   const onlyPost = async (): Promise<never> => {
@@ -36,7 +25,7 @@ export function mcpHandlers(basePath: string) {
   return handlers({
     mcpRequest: async ({ principal, body }) => ({
       exchange: async (req, res) => {
-        const { StreamableHTTPServerTransport, MailSandbox, createMailSandboxMcpServer, MCP_SERVER_VERSION } = await loadMcpModules();
+        const [{ StreamableHTTPServerTransport }, { MailSandbox }, { createMailSandboxMcpServer }, { MCP_SERVER_VERSION }] = await (mcpModules ??= importMcpModules());
         const sandbox = new MailSandbox({ baseUrl: ownApiUrl(req, basePath), apiKey: bearerKeyOf(req) });
         const server = createMailSandboxMcpServer({ sandbox, allowWrites: principal.kind === 'key' && principal.access === 'read_write', version: MCP_SERVER_VERSION });
         // No session id: nothing is kept between requests, so any node of a cluster answers any of them.
