@@ -1,5 +1,6 @@
 // Compiles a q syntax tree to an SQLite WHERE clause over `messages m`: the trigram index narrows, instr() decides.
 import { requiredText, type QueryNode, type TextField } from '../../query/ast.js';
+import { INDEXED_TO } from './sqlite-trigram-tail.js';
 
 export interface SqlFilter {
   where: string;
@@ -70,7 +71,8 @@ export function compileSql(node: QueryNode, options: { trigramIndex?: boolean } 
         if (!trigramIndex || [...n.needle].length < TRIGRAM) return decide;
         params.push(ftsPhrase(n.fields, n.needle));
         // Parameters are consumed in text order, so the index clause's parameter must come after instr's: put it second.
-        return `(${decide} AND m.seq IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?))`;
+        // Rows the index does not hold yet (the tail) are candidates too.
+        return `(${decide} AND (m.seq IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?) OR m.seq > ${INDEXED_TO}))`;
       }
       case 'read':
         return n.value ? 'm.read = 1' : 'm.read = 0';

@@ -6,6 +6,7 @@ import { AppError, type ErrorCode } from '../../errors.js';
 import { workerFile } from '../../worker-file.js';
 import type { BlobEntry, CaptureStore, CapturedMessage, InsertOutcome } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
+import { TRIGRAM_BATCH } from './sqlite-trigram-tail.js';
 
 /** What the writer thread is started with. */
 export interface WriterSettings {
@@ -15,8 +16,11 @@ export interface WriterSettings {
   arrivalLogLength: number;
 }
 
-/** A durable write for the writer thread: a group of captures, or blobs kept beside a stored message. */
-export type WriterTask = { kind: 'captures'; group: CapturedMessage[] } | { kind: 'blobs'; entries: BlobEntry[] };
+/**
+ * A task for the writer thread: a durable write (a group of captures, or blobs kept beside a stored message), or
+ * indexing the oldest rows the trigram index does not hold yet (sqlite-trigram-tail.ts).
+ */
+export type WriterTask = { kind: 'captures'; group: CapturedMessage[] } | { kind: 'blobs'; entries: BlobEntry[] } | { kind: 'index' };
 
 /** An AppError as it crosses from the thread: cloning keeps no class. */
 export interface SentFailure {
@@ -27,10 +31,15 @@ export interface SentFailure {
 
 export type SentOutcome = 'stored' | 'quota_reached' | SentFailure;
 
-/** One outcome per capture of the task (none for blobs), or the failure of the whole task. */
-export type WriteReply = { outcomes: SentOutcome[] } | { failure: SentFailure };
+/**
+ * One outcome per capture of the task (none for the others) and the rows the trigram index does not hold yet, or
+ * the failure of the whole task.
+ */
+export type WriteReply = { outcomes: SentOutcome[]; unindexed: number } | { failure: SentFailure };
 
 const WRITER_YOUNG_GENERATION_MB = 2;
+/** A tail shorter than a batch is indexed once no capture has come for this long. */
+const TRIGRAM_IDLE_MS = 250;
 
 const received = (failure: SentFailure): AppError => new AppError(failure.code, failure.message, failure.component ? { component: failure.component } : {});
 
@@ -44,6 +53,10 @@ const received = (failure: SentFailure): AppError => new AppError(failure.code, 
 export class SqliteCaptureStore implements CaptureStore {
   private readonly writer: Piscina<WriterTask, WriteReply>;
   private readonly sql: ReturnType<typeof statementCache>;
+  /** The trigram batch being indexed, if one is. */
+  private indexing: Promise<void> | null = null;
+  private indexTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   /** `idleMs`: the thread stops after this long without a write; the next write starts it (SANDBOX_THREAD_IDLE_MS). */
   constructor(private readonly db: SqliteDatabase, settings: WriterSettings, idleMs: number) {
@@ -65,7 +78,7 @@ export class SqliteCaptureStore implements CaptureStore {
   }
 
   async storeAll(group: CapturedMessage[]): Promise<InsertOutcome[]> {
-    const outcomes = await this.run({ kind: 'captures', group });
+    const { outcomes } = await this.write({ kind: 'captures', group });
     return outcomes.map((outcome) => (typeof outcome === 'string' ? outcome : received(outcome)));
   }
 
@@ -73,12 +86,50 @@ export class SqliteCaptureStore implements CaptureStore {
     return guarded(() => (this.sql('SELECT used FROM quota_usage WHERE workspace_id = ? AND period = ?').pluck().get(workspaceId, period) as number | undefined) ?? 0);
   }
 
-  /** BlobStore.putMany's writes (the parts kept beside a message): durable the same way, on the same thread. */
+  /** BlobStore.putMany's writes (the parts kept beside a stored message): durable the same way, on the same thread. */
   async writeBlobs(entries: BlobEntry[]): Promise<void> {
-    await this.run({ kind: 'blobs', entries });
+    await this.write({ kind: 'blobs', entries });
   }
 
-  private async run(task: WriterTask): Promise<SentOutcome[]> {
+  /** A durable write; then the trigram index is brought up behind it. */
+  private async write(task: WriterTask): Promise<{ outcomes: SentOutcome[] }> {
+    const reply = await this.run(task);
+    this.indexLater(reply.unindexed);
+    return reply;
+  }
+
+  /**
+   * A full batch of unindexed rows is indexed at once, a shorter tail once writes pause for TRIGRAM_IDLE_MS. One
+   * batch at a time: the writer thread takes it between groups, so a group waits at most for one batch.
+   */
+  private indexLater(unindexed: number): void {
+    if (unindexed === 0 || this.indexing || this.closed) return;
+    if (unindexed < TRIGRAM_BATCH) {
+      this.indexTimer ??= setTimeout(() => {
+        this.indexTimer = null;
+        if (!this.indexing) this.indexBatch();
+      }, TRIGRAM_IDLE_MS).unref();
+      return;
+    }
+    this.indexBatch();
+  }
+
+  private indexBatch(): void {
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = null;
+    this.indexing = this.run({ kind: 'index' }).then(
+      (reply) => {
+        this.indexing = null;
+        this.indexLater(reply.unindexed);
+      },
+      // A batch that failed stays in the tail, which searches still scan; the next write's reply tries again.
+      () => {
+        this.indexing = null;
+      },
+    );
+  }
+
+  private async run(task: WriterTask): Promise<{ outcomes: SentOutcome[]; unindexed: number }> {
     let reply: WriteReply;
     try {
       reply = await this.writer.run(task);
@@ -88,16 +139,21 @@ export class SqliteCaptureStore implements CaptureStore {
       throw new AppError('storage_unavailable', `embedded storage failed: the writer thread stopped (${(error as Error).message})`, { component: 'sqlite', cause: error });
     }
     if ('failure' in reply) throw received(reply.failure);
-    return reply.outcomes;
+    return reply;
   }
 
-  /** Stops the thread; captures are drained before storage closes, so nothing is being written. */
   /** 1 while the writer thread runs, 0 once it has stopped for want of work. */
   threadCount(): number {
     return this.writer.threads.length;
   }
 
-  close(): Promise<void> {
-    return this.writer.destroy();
+  /** Stops the thread; captures are drained before storage closes, so nothing is being written. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = null;
+    // What is left unindexed stays in the tail; the next start's first write indexes it.
+    await this.indexing;
+    await this.writer.destroy();
   }
 }

@@ -279,6 +279,19 @@ const MIGRATIONS: string[] = [
   -- The links with their anchor text, found at capture (JSON).
   ALTER TABLE messages ADD COLUMN link_details TEXT NOT NULL DEFAULT '[]';
   `,
+  `
+  -- The trigram index is written in batches behind the captures (sqlite-trigram-tail.ts): rows up to indexed_to are
+  -- in it, newer ones (the tail) are not, and searches check the tail row by row. A row of the tail leaves no entry
+  -- to delete.
+  CREATE TABLE trigram_progress (indexed_to INTEGER NOT NULL);
+  INSERT INTO trigram_progress (indexed_to) SELECT coalesce(max(seq), 0) FROM messages;
+  DROP TRIGGER messages_fts_insert;
+  DROP TRIGGER messages_fts_delete;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages WHEN old.seq <= (SELECT indexed_to FROM trigram_progress) BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, search_subject, search_sender, search_recipients, search_body)
+    VALUES ('delete', old.seq, old.search_subject, old.search_sender, old.search_recipients, old.search_body);
+  END;
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */

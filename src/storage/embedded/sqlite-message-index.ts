@@ -1,10 +1,11 @@
-// MessageIndex on SQLite: one row per message (triggers keep its trigram entry in step) and its tags.
+// MessageIndex on SQLite: one row per message (its trigram entry written behind it, sqlite-trigram-tail.ts) and its tags.
 import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/types.js';
 import type { ArrivalPage, ChangeResult, InboxCounts, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessageSelection } from '../ports.js';
 import { messageRowWriter, SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { SqliteMessageSearch } from './sqlite-message-search.js';
+import { trigramTail, type TrigramTail } from './sqlite-trigram-tail.js';
 
 /** Where searches run: the reader threads (sqlite-readers.ts), or in place for lookups of listed ids. */
 export interface MessageSearches {
@@ -27,19 +28,23 @@ export class SqliteMessageIndex implements MessageIndex {
   private readonly writeMessage: (m: MessageRecord) => void;
   private readonly sql: (sql: string) => Database.Statement;
   private readonly idLookups: MessageSearches;
+  private readonly trigramTail: TrigramTail;
 
   /** `batchChunk`: messages a change selects and writes per transaction (SANDBOX_BATCH_CHUNK_SIZE). */
   constructor(private readonly db: SqliteDatabase, private readonly searches: MessageSearches, private readonly batchChunk: number) {
     this.sql = statementCache(db);
     this.idLookups = searchesInPlace(new SqliteMessageSearch(db));
     this.writeMessage = messageRowWriter(db);
+    this.trigramTail = trigramTail(db);
   }
 
   restore(message: MessageRecord): Promise<void> {
     return guarded(() => this.db.transaction(() => {
-      // Tags go with the old row (ON DELETE CASCADE) and the triggers drop its trigram entry.
+      // Tags go with the old row (ON DELETE CASCADE) and the trigger drops its trigram entry.
       this.sql('DELETE FROM messages WHERE workspace_id = ? AND id = ?').run(message.workspaceId, message.id);
       this.writeMessage(message);
+      // A reindex writes no captures, so no writer thread indexes behind it: the restored row is indexed here.
+      this.trigramTail.indexBatch();
     }).immediate());
   }
 

@@ -72,8 +72,8 @@ export const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(tag ORDER
 export const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
 
 /**
- * Writes one message's row and its tags (the triggers keep its trigram entry in step) inside the caller's
- * transaction: the writer thread's for captures, and a restore's.
+ * Writes one message's row and its tags inside the caller's transaction: the writer thread's for captures, and a
+ * restore's. Its trigram entry is written later, with the tail's next batch (sqlite-trigram-tail.ts).
  */
 export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void {
   const insertRow = db.prepare(`INSERT INTO messages (

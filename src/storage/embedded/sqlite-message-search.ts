@@ -5,6 +5,7 @@ import type { MessagePage, MessageListOptions, MessagePosition, MessageSelection
 import { statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { compileSql, requiredPhrases } from './compile-sql.js';
 import { MESSAGE_COLUMNS, SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
+import { INDEXED_TO } from './sqlite-trigram-tail.js';
 
 export interface SqliteMessageSearchOptions {
   /**
@@ -18,6 +19,9 @@ export interface SqliteMessageSearchOptions {
 const AFTER_POSITION = 'AND m.received_at <= ? AND NOT (m.received_at = ? AND m.id >= ?)';
 /** The same range's other end: the scan budget's last message, itself included. */
 const UP_TO_POSITION = 'AND m.received_at >= ? AND NOT (m.received_at = ? AND m.id < ?)';
+
+/** The rows the trigram index does not hold yet (sqlite-trigram-tail.ts): candidates of every index query. */
+const TAIL_SEQS = `SELECT seq FROM messages WHERE seq > ${INDEXED_TO}`;
 
 const positionParams = (position: MessagePosition | null): (string | number)[] =>
   position ? [position.receivedAt.getTime(), position.receivedAt.getTime(), position.id] : [];
@@ -36,8 +40,8 @@ export class SqliteMessageSearch {
    * the trigram hits of the rarest required phrase and sort those few rows. Common text (or none): walk the
    * inbox newest first, checking each row with instr(), and stop when the page is full, which is soon. With a
    * scan limit, a walk only considers the next `scanLimit` messages of the inbox, found from its index alone;
-   * hits fewer than the limit are all the rows a page examines, so a rare phrase is answered whole, however
-   * deep in the inbox its matches are.
+   * hits fewer than the limit, with the few rows not indexed yet, are all the rows a page examines, so a rare
+   * phrase is answered whole, however deep in the inbox its matches are.
    */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): MessagePage {
     return this.db.transaction((): MessagePage => {
@@ -53,7 +57,7 @@ export class SqliteMessageSearch {
       // (bodies included) of a thousand hits to keep fifty cost most of such a query.
       const rows = driver === null
         ? this.sql(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params)
-        : this.sql(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?),
+        : this.sql(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? UNION ALL ${TAIL_SEQS}),
             page(seq) AS MATERIALIZED (SELECT m.seq FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions})
             SELECT ${MESSAGE_COLUMNS} FROM page CROSS JOIN messages m ON m.seq = page.seq ORDER BY m.received_at DESC, m.id DESC`).all(driver.phrase, ...params);
       const records = (rows as MessageRow[]).map(toMessage);
@@ -68,7 +72,11 @@ export class SqliteMessageSearch {
     return row ? { receivedAt: new Date(row.received_at), id: row.id } : null;
   }
 
-  /** The phrase with the fewest index hits, and their count, if it has fewer than indexDrivenBelow; counting stops there. */
+  /**
+   * The phrase with the fewest index hits, and their count, if it has fewer than indexDrivenBelow; counting stops
+   * there. The tail is not counted: it is a batch or so long however large the inbox (sqlite-trigram-tail.ts), and
+   * counting it would make a phrase's plan depend on how far the indexing behind the captures has got.
+   */
   private rarestPhrase(phrases: string[]): { phrase: string; hits: number } | null {
     let rarest: { phrase: string; hits: number } | null = null;
     const count = this.sql('SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)').pluck();

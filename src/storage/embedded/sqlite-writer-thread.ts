@@ -1,5 +1,6 @@
 // Entry of the writer thread (see README.md): every write that waits for the disk — a group of captures, or the
-// parts kept beside a message — is one transaction on this thread's connection, then one fdatasync of the WAL.
+// parts kept beside a message — is one transaction on this thread's connection, then one fdatasync of the WAL. It
+// also writes the trigram index behind the captures, a batch at a time (sqlite-trigram-tail.ts).
 import fs from 'node:fs';
 import { workerData } from 'node:worker_threads';
 import type { MessageRecord } from '../../domain/types.js';
@@ -7,6 +8,7 @@ import type { BlobEntry, CapturedMessage, QuotaCharge } from '../ports.js';
 import { connectSqlite, translateSqliteError } from './sqlite-database.js';
 import { blobRowWriter } from './sqlite-blob-store.js';
 import { messageRowWriter } from './sqlite-message-rows.js';
+import { trigramTail } from './sqlite-trigram-tail.js';
 import type { SentFailure, SentOutcome, WriterSettings, WriterTask, WriteReply } from './sqlite-capture-store.js';
 
 const settings = workerData as WriterSettings;
@@ -18,6 +20,7 @@ db.pragma('wal_autocheckpoint = 0');
 
 const writeRow = messageRowWriter(db);
 const writeBlobs = blobRowWriter(db);
+const tail = trigramTail(db);
 const chargeQuota = db.prepare(`INSERT INTO quota_usage (workspace_id, period, used) VALUES (@workspace, @period, 1)
     ON CONFLICT DO UPDATE SET used = used + 1 WHERE @limit IS NULL OR used < @limit`);
 const nextArrival = db.prepare('SELECT coalesce(max(seq), 0) + 1 FROM inbox_arrivals WHERE inbox_id = ?').pluck();
@@ -94,11 +97,16 @@ function commitDurably<T>(write: () => T): T {
 
 export default function write(task: WriterTask): WriteReply {
   try {
-    if (task.kind === 'blobs') {
-      commitDurably(() => writeBlobs(asBuffers(task.entries)));
-      return { outcomes: [] };
+    switch (task.kind) {
+      case 'blobs':
+        commitDurably(() => writeBlobs(asBuffers(task.entries)));
+        return { outcomes: [], unindexed: tail.length() };
+      case 'captures':
+        return { outcomes: commitDurably(() => task.group.map(storeOne)), unindexed: tail.length() };
+      case 'index':
+        // Not fdatasynced: a batch a crash loses is still in the tail, and the next one indexes it.
+        return { outcomes: [], unindexed: db.transaction(() => tail.indexBatch()).immediate() };
     }
-    return { outcomes: commitDurably(() => task.group.map(storeOne)) };
   } catch (error) {
     return { failure: sent(error) };
   }
