@@ -2,7 +2,8 @@
 // server with `admin import`, then measures what a large inbox costs: load rate and CPU per message, search p50/p95 per
 // query shape, a list page deep in the inbox, storage per message and the server's RSS. Removes everything it made
 // (data dir, mbox, the cluster namespace) afterwards and prints free disk before and after. Run
-// `npm run bench:million -- --profile embedded|cluster [--messages 1000000] [--runs 20] [--deep N]`; prints JSON.
+// `npm run bench:million -- --profile embedded|cluster [--messages 1000000] [--runs 20] [--deep N] [--concurrency N]` (admin
+// import's, default 256: its own default of 32 leaves the cluster profile waiting on round trips); prints JSON.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,12 +21,13 @@ import { runAdminImport } from './admin-import.js';
 import { corpusIndexOf, SEARCH_SHAPES, writeCorpusMbox } from './corpus.js';
 import { directoryBytes, loadAverage, percentile, positiveInt, round, rssKb, sampleRss } from './measure.js';
 
-const { values } = parseArgs({ options: { profile: { type: 'string' }, messages: { type: 'string' }, runs: { type: 'string' }, deep: { type: 'string' } } });
+const { values } = parseArgs({ options: { profile: { type: 'string' }, messages: { type: 'string' }, runs: { type: 'string' }, deep: { type: 'string' }, concurrency: { type: 'string' } } });
 const profile = values.profile ?? process.env.SANDBOX_TEST_PROFILE ?? 'embedded';
 if (profile !== 'embedded' && profile !== 'cluster') throw new Error(`--profile must be embedded or cluster, got '${profile}'`);
 process.env.SANDBOX_TEST_PROFILE = profile;
 const messages = positiveInt('--messages', values.messages, 1_000_000);
 const runs = positiveInt('--runs', values.runs, 20);
+const concurrency = positiveInt('--concurrency', values.concurrency, 256);
 const deep = positiveInt('--deep', values.deep, Math.max(1, Math.floor(messages / 2)));
 if (deep >= messages) throw new Error(`--deep must be below --messages (${messages})`);
 const WARMUP_RUNS = 3;
@@ -139,7 +141,7 @@ try {
   const api = new ApiClient(server.httpUrl, server.defaultKey);
   const inbox = await createInbox(api, 'million');
   progress(`importing into the ${testProfile()} profile`);
-  const load = await runAdminImport(server, inbox.id, [mbox], { onProgress: (line) => progress(line) });
+  const load = await runAdminImport(server, inbox.id, [mbox], { args: ['--concurrency', String(concurrency)], onProgress: (line) => progress(line) });
   fs.rmSync(mbox);
   if (load.summary.imported !== messages) throw new Error(`imported ${load.summary.imported} of ${messages}: ${JSON.stringify(load.summary.refused.slice(0, 5))}`);
   const counted = (await api.get<{ data: InboxJson }>(`/v1/inboxes/${inbox.id}`)).json.data.message_count;
@@ -159,6 +161,7 @@ try {
     mail_mb: mb(mailBytes),
     load: {
       via: 'admin import (mbox)',
+      concurrency,
       seconds: load.seconds,
       messages_per_second: load.messagesPerSecond,
       cpu_ms_per_message: load.cpuMsPerMessage,
