@@ -105,10 +105,8 @@ export class SqliteCaptureStore implements CaptureStore {
   private indexLater(unindexed: number): void {
     if (unindexed === 0 || this.indexing || this.closed) return;
     if (unindexed < TRIGRAM_BATCH) {
-      this.indexTimer ??= setTimeout(() => {
-        this.indexTimer = null;
-        if (!this.indexing) this.indexBatch();
-      }, TRIGRAM_IDLE_MS).unref();
+      // A batch that starts meanwhile (indexBatch) or close() clears the timer, so when it fires none is running.
+      this.indexTimer ??= setTimeout(() => this.indexBatch(), TRIGRAM_IDLE_MS).unref();
       return;
     }
     this.indexBatch();

@@ -5,7 +5,7 @@ import type { MessagePage, MessageListOptions, MessagePosition, MessageSelection
 import { statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { compileSql, requiredPhrases } from './compile-sql.js';
 import { MESSAGE_COLUMNS, SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
-import { INDEXED_TO } from './sqlite-trigram-tail.js';
+import { TAIL_SEQS } from './sqlite-trigram-tail.js';
 
 export interface SqliteMessageSearchOptions {
   /**
@@ -19,9 +19,6 @@ export interface SqliteMessageSearchOptions {
 const AFTER_POSITION = 'AND m.received_at <= ? AND NOT (m.received_at = ? AND m.id >= ?)';
 /** The same range's other end: the scan budget's last message, itself included. */
 const UP_TO_POSITION = 'AND m.received_at >= ? AND NOT (m.received_at = ? AND m.id < ?)';
-
-/** The rows the trigram index does not hold yet (sqlite-trigram-tail.ts): candidates of every index query. */
-const TAIL_SEQS = `SELECT seq FROM messages WHERE seq > ${INDEXED_TO}`;
 
 const positionParams = (position: MessagePosition | null): (string | number)[] =>
   position ? [position.receivedAt.getTime(), position.receivedAt.getTime(), position.id] : [];

@@ -7,6 +7,8 @@ import type { SqliteDatabase } from './sqlite-database.js';
 
 /** SQL: the last row the trigram index holds. Rows after it (seq greater) are the tail, which searches scan. */
 export const INDEXED_TO = '(SELECT indexed_to FROM trigram_progress)';
+/** SQL: the seq of every row of the tail, candidates of every index query beside its hits. */
+export const TAIL_SEQS = `SELECT seq FROM messages WHERE seq > ${INDEXED_TO}`;
 
 /** Rows of the tail at which the writer indexes them at once; fewer wait for the writer to fall idle. */
 export const TRIGRAM_BATCH = 64;
