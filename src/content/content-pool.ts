@@ -64,6 +64,15 @@ export class ContentTaskFailure extends Error {
   }
 }
 
+/** A read refused because its workspace has its share of the read lane already (429 rate_limited). */
+export class ReadShareFull extends AppError {
+  constructor(readsPerWorkspace: number) {
+    super('rate_limited', `this workspace has ${readsPerWorkspace} content reads running or waiting already (SANDBOX_CONTENT_READS_PER_WORKSPACE); retry after 1s`, {
+      headers: { 'Retry-After': '1' },
+    });
+  }
+}
+
 interface Watched {
   started: BigInt64Array;
   controller: AbortController;
@@ -234,6 +243,14 @@ export class ContentPool {
     return this.run('read', workspaceId, 'checkStep', raw, input, this.options.taskTimeoutMs).catch(unreadable) as Promise<Output>;
   }
 
+  /**
+   * Resolves once the workspace has room in the read lane: a read asked for then is let in, unless the workspace's
+   * other reads take the room first (it is refused with ReadShareFull, and the caller waits for room again).
+   */
+  readRoom(workspaceId: string, signal?: AbortSignal): Promise<void> {
+    return this.reads.whenRoom(workspaceId, signal);
+  }
+
   /** Stops every worker; tasks still running or queued fail. */
   async close(): Promise<void> {
     if (this.watchdog) clearInterval(this.watchdog);
@@ -252,11 +269,7 @@ export class ContentPool {
       return await gate.run(workspaceId, task);
     } catch (error) {
       if (!(error instanceof GateRefusal)) throw error;
-      if (error.reason === 'key_full') {
-        throw new AppError('rate_limited', `this workspace has ${this.options.readsPerWorkspace} content reads running or waiting already (SANDBOX_CONTENT_READS_PER_WORKSPACE); retry after 1s`, {
-          headers: { 'Retry-After': '1' },
-        });
-      }
+      if (error.reason === 'key_full') throw new ReadShareFull(this.options.readsPerWorkspace);
       const what = gate === this.captures || gate === this.largeCaptures ? 'messages' : gate === this.reads ? 'content reads' : 'thumbnails';
       throw new AppError('server_busy', `the server has ${MAX_QUEUED_TASKS} ${what} waiting already; retry after 1s`, { headers: { 'Retry-After': '1' } });
     }

@@ -1,6 +1,7 @@
 // A bounded, fair queue in front of scarce work: at most `concurrency` tasks run (at most `perKeyConcurrency` of them
 // one key's), at most `queueLimit` wait, no key holds more than `perKeyLimit` running and waiting, and waiting tasks
-// start in turns between keys, so one key's backlog is its own.
+// start in turns between keys, so one key's backlog is its own. A caller that must not be refused (one that has
+// waited already, and holds nothing yet) can wait for its key to have room first.
 
 export interface FairGateLimits {
   /** Tasks running at once. */
@@ -32,6 +33,8 @@ export class FairGate {
   private readonly runningByKey = new KeyedCounts();
   /** Waiting starts per key, in a map whose insertion order is the rotation. */
   private readonly waiting = new Map<string, (() => void)[]>();
+  /** Per key: callers waiting for it to hold fewer than perKeyLimit, woken together whenever one of its tasks ends. */
+  private readonly roomWaiters = new Map<string, Set<() => void>>();
 
   constructor(private readonly limits: FairGateLimits) {}
 
@@ -51,12 +54,52 @@ export class FairGate {
       }
     } finally {
       this.held.remove(key);
+      this.wakeRoomWaiters(key);
+    }
+  }
+
+  /**
+   * Resolves once `key` holds fewer tasks than its limit, so a run started then is not refused for the key's share
+   * (unless others of the key take the room first: the caller tries again). Rejects with `signal`'s reason when it
+   * is aborted. What waits here holds no slot and no queue place, only the caller's promise.
+   */
+  async whenRoom(key: string, signal?: AbortSignal): Promise<void> {
+    while (this.held.of(key) >= this.limits.perKeyLimit) {
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve, reject) => {
+        const waiters = this.roomWaiters.get(key) ?? new Set<() => void>();
+        this.roomWaiters.set(key, waiters);
+        const abandon = () => {
+          this.forgetRoomWaiter(key, wake);
+          reject(signal!.reason);
+        };
+        const wake = () => {
+          signal?.removeEventListener('abort', abandon);
+          resolve();
+        };
+        waiters.add(wake);
+        signal?.addEventListener('abort', abandon, { once: true });
+      });
     }
   }
 
   /** Tasks running and waiting now, for operators' metrics and tests. */
   stats(): { running: number; waiting: number } {
     return { running: this.running, waiting: this.waitingCount };
+  }
+
+  /** Every caller waiting for room for `key` looks again; those that still find none wait again. */
+  private wakeRoomWaiters(key: string): void {
+    const waiters = this.roomWaiters.get(key);
+    if (!waiters) return;
+    this.roomWaiters.delete(key);
+    for (const wake of waiters) wake();
+  }
+
+  private forgetRoomWaiter(key: string, wake: () => void): void {
+    const waiters = this.roomWaiters.get(key);
+    waiters?.delete(wake);
+    if (waiters?.size === 0) this.roomWaiters.delete(key);
   }
 
   private mayStart(key: string): boolean {

@@ -12,6 +12,7 @@ import type { InboxWithCredentialsJson, MessageDetailJson, StreamResetJson, TagR
 import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { pollUntil } from '../support/poll.js';
+import { parseExposition, sampleValue } from '../support/prometheus.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails, sendRaw, storedId, type SmtpCredentials } from '../support/smtp.js';
 import { Relay } from '../support/tcp-relay.js';
@@ -492,6 +493,32 @@ describe('realtime: waits and event streams', function () {
       await stream.waitForEvents(2);
       assert.deepEqual(stream.summaries().map((m) => m.id), [first, second]);
       assert.equal(stream.attempts[1], stream.events[0]!.id, 'the reconnect resumed after the last event');
+    });
+  });
+  describe('with a share of 2 content reads per workspace', () => {
+    let narrow: StartedServer;
+    let narrowApi: ApiClient;
+    before(async () => {
+      narrow = await startServer({ env: { SANDBOX_CONTENT_READS_PER_WORKSPACE: '2' } });
+      narrowApi = new ApiClient(narrow.httpUrl, narrow.defaultKey);
+    });
+    after(async () => {
+      await narrow?.stop();
+    });
+
+    it('answers every waiter that matches at once with its message, none refused for the share', async () => {
+      const inbox = await createInbox(narrowApi);
+      const subject = uniqueName('many-waiters');
+      const waitsOpen = async () => sampleValue(parseExposition((await narrowApi.withKey(null).get('/metrics')).bytes.toString()), 'mail_sandbox_message_waits_open');
+      const waits = Array.from({ length: 8 }, () => narrowApi.get(waitPath(inbox.id, { subject, timeout: '30' })));
+      await pollUntil(async () => (await waitsOpen()) === 8, 15_000, 'the server to hold the 8 waits');
+      // One message matches all eight: their eight detail reads start together, four times the workspace's share.
+      const id = await sendOne(credentialsOf(inbox), subject);
+      for (const [i, answer] of (await Promise.all(waits)).entries()) {
+        const found = expectOk<MessageDetailJson>(answer, 200, `waiter ${i}`);
+        assert.equal(found.id, id);
+        assert.equal(found.text?.trim(), `body of ${subject}`);
+      }
     });
   });
 });

@@ -72,4 +72,31 @@ describe('FairGate', () => {
     assert.equal(await gate.run('a', async () => 'ok'), 'ok');
     assert.deepEqual(gate.stats(), { running: 0, waiting: 0 });
   });
+  it('lets a caller wait for room in the share of its key instead of being refused, and stop waiting when aborted', async () => {
+    const gate = new FairGate({ concurrency: 1, queueLimit: 10, perKeyLimit: 2 });
+    const started: string[] = [];
+    const held = [heldTask(started, 'a1'), heldTask(started, 'a2')];
+    const results = held.map((task) => gate.run('a', task.task));
+    await settle();
+    await assert.rejects(gate.run('a', async () => 'refused'), (error: unknown) => error instanceof GateRefusal && error.reason === 'key_full');
+    // Another key has room: its wait ends at once.
+    await gate.whenRoom('b');
+    let roomForA = false;
+    const waitingForRoom = gate.whenRoom('a').then(() => { roomForA = true; });
+    const abandoned = new AbortController();
+    const abandoning = gate.whenRoom('a', abandoned.signal);
+    await settle();
+    assert.equal(roomForA, false, 'key a holds its whole share: no room yet');
+    abandoned.abort(new Error('client went away'));
+    await assert.rejects(abandoning, /client went away/);
+    held[0]!.release();
+    await waitingForRoom;
+    // The room is real: a run started now is let in.
+    const third = heldTask(started, 'a3');
+    const thirdResult = gate.run('a', third.task);
+    held[1]!.release();
+    third.release();
+    assert.deepEqual([...(await Promise.all(results)), await thirdResult], ['a1', 'a2', 'a3']);
+    assert.deepEqual(gate.stats(), { running: 0, waiting: 0 });
+  });
 });

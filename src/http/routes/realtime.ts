@@ -65,7 +65,7 @@ export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStrea
       } finally {
         counts.waitsOpen.dec();
       }
-      return { data: messageDetailJson(await content.detail(principal.workspace.id, record.id), signer, baseUrl) };
+      return { data: messageDetailJson(await content.detailInTurn(principal.workspace.id, record.id, signal), signer, baseUrl) };
     },
     streamInboxEvents: async ({ principal, params, headers }) => {
       const stream = await streams.open(principal.workspace.id, params.id, headers['Last-Event-ID']);

@@ -7,7 +7,7 @@ import type { MessageRecord } from '../../domain/types.js';
 import type { BlobEntry, BlobStore } from '../../storage/ports.js';
 import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageParts, type MessageView } from '../../domain/message-view.js';
 import { attachmentBlobKey, htmlBodyBlobKey, messageBlobFolder, partsManifestBlobKey, thumbnailBlobKey } from '../../domain/blob-keys.js';
-import { ContentTaskFailure, type ContentPool } from '../../content/content-pool.js';
+import { ContentTaskFailure, ReadShareFull, type ContentPool } from '../../content/content-pool.js';
 import { WeightedLru } from '../../domain/weighted-lru.js';
 import type { MessageService } from './messages.js';
 
@@ -113,6 +113,23 @@ export class MessageContentService {
     const view = await viewing;
     if (view instanceof Error) return { ...EMPTY_VIEW, record: { ...record, parseError: record.parseError ?? `${view.message}; parts are not shown` } };
     return { ...view, record };
+  }
+
+  /**
+   * The detail for a reader who has waited for the message already (GET /messages/wait): when the workspace has its
+   * share of content reads running, this one waits for room instead of being refused, so each of a workspace's many
+   * waiters that match at once gets its message. Nothing is held while it waits: the raw bytes are read once there is
+   * room. The waits one workspace may have open bound how many wait here.
+   */
+  async detailInTurn(workspaceId: string, id: string, signal: AbortSignal): Promise<MessageDetailView> {
+    for (;;) {
+      await this.pool.readRoom(workspaceId, signal);
+      try {
+        return await this.detail(workspaceId, id);
+      } catch (error) {
+        if (!(error instanceof ReadShareFull)) throw error;
+      }
+    }
   }
 
   /** The HTML body as served (files.html, /html): as sent, its cid: images inlined as data: URIs (cid-images.ts). */
