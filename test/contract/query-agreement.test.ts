@@ -133,6 +133,43 @@ for (const factory of searchPlanFactories) {
       }), { numRuns: 40, seed: 20261126 });
     });
 
+    it('ends pages at exactly the scan limit\'s last message whatever the arrivals\' pace, the limit beyond the newest 64', async () => {
+      const HOUR = 3600 * 1000;
+      const end = START + 40 * DAY;
+      // Ages of 250 messages, newest first: how far back each is from `end`.
+      const paces: Record<string, (i: number) => number> = {
+        // One a second: the newest messages' pace holds for the whole inbox.
+        steady: (i) => i * 1000,
+        // 80 within half a second, then one an hour: the newest pace promises far more than the older messages hold.
+        'burst, then sparse': (i) => (i < 80 ? i * 6 : 500 + (i - 79) * HOUR),
+        // One an hour, then 200 within a second: the newest pace promises far fewer.
+        'sparse, then dense': (i) => (i < 50 ? i * HOUR : 50 * HOUR + (i - 50) * 5),
+      };
+      for (const [pace, age] of Object.entries(paces)) {
+        const inboxId = `inb_pace_${pace.replace(/\W+/g, '_')}`;
+        const records = Array.from({ length: 250 }, (_, i) => {
+          const base = aMessage('ws_q', inboxId, { receivedAt: new Date(end - age(i)), read: false });
+          return { ...base, search: searchFields(base, '') };
+        });
+        for (let start = 0; start < records.length; start += 50) {
+          const outcomes = await under.backend.captures.storeAll(records.slice(start, start + 50).map((record) => ({ record, charge: UNLIMITED, blobs: [] })));
+          assert.ok(outcomes.every((outcome) => outcome === 'stored'), `${pace}: ${outcomes.find((outcome) => outcome !== 'stored')}`);
+        }
+        const order = [...records].sort(newestFirst);
+        // is:read selects none of them and has no text to look up first: every page examines the limit and stops.
+        const filter = parseQuery('is:read');
+        const ends: (string | null)[] = [];
+        let after: MessagePosition | null = null;
+        do {
+          const { records: found, scannedTo }: MessagePage = await under.backend.messages.list('ws_q', inboxId, { filter, limit: 10, after, scanLimit: 100 });
+          assert.deepEqual(found, [], pace);
+          ends.push(scannedTo?.id ?? null);
+          after = scannedTo;
+        } while (after);
+        assert.deepEqual(ends, [order[99]!.id, order[199]!.id, null], `${pace}: the 100th and the 200th message end the first two pages, and the last 50 end the walk`);
+      }
+    });
+
     it('runs the largest queries the limits allow (16 text terms, 4 of them short; 250 ANDed or 200 ORed others) and still agrees', async () => {
       const atTextLimits = ['a', 'x', 'ab', 'é', ...Array.from({ length: 12 }, (_, i) => WORDS.filter((word) => word.length > 2)[i % 10]!)];
       for (const query of [atTextLimits.join(' '), atTextLimits.map((term) => `-${term}`).join(' OR '), Array(250).fill('is:read').join(' '), Array(200).fill('tag:qa').join(' OR ')]) {

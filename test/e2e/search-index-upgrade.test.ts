@@ -1,14 +1,15 @@
-// The cluster's upgrade from search document format 1 (a `.short` sub-field, no padding): servers refuse the old
-// index and name scripts/reindex, which moves the alias to a new index; read state, tags and short-needle search survive.
+// The cluster's upgrades from older search document formats: from 1 (a `.short` sub-field, no padding) and from 2 (an
+// index without sort). Servers refuse the old index and name scripts/reindex, which moves the alias to a new index;
+// read state, tags, short-needle search and the newest-first order survive.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/project-root.js';
-import { loadConfig } from '../../src/config.js';
-import { clusterNames } from '../../src/storage/cluster/names.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { clusterNames, type ClusterNames } from '../../src/storage/cluster/names.js';
 import { createElasticsearchClient } from '../../src/storage/cluster/elasticsearch-setup.js';
-import { END_PADDING } from '../../src/storage/cluster/search-document-format.js';
+import { END_PADDING, SEARCH_DOCUMENT_FORMAT } from '../../src/storage/cluster/search-document-format.js';
 import { ApiClient } from '../support/api-client.js';
 import { expectOk } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
@@ -17,7 +18,38 @@ import { describeCluster, profileEnv } from '../support/profile.js';
 import { startServer, tempDataDir } from '../support/server.js';
 import { credentialsOf, sendMails } from '../support/smtp.js';
 
-const FORMAT_1_TEMPLATE = path.join(PROJECT_ROOT, 'test/fixtures/search-mappings/messages.template.format-1.json');
+const olderTemplate = (format: number) => path.join(PROJECT_ROOT, `test/fixtures/search-mappings/messages.template.format-${format}.json`);
+
+type Source = Record<string, string>;
+
+/**
+ * Turns the namespace's index into what a version writing `format` left: its template, and the documents as they were
+ * (each as `asStored` makes it from this version's).
+ */
+async function leaveIndexInFormat(names: ClusterNames, config: Config, format: number, asStored: (source: Source) => Source): Promise<void> {
+  const client = createElasticsearchClient(config.elasticsearchUrl);
+  try {
+    const hits = (await client.search<Source>({ index: names.messagesAlias, size: 100 })).hits.hits;
+    assert.ok(hits.length > 0);
+    const older = JSON.parse(fs.readFileSync(olderTemplate(format), 'utf8')) as Record<string, unknown>;
+    await client.indices.delete({ index: names.firstMessagesIndex });
+    await client.indices.putIndexTemplate({ name: names.messagesTemplate, ...older, index_patterns: [names.messagesIndexPattern] });
+    await client.indices.create({ index: names.firstMessagesIndex, aliases: { [names.messagesAlias]: { is_write_index: true } } });
+    const written = await client.bulk({ refresh: true, operations: hits.flatMap((hit) => [{ create: { _index: names.firstMessagesIndex, _id: hit._id!, routing: hit._routing! } }, asStored(hit._source!)]) });
+    assert.equal(written.errors, false, `writing the format ${format} documents: ${JSON.stringify(written.items.find((item) => item.create?.error))}`);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Runs scripts/reindex on the namespace, as an operator would with every node stopped, and checks its report. */
+function reindex(dataDir: string, env: Record<string, string>, namespace: string, rebuilt: number): void {
+  const run = spawnSync(path.join(PROJECT_ROOT, 'scripts/reindex'), [], { cwd: PROJECT_ROOT, env: { ...process.env, SANDBOX_DATA_DIR: dataDir, ...env }, encoding: 'utf8' });
+  assert.equal(run.status, 0, `scripts/reindex failed: ${run.stderr}`);
+  assert.deepEqual(JSON.parse(run.stdout), { profile: 'cluster', namespace, rebuilt, recovered: 0, skipped: [] });
+}
+
+const refusal = (format: number) => new RegExp(`older format than this version's ${SEARCH_DOCUMENT_FORMAT}: .*-000001 \\(format ${format}\\)[\\s\\S]*run scripts/reindex once`);
 
 describeCluster('search index upgrade (scripts/reindex)', function () {
   this.timeout(120_000);
@@ -39,30 +71,14 @@ describeCluster('search index upgrade (scripts/reindex)', function () {
     expectOk(await api.post('/v1/messages/batch', { ids: [ids[1]], action: 'tag', tags: ['kept'] }), 200);
     await server.stop();
 
-    // Turn the index into what the previous version left: its template's mapping, search texts without padding.
-    const client = createElasticsearchClient(config.elasticsearchUrl);
-    try {
-      const hits = (await client.search<Record<string, string>>({ index: names.messagesAlias, size: 100 })).hits.hits;
-      assert.equal(hits.length, 2);
-      const older = JSON.parse(fs.readFileSync(FORMAT_1_TEMPLATE, 'utf8')) as { template: { mappings: { properties: Record<string, unknown> } } };
-      // Fields added since format 1 (the snippet, codes, link details) were never in its documents: its mapping is strict.
-      const format1Fields = new Set(Object.keys(older.template.mappings.properties));
-      await client.indices.delete({ index: names.firstMessagesIndex });
-      await client.indices.putIndexTemplate({ name: names.messagesTemplate, ...older, index_patterns: [names.messagesIndexPattern] });
-      await client.indices.create({ index: names.firstMessagesIndex, aliases: { [names.messagesAlias]: { is_write_index: true } } });
-      const unpadded = (source: Record<string, string>) => Object.fromEntries(Object.entries(source).filter(([field]) => format1Fields.has(field)).map(([field, value]) =>
-        [field, field.startsWith('search_') ? value.slice(0, -END_PADDING.length) : value]));
-      const written = await client.bulk({ refresh: true, operations: hits.flatMap((hit) => [{ create: { _index: names.firstMessagesIndex, _id: hit._id!, routing: hit._routing! } }, unpadded(hit._source!)]) });
-      assert.equal(written.errors, false, `writing the format 1 documents: ${JSON.stringify(written.items.find((item) => item.create?.error))}`);
-    } finally {
-      await client.close();
-    }
+    // Turn the index into what format 1 left: its template's mapping, search texts without padding. Fields added since
+    // (the snippet, codes, link details) were never in its documents: its mapping is strict.
+    const format1Fields = new Set(Object.keys((JSON.parse(fs.readFileSync(olderTemplate(1), 'utf8')) as { template: { mappings: { properties: object } } }).template.mappings.properties));
+    await leaveIndexInFormat(names, config, 1, (source) => Object.fromEntries(Object.entries(source).filter(([field]) => format1Fields.has(field)).map(([field, value]) =>
+      [field, field.startsWith('search_') ? value.slice(0, -END_PADDING.length) : value])));
 
-    await assert.rejects(startServer({ dataDir }), /older format than this version's 2: .*-000001 \(format 1\)[\s\S]*run scripts\/reindex once/);
-
-    const reindex = spawnSync(path.join(PROJECT_ROOT, 'scripts/reindex'), [], { cwd: PROJECT_ROOT, env: { ...process.env, SANDBOX_DATA_DIR: dataDir, ...env }, encoding: 'utf8' });
-    assert.equal(reindex.status, 0, `scripts/reindex failed: ${reindex.stderr}`);
-    assert.deepEqual(JSON.parse(reindex.stdout), { profile: 'cluster', namespace: config.namespace, rebuilt: 2, recovered: 0, skipped: [] });
+    await assert.rejects(startServer({ dataDir }), refusal(1));
+    reindex(dataDir, env, config.namespace, 2);
 
     server = await startServer({ dataDir });
     try {
@@ -75,6 +91,45 @@ describeCluster('search index upgrade (scripts/reindex)', function () {
       assert.deepEqual(await found('subject:"der xy"'), [ids[0]]);
       assert.equal((await detailOf(api, ids[0]!)).read, true, 'read state is kept');
       assert.deepEqual((await detailOf(api, ids[1]!)).tags, ['kept'], 'tags are kept');
+    } finally {
+      await server.stop();
+    }
+  });
+  it('refuses to start on a format 2 index (not sorted), and after scripts/reindex lists from a sorted index in the same order', async () => {
+    const dataDir = tempDataDir();
+    const env = profileEnv(dataDir);
+    const config = loadConfig({ ...process.env, SANDBOX_DATA_DIR: dataDir, ...env });
+    const names = clusterNames(config.namespace);
+    let server = await startServer({ dataDir });
+    const key = server.defaultKey!;
+    let api = new ApiClient(server.httpUrl, key);
+    const inbox = await createInbox(api);
+    const ids = await sendMails(credentialsOf(inbox), Array.from({ length: 6 }, (_, i) => ({
+      from: 'app@upgrade.test', to: 'me@upgrade.test', subject: `Sorted ${i}`, text: i % 2 === 0 ? 'even body' : 'odd body',
+    })));
+    expectOk(await api.post('/v1/messages/batch', { ids: [ids[2]], action: 'tag', tags: ['kept'] }), 200);
+    const listed = (await listMessages(api, inbox.id)).map((m) => m.id);
+    assert.equal(listed.length, 6);
+    await server.stop();
+
+    await leaveIndexInFormat(names, config, 2, (source) => source);
+    await assert.rejects(startServer({ dataDir }), refusal(2));
+    reindex(dataDir, env, config.namespace, 6);
+
+    const client = createElasticsearchClient(config.elasticsearchUrl);
+    try {
+      const settings = Object.entries(await client.indices.getSettings({ index: names.messagesAlias }));
+      assert.deepEqual(settings.map(([index]) => index), [`${names.messagesAlias}-000002`], 'the alias moved to the next generation');
+      assert.deepEqual(settings[0]![1].settings?.index?.sort, { field: ['received_at', 'id'], order: ['desc', 'desc'] });
+    } finally {
+      await client.close();
+    }
+    server = await startServer({ dataDir });
+    try {
+      api = new ApiClient(server.httpUrl, key);
+      assert.deepEqual((await listMessages(api, inbox.id)).map((m) => m.id), listed, 'newest first, as before');
+      assert.deepEqual((await listMessages(api, inbox.id, 'odd')).map((m) => m.id), listed.filter((id) => [1, 3, 5].includes(ids.indexOf(id))));
+      assert.deepEqual((await detailOf(api, ids[2]!)).tags, ['kept'], 'tags are kept');
     } finally {
       await server.stop();
     }

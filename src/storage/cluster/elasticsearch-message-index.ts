@@ -134,7 +134,57 @@ const READ_BATCH = 1000;
 /** A document that keeps changing under a batch change is retried this often before the change gives up. */
 const MAX_CONFLICT_ROUNDS = 20;
 
+/** The API's order, and the index's (search-mappings/messages.template.json's index.sort). */
 const NEWEST_FIRST: estypes.SortCombinations[] = [{ received_at: 'desc' }, { id: 'desc' }];
+/** Newest messages whose age tells scanEnd how wide a window of time holds its offset. */
+const SCAN_SAMPLE = 64;
+/** The first window is this much wider than the sample's rate says it must be: arrivals are not steady. */
+const SCAN_SPAN_MARGIN = 1.5;
+/** A window narrower than this is not tried (a burst within one millisecond has no rate to go by). */
+const MIN_SCAN_SPAN_MS = 1000;
+/** Each window that holds too few is followed by one this many times as wide ... */
+const SCAN_SPAN_GROWTH = 4;
+/** ... this many times, before the offset is looked up in the whole inbox. */
+const SCAN_SPAN_ATTEMPTS = 4;
+
+/** A filter that selects every message: each one a page examines is on it, so a page fills before any scan budget. */
+const everyMessage = (filter: QueryNode): boolean => filter.kind === 'and' && filter.children.length === 0;
+
+/** Where a sorted hit is in newest-first order. */
+const positionOf = (hit: Hit | undefined): MessagePosition | null => {
+  if (!hit) return null;
+  const [receivedAt, id] = hit.sort as [number, string];
+  return { receivedAt: new Date(receivedAt), id };
+};
+
+/**
+ * Messages strictly after `after` in newest-first order. The plain range comes first: on the index's sort field it is
+ * a range of documents in each segment, so the newer messages are skipped rather than examined and refused.
+ */
+function olderThan(after: MessagePosition | null): estypes.QueryDslQueryContainer[] {
+  if (!after) return [];
+  const receivedAt = after.receivedAt.getTime();
+  return [
+    { range: { received_at: { lte: receivedAt, format: 'epoch_millis' } } },
+    { bool: { should: [
+      { range: { received_at: { lt: receivedAt, format: 'epoch_millis' } } },
+      { bool: { filter: [{ term: { received_at: receivedAt } }, { range: { id: { lt: after.id } } }] } },
+    ], minimum_should_match: 1 } },
+  ];
+}
+
+/** Messages at `position` or before it in newest-first order (no bound when null). */
+function notOlderThan(position: MessagePosition | null): estypes.QueryDslQueryContainer[] {
+  if (!position) return [];
+  const receivedAt = position.receivedAt.getTime();
+  return [
+    { range: { received_at: { gte: receivedAt, format: 'epoch_millis' } } },
+    { bool: { should: [
+      { range: { received_at: { gt: receivedAt, format: 'epoch_millis' } } },
+      { bool: { filter: [{ term: { received_at: receivedAt } }, { range: { id: { gte: position.id } } }] } },
+    ], minimum_should_match: 1 } },
+  ];
+}
 
 /** What a change does to one message, given its state; null leaves it alone. */
 type Rewrite = (doc: Pick<MessageDoc, 'read' | 'tags'>) => { delete: true } | { doc: Partial<MessageDoc> } | null;
@@ -300,13 +350,10 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     return this.guard(async () => {
       const inbox = this.scoped(workspaceId, { term: { inbox_id: inboxId } });
       const after = options.after && [options.after.receivedAt.getTime(), options.after.id];
-      const withinBudget = options.scanLimit === undefined || await this.requiredTextIsRare(workspaceId, inbox, options.filter, options.scanLimit);
-      const scannedTo = withinBudget ? null : await this.scanEnd(workspaceId, inbox, after, options.scanLimit!);
-      const upTo: estypes.QueryDslQueryContainer[] = scannedTo ? [{ bool: { should: [
-        { range: { received_at: { gt: scannedTo.receivedAt.getTime(), format: 'epoch_millis' } } },
-        { bool: { filter: [{ term: { received_at: scannedTo.receivedAt.getTime() } }, { range: { id: { gte: scannedTo.id } } }] } },
-      ], minimum_should_match: 1 } }] : [];
-      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, ...upTo, compileEs(options.filter));
+      const budgeted = options.scanLimit !== undefined && !(everyMessage(options.filter) && options.limit <= options.scanLimit);
+      const withinBudget = !budgeted || await this.requiredTextIsRare(workspaceId, inbox, options.filter, options.scanLimit!);
+      const scannedTo = withinBudget ? null : await this.scanEnd(workspaceId, inbox, options.after, options.scanLimit!);
+      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, ...olderThan(options.after), ...notOlderThan(scannedTo), compileEs(options.filter));
       const records: MessageRecord[] = [];
       for await (const hits of this.pages(workspaceId, query, NEWEST_FIRST, { after, limit: options.limit })) {
         records.push(...hits.map((hit) => toMessage(hit._source!)));
@@ -331,35 +378,49 @@ export class ElasticsearchMessageIndex implements MessageIndex {
   }
 
   /**
-   * The `scanLimit`th message of the inbox after `after`, newest first, or null when fewer are left. Within the
-   * result window it is one hit at an offset (each shard sorts doc values alone, nothing crosses the wire); beyond
-   * it, pages of sort values.
+   * The `scanLimit`th message of the inbox after `after`, newest first, or null when fewer are left.
+   *
+   * Within the result window it is one hit at an offset. The index is sorted newest first, so each segment stops
+   * after its own first `scanLimit` hits; but segments are searched oldest first, and each one newer than those
+   * before gives all of its `scanLimit` (measured at 300,000 messages in 30 segments: 124,000 hits collected, 135 ms).
+   * So the offset is looked up within a window of time that holds somewhat more than `scanLimit` messages: a range
+   * on the sort field is a range of documents in every segment, and the hits collected are the window's. The
+   * window's width comes from how far back the newest SCAN_SAMPLE messages reach. A window that holds too few has no
+   * hit at the offset and is widened; the hit found in one that holds enough is exactly the one the whole inbox has
+   * there, as the window holds every message from its start to `after`.
+   *
+   * Beyond the result window, pages of sort values.
    */
-  private async scanEnd(workspaceId: string, inbox: estypes.QueryDslQueryContainer, after: estypes.FieldValue[] | null, scanLimit: number): Promise<MessagePosition | null> {
-    let last: Hit | undefined;
-    if (scanLimit <= MAX_PAGE) {
-      // An offset cannot be combined with search_after, so the cursor becomes a range.
-      const [receivedAt, id] = (after ?? []) as [number?, string?];
-      const older: estypes.QueryDslQueryContainer[] = receivedAt === undefined ? [] : [{ bool: { should: [
-        { range: { received_at: { lt: receivedAt, format: 'epoch_millis' } } },
-        { bool: { filter: [{ term: { received_at: receivedAt } }, { range: { id: { lt: id } } }] } },
-      ], minimum_should_match: 1 } }];
-      const result = await this.budgetedSearch(workspaceId, {
-        index: this.alias, query: { bool: { filter: [inbox, ...older] } }, sort: NEWEST_FIRST, from: scanLimit - 1, size: 1,
-        _source: false, track_total_hits: false,
-      });
-      last = result.hits.hits[0];
-    } else {
-      let seen = 0;
-      for await (const hits of this.pages(workspaceId, inbox, NEWEST_FIRST, { after, limit: scanLimit, source: ['id'] })) {
-        seen += hits.length;
-        last = hits.at(-1);
-      }
-      if (seen < scanLimit) return null;
+  private async scanEnd(workspaceId: string, inbox: estypes.QueryDslQueryContainer, after: MessagePosition | null, scanLimit: number): Promise<MessagePosition | null> {
+    if (scanLimit > MAX_PAGE) return this.scanEndByPages(workspaceId, inbox, after, scanLimit);
+    /** `size` hits from the `nth` on, newest first, of the messages after `after` (and not before `since`, when given). */
+    const hitsFrom = async (nth: number, size: number, since?: number): Promise<Hit[]> => (await this.budgetedSearch(workspaceId, {
+      index: this.alias, query: { bool: { filter: [inbox, ...olderThan(after), ...(since === undefined ? [] : [{ range: { received_at: { gte: since, format: 'epoch_millis' } } }])] } },
+      sort: NEWEST_FIRST, from: nth - 1, size, _source: false, track_total_hits: false,
+    })).hits.hits;
+    if (scanLimit <= SCAN_SAMPLE) return positionOf((await hitsFrom(scanLimit, 1))[0]);
+    const sample = await hitsFrom(1, SCAN_SAMPLE);
+    if (sample.length < SCAN_SAMPLE) return null;
+    const newest = positionOf(sample[0])!.receivedAt.getTime();
+    const reach = newest - positionOf(sample.at(-1))!.receivedAt.getTime();
+    let span = Math.max(MIN_SCAN_SPAN_MS, Math.ceil(reach * (scanLimit / SCAN_SAMPLE) * SCAN_SPAN_MARGIN));
+    for (let attempt = 0; attempt < SCAN_SPAN_ATTEMPTS; attempt++, span *= SCAN_SPAN_GROWTH) {
+      const [hit] = await hitsFrom(scanLimit, 1, newest - span);
+      if (hit) return positionOf(hit);
     }
-    if (!last) return null;
-    const [receivedAt, id] = last.sort as [number, string];
-    return { receivedAt: new Date(receivedAt), id };
+    return positionOf((await hitsFrom(scanLimit, 1))[0]);
+  }
+
+  /** scanEnd past the result window: the sort values of every message up to the limit, page by page. */
+  private async scanEndByPages(workspaceId: string, inbox: estypes.QueryDslQueryContainer, after: MessagePosition | null, scanLimit: number): Promise<MessagePosition | null> {
+    let seen = 0;
+    let last: Hit | undefined;
+    const from = after && [after.receivedAt.getTime(), after.id];
+    for await (const hits of this.pages(workspaceId, inbox, NEWEST_FIRST, { after: from, limit: scanLimit, source: ['id'] })) {
+      seen += hits.length;
+      last = hits.at(-1);
+    }
+    return seen < scanLimit ? null : positionOf(last);
   }
 
   /** Every query filters by workspace, besides being routed to it. */
