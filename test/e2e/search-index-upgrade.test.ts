@@ -42,6 +42,14 @@ async function leaveIndexInFormat(names: ClusterNames, config: Config, format: n
   }
 }
 
+/** A data dir of its own, and the cluster namespace that comes with it. */
+function freshNamespace(): { dataDir: string; env: Record<string, string>; config: Config; names: ClusterNames } {
+  const dataDir = tempDataDir();
+  const env = profileEnv(dataDir);
+  const config = loadConfig({ ...process.env, SANDBOX_DATA_DIR: dataDir, ...env });
+  return { dataDir, env, config, names: clusterNames(config.namespace) };
+}
+
 /** Runs scripts/reindex on the namespace, as an operator would with every node stopped, and checks its report. */
 function reindex(dataDir: string, env: Record<string, string>, namespace: string, rebuilt: number): void {
   const run = spawnSync(path.join(PROJECT_ROOT, 'scripts/reindex'), [], { cwd: PROJECT_ROOT, env: { ...process.env, SANDBOX_DATA_DIR: dataDir, ...env }, encoding: 'utf8' });
@@ -55,10 +63,7 @@ describeCluster('search index upgrade (scripts/reindex)', function () {
   this.timeout(120_000);
 
   it('refuses to start on a format 1 index, and after scripts/reindex finds short needles at the end of a field', async () => {
-    const dataDir = tempDataDir();
-    const env = profileEnv(dataDir);
-    const config = loadConfig({ ...process.env, SANDBOX_DATA_DIR: dataDir, ...env });
-    const names = clusterNames(config.namespace);
+    const { dataDir, env, config, names } = freshNamespace();
     let server = await startServer({ dataDir });
     const key = server.defaultKey!;
     let api = new ApiClient(server.httpUrl, key);
@@ -95,11 +100,9 @@ describeCluster('search index upgrade (scripts/reindex)', function () {
       await server.stop();
     }
   });
+
   it('refuses to start on a format 2 index (not sorted), and after scripts/reindex lists from a sorted index in the same order', async () => {
-    const dataDir = tempDataDir();
-    const env = profileEnv(dataDir);
-    const config = loadConfig({ ...process.env, SANDBOX_DATA_DIR: dataDir, ...env });
-    const names = clusterNames(config.namespace);
+    const { dataDir, env, config, names } = freshNamespace();
     let server = await startServer({ dataDir });
     const key = server.defaultKey!;
     let api = new ApiClient(server.httpUrl, key);
