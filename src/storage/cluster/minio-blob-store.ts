@@ -14,6 +14,14 @@ export type S3Settings = Pick<Config, 's3Url' | 's3AccessKey' | 's3SecretKey' | 
 /** Longest a single S3 call may take before the caller is told storage is unavailable (a 25 MB put included). */
 const REQUEST_TIMEOUT_MS = 30_000;
 const REMOVE_BATCH = 1000;
+/**
+ * A write whose connection dropped before any answer is sent again this many times. Under load MinIO closes idle
+ * keep-alive connections that the client is just reusing: 138 of a million imported messages were refused for
+ * ECONNRESET. A PUT of a whole object to its key writes the same object however often it arrives.
+ */
+const DROPPED_WRITE_RETRIES = 2;
+/** Socket errors that mean the connection went away, not that S3 answered. */
+const DROPPED_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 /** User metadata of a raw message's object that carries its capture envelope (see putMany). */
 const ENVELOPE_METADATA = 'sandbox-envelope';
 /** S3 refuses more than 2 KB of user metadata on an object; MinIO counts each header's name with its `x-amz-meta-` prefix. */
@@ -94,8 +102,16 @@ export class MinioBlobStore implements BlobStore {
   }
 
   private async putObject(key: string, data: Buffer, metadata: Record<string, string>): Promise<void> {
-    // MinIO answers a PUT only after the object is written to its drives, so a resolved put is durable.
-    await bounded(`write ${key}`, () => this.client.putObject(this.bucket, key, data, data.length, metadata));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        // MinIO answers a PUT only after the object is written to its drives, so a resolved put is durable.
+        await bounded(`write ${key}`, () => this.client.putObject(this.bucket, key, data, data.length, metadata));
+        return;
+      } catch (error) {
+        const code = ((error as Error).cause as { code?: unknown } | undefined)?.code;
+        if (attempt === DROPPED_WRITE_RETRIES || typeof code !== 'string' || !DROPPED_CONNECTION.has(code)) throw error;
+      }
+    }
   }
 
   /**
