@@ -158,30 +158,19 @@ const positionOf = (hit: Hit | undefined): MessagePosition | null => {
 };
 
 /**
- * Messages strictly after `after` in newest-first order. The plain range comes first: on the index's sort field it is
- * a range of documents in each segment, so the newer messages are skipped rather than examined and refused.
+ * Messages on one side of `position` in newest-first order: strictly after it ('older'), or at it and before it
+ * ('notOlder'); no bound when it is null. The plain range comes first: on the index's sort field it is a range of
+ * documents in each segment, so the messages on the other side are skipped rather than examined and refused.
  */
-function olderThan(after: MessagePosition | null): estypes.QueryDslQueryContainer[] {
-  if (!after) return [];
-  const receivedAt = after.receivedAt.getTime();
-  return [
-    { range: { received_at: { lte: receivedAt, format: 'epoch_millis' } } },
-    { bool: { should: [
-      { range: { received_at: { lt: receivedAt, format: 'epoch_millis' } } },
-      { bool: { filter: [{ term: { received_at: receivedAt } }, { range: { id: { lt: after.id } } }] } },
-    ], minimum_should_match: 1 } },
-  ];
-}
-
-/** Messages at `position` or before it in newest-first order (no bound when null). */
-function notOlderThan(position: MessagePosition | null): estypes.QueryDslQueryContainer[] {
+function sideOf(position: MessagePosition | null, side: 'older' | 'notOlder'): estypes.QueryDslQueryContainer[] {
   if (!position) return [];
   const receivedAt = position.receivedAt.getTime();
+  const [near, far, ids] = side === 'older' ? ['lte', 'lt', { lt: position.id }] as const : ['gte', 'gt', { gte: position.id }] as const;
   return [
-    { range: { received_at: { gte: receivedAt, format: 'epoch_millis' } } },
+    { range: { received_at: { [near]: receivedAt, format: 'epoch_millis' } } },
     { bool: { should: [
-      { range: { received_at: { gt: receivedAt, format: 'epoch_millis' } } },
-      { bool: { filter: [{ term: { received_at: receivedAt } }, { range: { id: { gte: position.id } } }] } },
+      { range: { received_at: { [far]: receivedAt, format: 'epoch_millis' } } },
+      { bool: { filter: [{ term: { received_at: receivedAt } }, { range: { id: ids } }] } },
     ], minimum_should_match: 1 } },
   ];
 }
@@ -353,7 +342,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
       const budgeted = options.scanLimit !== undefined && !(everyMessage(options.filter) && options.limit <= options.scanLimit);
       const withinBudget = !budgeted || await this.requiredTextIsRare(workspaceId, inbox, options.filter, options.scanLimit!);
       const scannedTo = withinBudget ? null : await this.scanEnd(workspaceId, inbox, options.after, options.scanLimit!);
-      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, ...olderThan(options.after), ...notOlderThan(scannedTo), compileEs(options.filter));
+      const query = this.scoped(workspaceId, { term: { inbox_id: inboxId } }, ...sideOf(options.after, 'older'), ...sideOf(scannedTo, 'notOlder'), compileEs(options.filter));
       const records: MessageRecord[] = [];
       for await (const hits of this.pages(workspaceId, query, NEWEST_FIRST, { after, limit: options.limit })) {
         records.push(...hits.map((hit) => toMessage(hit._source!)));
@@ -395,7 +384,7 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     if (scanLimit > MAX_PAGE) return this.scanEndByPages(workspaceId, inbox, after, scanLimit);
     /** `size` hits from the `nth` on, newest first, of the messages after `after` (and not before `since`, when given). */
     const hitsFrom = async (nth: number, size: number, since?: number): Promise<Hit[]> => (await this.budgetedSearch(workspaceId, {
-      index: this.alias, query: { bool: { filter: [inbox, ...olderThan(after), ...(since === undefined ? [] : [{ range: { received_at: { gte: since, format: 'epoch_millis' } } }])] } },
+      index: this.alias, query: { bool: { filter: [inbox, ...sideOf(after, 'older'), ...(since === undefined ? [] : [{ range: { received_at: { gte: since, format: 'epoch_millis' } } }])] } },
       sort: NEWEST_FIRST, from: nth - 1, size, _source: false, track_total_hits: false,
     })).hits.hits;
     if (scanLimit <= SCAN_SAMPLE) return positionOf((await hitsFrom(scanLimit, 1))[0]);
