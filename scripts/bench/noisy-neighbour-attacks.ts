@@ -1,7 +1,7 @@
-// Tenant A's attacks for the noisy-neighbour bench (issue 23), one per way a tenant could slow the others: each on loopback only, bounded in count and time, counting what the server answered A.
+// Tenant A's attacks on the server's shared work for the noisy-neighbour bench (issues 23 and 35), one per way a tenant could slow the others through what it stores and reads, and what every attack shares: each on loopback only, bounded in count and time, counting what the server answered A.
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import zlib from 'node:zlib';
 import nodemailer from 'nodemailer';
 import sharp from 'sharp';
 import { MAX_QUERY_LENGTH, QUERY_TEXT_LIMITS } from '../../src/query/parse-query.js';
@@ -14,14 +14,13 @@ import { WebhookReceiver } from '../../test/support/webhook-receiver.js';
 import { AnswerCounts, httpAnswer, noAnswer, smtpAnswer } from './answers.js';
 import { keptConnectionOptions } from './smtp-load.js';
 
-export const ATTACK_NAMES = ['heavy-queries', 'tag-rules', 'connection-flood', 'signed-downloads', 'slow-webhooks', 'large-transactions', 'hostile-thumbnails'] as const;
-export type AttackName = (typeof ATTACK_NAMES)[number];
-
 /** Tenant A: its workspace's key, for the API and for the inboxes it captures into. */
 export interface Attacker {
   httpUrl: string;
   api: ApiClient;
   key: string;
+  /** A new read-only key of A's workspace, made with the admin CLI (keys are made by a signed-in member or an operator). */
+  createReadKey(): string;
 }
 
 export interface AttackOptions {
@@ -29,7 +28,7 @@ export interface AttackOptions {
   windowMs: number;
   /** Tag rules A tries to create (it stops at the first refusal: the plan's cap). */
   tagRules: number;
-  /** Idle connections A tries to open, SMTP and HTTP each. */
+  /** Idle connections the connection flood tries to open from its one address, SMTP and HTTP each. */
   floodConnections: number;
 }
 
@@ -43,13 +42,11 @@ export interface Attack {
 }
 
 /** Longest one of A's requests or SMTP replies may take; the attack's work in flight ends within it. */
-const A_TIMEOUT_MS = 60_000;
+export const A_TIMEOUT_MS = 60_000;
 const A_ENVELOPE = { from: 'attacker@tenant-a.example.test', to: ['target@tenant-a.example.test'] };
-/** The loopback address the connection flood comes from, so per-address caps tell it from B (127.0.0.1). */
-export const FLOOD_ADDRESS = '127.0.0.66';
 
-const untilDeadline = (deadline: number) => performance.now() < deadline;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+export const untilDeadline = (deadline: number) => performance.now() < deadline;
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Pseudo-random lowercase words from a fixed seed, as CRLF lines of at most 76 characters, `bytes` long: text a search must read. */
 function prose(bytes: number, seed: number): string {
@@ -70,7 +67,7 @@ function prose(bytes: number, seed: number): string {
   return lines.join('\r\n');
 }
 
-function plainMessage(subject: string, body: string): Buffer {
+export function plainMessage(subject: string, body: string): Buffer {
   return buildMessage([`From: <${A_ENVELOPE.from}>`, `To: <${A_ENVELOPE.to[0]}>`, `Subject: ${subject}`, 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=us-ascii'], body);
 }
 
@@ -131,10 +128,10 @@ function pastCapQuery(): string {
   return terms.join(' ');
 }
 
-const authorized = (key: string, init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${key}` } });
+export const authorized = (key: string, init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${key}` } });
 
 /** One of A's HTTP requests, its answer counted; the answer's status and body, or null when none came. */
-async function request(answers: AnswerCounts, url: string, init: RequestInit = {}): Promise<{ status: number; body: Buffer } | null> {
+export async function request(answers: AnswerCounts, url: string, init: RequestInit = {}): Promise<{ status: number; body: Buffer } | null> {
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(A_TIMEOUT_MS) });
     const body = Buffer.from(await response.arrayBuffer());
@@ -146,7 +143,7 @@ async function request(answers: AnswerCounts, url: string, init: RequestInit = {
   }
 }
 
-async function createInbox(attacker: Attacker, name: string): Promise<InboxWithCredentialsJson> {
+export async function createInbox(attacker: Attacker, name: string): Promise<InboxWithCredentialsJson> {
   return expectOk<InboxWithCredentialsJson>(await attacker.api.post('/v1/inboxes', { name }), 201, `creating A's inbox ${name}`);
 }
 
@@ -188,7 +185,7 @@ async function sendForSetup(target: SmtpCredentials, messageAt: (index: number) 
 }
 
 /** Runs `workers` loops of at most `perWorker` steps each until the deadline. */
-async function workersUntil(workers: number, perWorker: number, deadline: number, step: (worker: number, index: number) => Promise<void>): Promise<void> {
+export async function workersUntil(workers: number, perWorker: number, deadline: number, step: (worker: number, index: number) => Promise<void>): Promise<void> {
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
       for (let index = 0; index < perWorker && untilDeadline(deadline); index++) await step(worker, index);
@@ -197,7 +194,7 @@ async function workersUntil(workers: number, perWorker: number, deadline: number
 }
 
 /** Heavy queries and batches: list requests with the costliest query the caps allow, 3 at a time, and batches over the whole workspace. */
-function heavyQueries(options: AttackOptions): Attack {
+export function heavyQueries(options: AttackOptions): Attack {
   const MESSAGES = 120;
   const BODY_BYTES = 130 * 1024;
   const PARALLEL = 3;
@@ -233,7 +230,7 @@ function heavyQueries(options: AttackOptions): Attack {
 }
 
 /** Expensive tag rules: as many as the plan allows (up to a bound), each with the costliest query, then 256 KB arrivals. */
-function tagRules(options: AttackOptions): Attack {
+export function tagRules(options: AttackOptions): Attack {
   const MESSAGE_BYTES = 256 * 1024;
   /** Above what two connections send in a window, so the window, not the count, ends the arrivals. */
   const MESSAGES = 400;
@@ -262,78 +259,8 @@ function tagRules(options: AttackOptions): Attack {
   };
 }
 
-/** Everything the server sent on one flood connection, and whether it closed it. */
-interface FloodSocket {
-  socket: net.Socket;
-  received: string;
-  closed: boolean;
-}
-
-/** Opens up to `count` connections from FLOOD_ADDRESS, OPENERS at a time, until the deadline; never sends a byte. */
-async function openIdle(port: number, count: number, deadline: number, sockets: FloodSocket[], answers: AnswerCounts): Promise<void> {
-  const OPENERS = 64;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: OPENERS }, async () => {
-      while (next < count && untilDeadline(deadline)) {
-        next++;
-        await new Promise<void>((resolve) => {
-          const socket = net.connect({ port, host: '127.0.0.1', localAddress: FLOOD_ADDRESS });
-          const entry: FloodSocket = { socket, received: '', closed: false };
-          let connected = false;
-          socket.on('data', (chunk: Buffer) => (entry.received += chunk.toString('latin1')));
-          socket.once('connect', () => {
-            connected = true;
-            sockets.push(entry);
-            resolve();
-          });
-          // After connecting, a reset is how the server drops a connection: its close is what counts then.
-          socket.on('error', (error) => {
-            if (connected) return;
-            answers.add(noAnswer(error));
-            resolve();
-          });
-          socket.once('close', () => (entry.closed = true));
-        });
-      }
-    }),
-  );
-}
-
-/** Idle SMTP and HTTP connections from another loopback address, as many as it can up to the bound, held for the window. */
-function connectionFlood(options: AttackOptions, server: { smtpPort: number; httpPort: number }): Attack {
-  return {
-    async run(_attacker, answers) {
-      const started = performance.now();
-      const deadline = started + options.windowMs;
-      const smtp: FloodSocket[] = [];
-      const http: FloodSocket[] = [];
-      await Promise.all([openIdle(server.smtpPort, options.floodConnections, deadline, smtp, answers), openIdle(server.httpPort, options.floodConnections, deadline, http, answers)]);
-      const openedMs = performance.now() - started;
-      await sleep(deadline - performance.now());
-      const heldOpen = (sockets: FloodSocket[]) => sockets.filter((entry) => !entry.closed).length;
-      const figures = {
-        seconds_to_open: Number((openedMs / 1000).toFixed(2)),
-        smtp: { connected: smtp.length, held_open_at_end: heldOpen(smtp) },
-        http: { connected: http.length, held_open_at_end: heldOpen(http) },
-      };
-      for (const entry of smtp) {
-        for (const line of entry.received.split('\r\n')) if (/^\d{3} /.test(line)) answers.add(smtpAnswer(line));
-        if (!entry.closed) answers.add('SMTP still open at the end');
-      }
-      for (const entry of http) {
-        const status = /^HTTP\/1\.[01] (\d{3})/.exec(entry.received)?.[1];
-        if (status) answers.add(httpAnswer(Number(status), entry.received));
-        else answers.add(entry.closed ? 'HTTP closed without an answer' : 'HTTP still open at the end');
-      }
-      for (const entry of [...smtp, ...http]) entry.socket.destroy();
-      return figures;
-    },
-  };
-}
-
 /** Parallel downloads, by signed link (no key, no rate but the server's), of the attachments of a many-part message. */
-function signedDownloads(options: AttackOptions): Attack {
+export function signedDownloads(options: AttackOptions): Attack {
   const PARTS = 500;
   const PART_BYTES = 20 * 1024;
   const PARALLEL = 60;
@@ -367,7 +294,7 @@ function signedDownloads(options: AttackOptions): Attack {
 }
 
 /** A webhook to a receiver that answers after 9 s (under the 10 s limit, so every delivery holds a slot that long), then 48 captures. */
-function slowWebhooks(options: AttackOptions): Attack {
+export function slowWebhooks(options: AttackOptions): Attack {
   const ANSWER_AFTER_MS = 9000;
   const CAPTURES = 48;
   let inbox: InboxWithCredentialsJson;
@@ -431,7 +358,7 @@ async function largeTransaction(credentials: SmtpCredentials, raw: Buffer, answe
 }
 
 /** Parallel 20 MiB transactions on an inbox whose chaos holds every end of DATA for seconds, in up to two rounds. */
-function largeTransactions(options: AttackOptions): Attack {
+export function largeTransactions(options: AttackOptions): Attack {
   const PARALLEL = 20;
   const MESSAGE_BYTES = 20 * 1024 * 1024;
   const CHAOS_DELAY_MS = 8000;
@@ -459,7 +386,7 @@ function largeTransactions(options: AttackOptions): Attack {
 }
 
 /** Messages carrying a 10,000×10,000 progressive JPEG (a few hundred KB), then their details and thumbnails, all at once. */
-function hostileThumbnails(options: AttackOptions): Attack {
+export function hostileThumbnails(options: AttackOptions): Attack {
   const IMAGES = 8;
   const SIDE = 10_000;
   let inbox: InboxWithCredentialsJson;
@@ -489,21 +416,111 @@ function hostileThumbnails(options: AttackOptions): Attack {
   };
 }
 
-export function makeAttack(name: AttackName, options: AttackOptions, server: { smtpPort: number; httpPort: number }): Attack {
-  switch (name) {
-    case 'heavy-queries':
-      return heavyQueries(options);
-    case 'tag-rules':
-      return tagRules(options);
-    case 'connection-flood':
-      return connectionFlood(options, server);
-    case 'signed-downloads':
-      return signedDownloads(options);
-    case 'slow-webhooks':
-      return slowWebhooks(options);
-    case 'large-transactions':
-      return largeTransactions(options);
-    case 'hostile-thumbnails':
-      return hostileThumbnails(options);
-  }
+/** A PNG chunk: length, type, data and the CRC of type and data. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+
+/**
+ * A black side×side PNG, one bit of grey a pixel, built by hand: its rows are all zero bytes and deflate to about
+ * a thousandth, so the file is small while a decoder still fills side² pixels (20,000² is 1.6 GB as RGBA).
+ */
+export function blackPng(side: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, adaptive filtering, no interlace
+  // Each row is its filter byte (0, none) and side bits of black.
+  const rows = Buffer.alloc(side * (1 + Math.ceil(side / 8)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', zlib.deflateSync(rows, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/**
+ * Messages carrying an SVG that declares 100×100 but embeds a 20,000×20,000 PNG, then their thumbnails requested by
+ * PARALLEL clients at once, each asking again after every answer until the window ends (a refusal not remembered is
+ * decoded again).
+ */
+export function svgThumbnails(options: AttackOptions): Attack {
+  const IMAGES = 4;
+  const PARALLEL = 4;
+  const SIDE = 20_000;
+  const DECLARED = 100;
+  /** How long a client waits before asking again, as a client's retry would: not a request flood. */
+  const RETRY_AFTER_MS = 250;
+  let inbox: InboxWithCredentialsJson;
+  let svg: Buffer;
+  let pngBytes = 0;
+  return {
+    async prepare(attacker) {
+      inbox = await createInbox(attacker, 'svg-thumbnails');
+      const png = blackPng(SIDE);
+      pngBytes = png.length;
+      svg = Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${DECLARED}" height="${DECLARED}" viewBox="0 0 ${DECLARED} ${DECLARED}">`
+          + `<image width="${DECLARED}" height="${DECLARED}" xlink:href="data:image/png;base64,${png.toString('base64')}"/></svg>`,
+      );
+    },
+    async run(attacker, answers) {
+      const deadline = performance.now() + options.windowMs;
+      const messageAt = (index: number) => multipartMessage(`vector ${index}`, [{ filename: `bomb-${index}.svg`, contentType: 'image/svg+xml', content: svg }]);
+      const ids = await sendMessages(credentialsOf(inbox), messageAt, IMAGES, 2, answers, deadline);
+      let requests = 0;
+      let thumbnails = 0;
+      if (ids.length > 0) {
+        await workersUntil(PARALLEL, Number.POSITIVE_INFINITY, deadline, async (worker, index) => {
+          if (index > 0) await sleep(RETRY_AFTER_MS);
+          requests++;
+          // The thumbnail's path, whether or not the detail offers a thumb_url for it.
+          const thumb = await request(answers, `${attacker.httpUrl}/v1/messages/${ids[worker % ids.length]}/attachments/0/thumb`, authorized(attacker.key));
+          if (thumb?.status === 200) thumbnails++;
+        });
+      }
+      return { images: IMAGES, parallel: PARALLEL, declared: `${DECLARED}x${DECLARED}`, embedded_png: `${SIDE}x${SIDE}`, png_bytes: pngBytes, svg_bytes: svg.length, stored: ids.length, thumbnail_requests: requests, thumbnails_made: thumbnails };
+    },
+  };
+}
+
+/** An HTML body of about `bytes`: paragraphs of prose in lines of at most 76 characters. */
+function htmlOf(bytes: number, seed: number): string {
+  const paragraph = (text: string) => `<p>\r\n${text}\r\n</p>`;
+  const block = prose(64 * 1024, seed);
+  const paragraphs = Array.from({ length: Math.ceil(bytes / block.length) }, () => paragraph(block));
+  return `<!doctype html>\r\n<html><body>\r\n${paragraphs.join('\r\n')}\r\n</body></html>`;
+}
+
+/** A's own 10 MB HTML messages, then CONCURRENCY clients reading their details and their HTML, over and over, for the window. */
+export function bigReads(options: AttackOptions): Attack {
+  const MESSAGES = 3;
+  const HTML_BYTES = 10 * 1024 * 1024;
+  const CONCURRENCY = 16;
+  let ids: string[] = [];
+  let messageBytes = 0;
+  return {
+    async prepare(attacker) {
+      const inbox = await createInbox(attacker, 'big-reads');
+      const html = htmlOf(HTML_BYTES, 23);
+      const raw = buildMessage([`From: <${A_ENVELOPE.from}>`, `To: <${A_ENVELOPE.to[0]}>`, 'Subject: big html', 'MIME-Version: 1.0', 'Content-Type: text/html; charset=us-ascii'], html);
+      messageBytes = raw.length;
+      ids = await sendForSetup(credentialsOf(inbox), () => raw, MESSAGES, 1, 'big-reads');
+    },
+    async run(attacker, answers) {
+      const deadline = performance.now() + options.windowMs;
+      const reads = { detail: 0, html: 0 };
+      let bytes = 0;
+      await workersUntil(CONCURRENCY, Number.POSITIVE_INFINITY, deadline, async (worker, index) => {
+        // Half the clients start with the detail and half with the HTML, each alternating.
+        const kind = (worker + index) % 2 === 0 ? 'detail' : 'html';
+        reads[kind]++;
+        const id = ids[(worker + index) % ids.length]!;
+        const answer = await request(answers, `${attacker.httpUrl}/v1/messages/${id}${kind === 'html' ? '/html' : ''}`, authorized(attacker.key));
+        if (answer?.status === 200) bytes += answer.body.length;
+      });
+      return { messages: MESSAGES, message_bytes: messageBytes, concurrency: CONCURRENCY, detail_reads: reads.detail, html_reads: reads.html, megabytes_read: Number((bytes / 1024 / 1024).toFixed(1)) };
+    },
+  };
 }

@@ -1,6 +1,8 @@
-// Tenant B of the noisy-neighbour bench, in a process of its own so the attacker's work never lags B's clocks: a capture every 100 ms over a kept SMTP connection, a cheap API read every 50 ms and a webhook to a fast local receiver, each timed and charged to the window (baseline or attack) it started in.
+// Tenant B of the noisy-neighbour bench, in a process of its own so the attacker's work never lags B's clocks: a capture every 100 ms over a kept SMTP connection, a list of its inbox and a read of one of its small messages (detail, or its one HTML message's /html) every 50 ms each, a new HTTP connection every 500 ms and a new SMTP session every second (what a new client meets), and a webhook to a fast local receiver; each timed and charged to the window (baseline or attack) it started in.
+import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
+import { authPlain, RawSmtp, type SmtpReply } from '../../test/support/raw-smtp.js';
 import { bodyOf, WebhookReceiver } from '../../test/support/webhook-receiver.js';
 import { httpAnswer, noAnswer, smtpAnswer } from './answers.js';
 import { percentile, round } from './measure.js';
@@ -21,6 +23,12 @@ export type FromBystander = { type: 'ready' } | { type: 'results'; windows: Reco
 
 const SMTP_PERIOD_MS = 100;
 const API_PERIOD_MS = 50;
+const READ_PERIOD_MS = 50;
+const NEW_HTTP_PERIOD_MS = 500;
+const NEW_SMTP_PERIOD_MS = 1000;
+/** B's detail reads go round its newest captures; every HTML_EVERY-th read is its HTML message's /html instead. */
+const RECENT_KEPT = 20;
+const HTML_EVERY = 4;
 /** Longest one of B's requests may take before it counts as failed; far above any figure worth reporting. */
 const REQUEST_TIMEOUT_MS = 30_000;
 /** How long B waits, once the bench is over, for webhook deliveries still on their way. */
@@ -104,9 +112,20 @@ function latencyFigures(samples: Sample[]) {
   };
 }
 
+type LatencyFigures = ReturnType<typeof latencyFigures>;
+
 export interface WindowFigures {
-  b_api: ReturnType<typeof latencyFigures>;
-  b_smtp: ReturnType<typeof latencyFigures>;
+  /** Lists of B's inbox, on kept connections. */
+  b_api: LatencyFigures;
+  /** Reads of B's small messages: details, and one message's /html. */
+  b_read: LatencyFigures;
+  /** A list over a new HTTP connection, and a new SMTP session to AUTH: what a client arriving now meets. */
+  b_new_connection: { http: LatencyFigures; smtp: LatencyFigures };
+  /** The longest any of B's HTTP requests took (lists, reads, new connections). */
+  b_api_worst_ms: number | null;
+  /** B's failed requests and sessions, every kind together. */
+  b_failures: number;
+  b_smtp: LatencyFigures;
   b_webhook: { captures: number; delivered: number; missing: number; delay_p50_ms: number | null; delay_max_ms: number | null };
   /** The bystander's own event-loop delay: a large one means part of B's figures is the bench's, not the server's. */
   bystander_loop_delay_max_ms: number;
@@ -119,7 +138,14 @@ class Bystander {
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 10 });
   private readonly captures = new Map<string, Capture>();
   private api!: PacedLoop;
+  private reads!: PacedLoop;
+  private newHttp!: PacedLoop;
+  private newSmtp!: PacedLoop;
   private smtp!: PacedLoop;
+  /** B's newest stored captures, for its detail reads, and its one message with an HTML body. */
+  private readonly recent: string[] = [];
+  private htmlId = '';
+  private readsMade = 0;
   private transport!: ReturnType<typeof nodemailer.createTransport>;
   private receiver!: WebhookReceiver;
   private sent = 0;
@@ -143,9 +169,15 @@ class Bystander {
     // The connection is opened and logged in before any window, so no window is charged for it.
     const first = await this.capture();
     if (first !== null) throw new Error(`B's first capture failed: ${first}`);
+    const html = String((await this.transport.sendMail({ envelope: ENVELOPE, from: ENVELOPE.from, to: ENVELOPE.to, subject: 'bystander html', text: 'Tenant B in HTML.', html: '<p>Tenant B <b>in HTML</b>.</p>' })).response);
+    this.htmlId = /Message stored as (msg_[0-9a-z]+)/.exec(html)?.[1] ?? '';
+    if (this.htmlId === '') throw new Error(`B's HTML message was not stored: ${html}`);
     this.loopDelay.enable();
     const windowNow = () => (this.window === null ? null : { name: this.window, openedAt: this.windowOpenedAt });
-    this.api = new PacedLoop(API_PERIOD_MS, () => this.read(), windowNow);
+    this.api = new PacedLoop(API_PERIOD_MS, () => this.list(), windowNow);
+    this.reads = new PacedLoop(READ_PERIOD_MS, () => this.readMessage(), windowNow);
+    this.newHttp = new PacedLoop(NEW_HTTP_PERIOD_MS, () => this.listOnNewConnection(), windowNow);
+    this.newSmtp = new PacedLoop(NEW_SMTP_PERIOD_MS, () => this.newSmtpSession(), windowNow);
     this.smtp = new PacedLoop(SMTP_PERIOD_MS, () => this.capture(), windowNow);
   }
 
@@ -156,13 +188,56 @@ class Bystander {
     this.windowOpenedAt = performance.now();
   }
 
-  private async read(): Promise<string | null> {
-    const response = await fetch(`${this.target.httpUrl}/v1/inboxes/${this.target.inboxId}/messages?limit=20`, {
+  private async get(path: string): Promise<string | null> {
+    const response = await fetch(`${this.target.httpUrl}${path}`, {
       headers: { authorization: `Bearer ${this.target.key}` },
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     const body = await response.text();
     return response.status === 200 ? null : httpAnswer(response.status, body);
+  }
+
+  private list(): Promise<string | null> {
+    return this.get(`/v1/inboxes/${this.target.inboxId}/messages?limit=20`);
+  }
+
+  private readMessage(): Promise<string | null> {
+    const index = this.readsMade++;
+    if (index % HTML_EVERY === HTML_EVERY - 1) return this.get(`/v1/messages/${this.htmlId}/html`);
+    return this.get(`/v1/messages/${this.recent[index % this.recent.length]}`);
+  }
+
+  /** A short list over a connection of its own, closed after it. */
+  private listOnNewConnection(): Promise<string | null> {
+    return new Promise((resolve, reject) => {
+      const url = `${this.target.httpUrl}/v1/inboxes/${this.target.inboxId}/messages?limit=1`;
+      const sent = http.get(url, { agent: false, headers: { authorization: `Bearer ${this.target.key}`, connection: 'close' }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.once('end', () => resolve(response.statusCode === 200 ? null : httpAnswer(response.statusCode ?? 0, body)));
+        response.once('error', reject);
+      });
+      sent.once('error', reject);
+    });
+  }
+
+  /** A new SMTP session as far as AUTH, then QUIT: the first reply that is not the next step's is the failure. */
+  private async newSmtpSession(): Promise<string | null> {
+    const client = RawSmtp.open(this.target.smtpPort);
+    const expect = async (reply: Promise<SmtpReply>, code: number) => {
+      const answer = await reply;
+      return answer.code === code ? null : smtpAnswer(`${answer.code} ${answer.text}`);
+    };
+    try {
+      return (
+        (await expect(client.nextReply(REQUEST_TIMEOUT_MS), 220))
+        ?? (await expect(client.command('EHLO bystander.test'), 250))
+        ?? (await expect(client.command(authPlain({ port: this.target.smtpPort, username: this.target.smtpUsername, password: this.target.smtpPassword })), 235))
+      );
+    } finally {
+      await client.quit();
+    }
   }
 
   private async capture(): Promise<string | null> {
@@ -181,6 +256,8 @@ class Bystander {
     const reply = String((await this.transport.sendMail({ envelope: ENVELOPE, raw })).response);
     const stored = /^250 .*Message stored as (msg_[0-9a-z]+)/.exec(reply)?.[1];
     if (!stored) return smtpAnswer(reply);
+    this.recent.push(stored);
+    if (this.recent.length > RECENT_KEPT) this.recent.shift();
     if (window !== null) this.captures.set(stored, { window, ackedAt: Date.now() });
     return null;
   }
@@ -188,7 +265,7 @@ class Bystander {
   /** Stops both loops, waits (bounded) for B's deliveries still on their way, and answers the figures per window. */
   async finish(): Promise<Record<string, WindowFigures>> {
     this.enter(null);
-    await Promise.all([this.api.stop(), this.smtp.stop()]);
+    await Promise.all([this.api, this.reads, this.newHttp, this.newSmtp, this.smtp].map((loop) => loop.stop()));
     this.transport.close();
     const deadline = Date.now() + WEBHOOK_GRACE_MS;
     const undelivered = () => {
@@ -200,6 +277,7 @@ class Bystander {
     await this.receiver.close();
 
     const windows = new Set([...this.api.samples, ...this.smtp.samples].map((sample) => sample.window));
+    const of = (loop: PacedLoop, window: string) => latencyFigures(loop.samples.filter((sample) => sample.window === window));
     const figures: Record<string, WindowFigures> = {};
     for (const window of windows) {
       const captured = [...this.captures].filter(([, capture]) => capture.window === window);
@@ -207,9 +285,18 @@ class Bystander {
         .filter(([id]) => arrivals.has(id))
         .map(([id, capture]) => arrivals.get(id)! - capture.ackedAt)
         .sort((a, b) => a - b);
+      const api = of(this.api, window);
+      const read = of(this.reads, window);
+      const newConnection = { http: of(this.newHttp, window), smtp: of(this.newSmtp, window) };
+      const smtp = of(this.smtp, window);
+      const worst = [api, read, newConnection.http].map((loop) => loop.max_ms).filter((ms) => ms !== null);
       figures[window] = {
-        b_api: latencyFigures(this.api.samples.filter((sample) => sample.window === window)),
-        b_smtp: latencyFigures(this.smtp.samples.filter((sample) => sample.window === window)),
+        b_api: api,
+        b_read: read,
+        b_new_connection: newConnection,
+        b_api_worst_ms: worst.length > 0 ? Math.max(...worst) : null,
+        b_failures: [api, read, newConnection.http, newConnection.smtp, smtp].reduce((sum, loop) => sum + loop.failed, 0),
+        b_smtp: smtp,
         b_webhook: {
           captures: captured.length,
           delivered: delays.length,
