@@ -9,7 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PROJECT_ROOT } from '../../src/project-root.js';
-import { admin } from '../support/admin.js';
+import http from 'node:http';
+import { admin, createWorkspace } from '../support/admin.js';
 import { assertMatchesContract, ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
 import { expectError, expectOk } from '../support/envelope.js';
@@ -349,6 +350,116 @@ describe(`the MCP server (${testProfile()} profile)`, function () {
       }
       expectError(await api.request('POST', '/mcp', { body: { hello: 'world' }, headers }), 400, 'invalid_request');
       expectError(await api.request('POST', '/mcp', { rawBody: 'x'.repeat(1024 * 1024 + 1), headers: { ...headers, 'content-type': 'application/json' } }), 413, 'payload_too_large');
+    });
+  });
+
+  describe('batches of waits over /mcp (the loopback attack)', function () {
+    /** The defaults of SANDBOX_MCP_MAX_BATCH and SANDBOX_MCP_CALLS_PER_WORKSPACE. */
+    const MAX_BATCH = 10;
+    const CALLS_PER_WORKSPACE = 16;
+    /**
+     * Below the 16 waits the attack holds: were each tool call still an HTTP request to the server's own address, the
+     * waits would take every place of 127.0.0.1 and the server would refuse everyone else on it.
+     */
+    const PER_ADDRESS = 12;
+    /** A plan of one request a second: a tool call's API requests find the second's one taken by their /mcp request. */
+    const PLANS = { SANDBOX_PLANS: JSON.stringify({ trickle: { requests_per_second: 1 } }) };
+    let attacked: StartedServer;
+    let attackedApi: ApiClient;
+    let attackerKey: string;
+    let neighbourKey: string;
+    const jsonRpcHeaders = { accept: 'application/json, text/event-stream' };
+
+    before(async function () {
+      attacked = await startServer({ env: { SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS), ...PLANS } });
+      attackedApi = new ApiClient(attacked.httpUrl, attacked.defaultKey!);
+      const workspaceId = expectOk<{ id: string }>(await attackedApi.get('/v1/workspace')).id;
+      attackerKey = admin<{ key: string }>(attacked.dataDir, ['key', 'create', '--workspace', workspaceId, '--access', 'read']).key;
+      neighbourKey = createWorkspace(attacked.dataDir, uniqueName('neighbour')).key.key;
+    });
+
+    after(async function () {
+      await attacked?.stop();
+    });
+
+    const metricsOf = async () => parseExposition((await attackedApi.withKey(null).get('/metrics')).bytes.toString());
+    /** A wait for a mail with this subject, by default one arriving after the call. */
+    const waitCall = (id: number, inboxId: string, subject: string, lookbackSeconds = 0) => ({
+      jsonrpc: '2.0', id, method: 'tools/call',
+      params: { name: 'wait_for_message', arguments: { inbox: inboxId, q: `subject:"${subject}"`, timeout_seconds: 120, lookback_seconds: lookbackSeconds } },
+    });
+    /** A request on a connection of its own from 127.0.0.1, as any other local client would make it. */
+    const plainGet = (path: string) => new Promise<number>((resolve, reject) => {
+      http.get(`${attacked.httpUrl}${path}`, { agent: false }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      }).once('error', reject);
+    });
+
+    it('refuses five batches of 100 waits whole, with 400 mcp_batch_too_large, before any wait starts', async () => {
+      const inbox = await createInbox(attackedApi, uniqueName('batched'));
+      const batch = Array.from({ length: 100 }, (_, index) => waitCall(index + 1, inbox.id, 'never sent'));
+      const answers = await Promise.all([1, 2, 3, 4, 5].map(() => attackedApi.withKey(attackerKey).request('POST', '/mcp', { body: batch, headers: jsonRpcHeaders })));
+      for (const answer of answers) {
+        const message = expectError(answer, 400, 'mcp_batch_too_large');
+        assert.match(message, /batch of 100 messages; one request carries at most 10 \(SANDBOX_MCP_MAX_BATCH\)/);
+      }
+      assert.equal(sampleValue(await metricsOf(), 'mail_sandbox_message_waits_open'), 0);
+    });
+
+    it('runs a workspace\'s batches of waits in-process: 16 at once, the rest refused with too_many_mcp_calls, no connection taken, other clients answered', async () => {
+      const inbox = await createInbox(attackedApi, uniqueName('waited on'));
+      const subject = uniqueName('Ends the waits');
+      const batches = [0, 1, 2, 3, 4].map((batch) => Array.from({ length: MAX_BATCH }, (_, index) => waitCall(batch * MAX_BATCH + index + 1, inbox.id, subject)));
+      const attack = Promise.all(batches.map((batch) => attackedApi.withKey(attackerKey).request<{ id: number; result: CallToolResult }[]>('POST', '/mcp', { body: batch, headers: jsonRpcHeaders })));
+      await pollUntil(async () => sampleValue(await metricsOf(), 'mail_sandbox_message_waits_open') === CALLS_PER_WORKSPACE, 30_000, `the server to hold ${CALLS_PER_WORKSPACE} waits`);
+
+      // Every other client on 127.0.0.1 is answered while the waits are held: a probe, the API, another workspace's agent.
+      assert.equal(await plainGet('/livez'), 200);
+      expectOk(await attackedApi.get('/v1/workspace'));
+      const neighbour = new Client({ name: 'neighbour', version: '1.0.0' });
+      await neighbour.connect(new StreamableHTTPClientTransport(new URL(`${attacked.httpUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${neighbourKey}` } }, fetch: contractChecked }));
+      assert.ok(Array.isArray(resultOf(await neighbour.callTool({ name: 'list_inboxes', arguments: {} }))));
+      await neighbour.close();
+      const duringAttack = await metricsOf();
+      for (const cap of ['address', 'overall']) assert.equal(sampleValue(duringAttack, 'mail_sandbox_http_connections_refused_total', { cap }), 0, `connections refused at the ${cap} cap`);
+      assert.equal(sampleValue(duringAttack, 'mail_sandbox_message_waits_open'), CALLS_PER_WORKSPACE, 'no more than the share of calls runs');
+
+      await sendMails(credentialsOf(inbox), [{ from: 'app@acme.test', to: 'frank@customer.test', subject, text: 'Here it is.' }]);
+      const results = (await attack).flatMap((answer) => {
+        assert.equal(answer.status, 200);
+        return answer.json.map((response) => response.result);
+      });
+      assert.equal(results.length, batches.length * MAX_BATCH);
+      const answered = results.filter((result) => !result.isError);
+      const refused = results.filter((result) => result.isError).map((result) => JSON.parse(toolErrorOf(result)) as { error: { code: string; status: number; message: string } });
+      assert.equal(answered.length, CALLS_PER_WORKSPACE);
+      for (const result of answered) assert.equal(resultOf<MessageAnswer>(result).untrusted.subject, subject);
+      assert.equal(refused.length, batches.length * MAX_BATCH - CALLS_PER_WORKSPACE);
+      for (const { error } of refused) {
+        assert.equal(error.code, 'too_many_mcp_calls');
+        assert.equal(error.status, 429);
+        assert.match(error.message, /more than 16 MCP tool calls at once for this workspace \(SANDBOX_MCP_CALLS_PER_WORKSPACE\)/);
+      }
+      await pollUntil(async () => sampleValue(await metricsOf(), 'mail_sandbox_message_waits_open') === 0, 30_000, 'the waits to end');
+      // The places are given back as the calls end: a full batch runs again, each call finding the mail that came.
+      const again = await attackedApi.withKey(attackerKey).request<{ result: CallToolResult }[]>('POST', '/mcp', {
+        body: Array.from({ length: MAX_BATCH }, (_, index) => waitCall(index + 1, inbox.id, subject, 300)), headers: jsonRpcHeaders,
+      });
+      for (const { result } of again.json) assert.equal(resultOf<MessageAnswer>(result).untrusted.subject, subject);
+    });
+
+    it('counts a tool call\'s API requests against its workspace\'s rate, as that workspace\'s API requests', async () => {
+      const trickle = createWorkspace(attacked.dataDir, uniqueName('trickle'), 'trickle', PLANS);
+      const refusedListings = async () => sampleValue(await metricsOf(), 'mail_sandbox_http_request_duration_seconds_count', { method: 'GET', route: '/v1/inboxes', status: '429' });
+      const before = await refusedListings();
+      const answer = await attackedApi.withKey(trickle.key.key).request<{ result: CallToolResult }[]>('POST', '/mcp', {
+        body: [1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_inboxes', arguments: {} } })), headers: jsonRpcHeaders,
+      });
+      // The tools' GET /v1/inboxes met the rate their /mcp request had spent: refused 429 rate_limited, like any request
+      // of the workspace past its rate, and sent again by the typed client after its Retry-After.
+      for (const { result } of answer.json) assert.deepEqual(resultOf(result), []);
+      assert.ok((await refusedListings()) > before, 'the tools\' requests met the workspace\'s rate');
     });
   });
 
