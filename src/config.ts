@@ -49,6 +49,10 @@ export interface Config {
   waitsPerWorkspace: number;
   /** Inbox event streams one workspace may have open on a node at once (too_many_streams past it). */
   streamsPerWorkspace: number;
+  /** MCP tool calls one workspace may have running on a node at once over /mcp (too_many_mcp_calls past it). */
+  mcpCallsPerWorkspace: number;
+  /** JSON-RPC messages one /mcp request may carry as a batch (mcp_batch_too_large past it). */
+  mcpMaxBatch: number;
   /** Content reads (anything but a capture's analysis) one workspace may have running and waiting in the pool. */
   contentReadsPerWorkspace: number;
   /** Largest image, in pixels (width × height), a thumbnail is made of. */
@@ -551,6 +555,8 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     tagRuleBudgetMs: readPositiveInt(env, 'SANDBOX_TAG_RULE_BUDGET_MS', 500),
     waitsPerWorkspace: readPositiveInt(env, 'SANDBOX_WAITS_PER_WORKSPACE', 64),
     streamsPerWorkspace: readPositiveInt(env, 'SANDBOX_STREAMS_PER_WORKSPACE', 32),
+    mcpCallsPerWorkspace: readPositiveInt(env, 'SANDBOX_MCP_CALLS_PER_WORKSPACE', 16),
+    mcpMaxBatch: readPositiveInt(env, 'SANDBOX_MCP_MAX_BATCH', 10),
     contentReadsPerWorkspace: readPositiveInt(env, 'SANDBOX_CONTENT_READS_PER_WORKSPACE', 16),
     thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
     thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),

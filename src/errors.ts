@@ -74,6 +74,10 @@ export const ERROR_TABLE = {
   too_many_transactions: { http: 503, smtp: { code: 451, enhanced: '4.3.2' } },
   // A method a path does not serve where the protocol on it expects a 405 (MCP's streamable HTTP without sessions).
   method_not_allowed: { http: 405 },
+  // /mcp: a JSON-RPC batch longer than SANDBOX_MCP_MAX_BATCH, and a tool call past the workspace's share of calls
+  // running at once (answered as the tool's error, with this code).
+  mcp_batch_too_large: { http: 400 },
+  too_many_mcp_calls: { http: 429 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -69,7 +69,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const smtpPorts = await smtp.listen();
     const closeSmtp = teardown.add(() => smtp.close());
 
-    const { app, hostCheck, metricsAccess } = buildHttp(config, services, smtpPorts);
+    const { app, hostCheck, metricsAccess, inProcess } = buildHttp(config, services, smtpPorts);
     const { server, listener } = nodeHttpServer(app.callback(), connections, (cap) => services.metrics.httpConnectionRefused(cap));
     const httpPort = await listenOn(listener, config.httpPort, config.bind);
     // The HTTP server never listens itself; its connection tracking (timeouts, idle closes) starts on this.
@@ -77,6 +77,7 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const httpClosed = new Promise<void>((resolve) => listener.once('close', () => resolve()));
     const closeHttp = teardown.add(async () => {
       listener.close();
+      inProcess.close();
       server.close();
       server.closeIdleConnections();
       await httpClosed;

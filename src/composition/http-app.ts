@@ -24,6 +24,7 @@ import { teamHandlers, teamPublicHandlers } from '../http/routes/team.js';
 import { apiKeyHandlers } from '../http/routes/api-keys.js';
 import { planHandlers } from '../http/routes/plan.js';
 import { mcpHandlers } from '../http/routes/mcp.js';
+import { InProcessHttp } from '../http/in-process-fetch.js';
 import { fileHandlers } from '../http/routes/files.js';
 import { operationsHandlers, type MetricsAccess } from '../http/routes/operations.js';
 import type { Services } from './services.js';
@@ -34,6 +35,8 @@ export interface HttpApplication {
   hostCheck: HostCheck | null;
   /** Who may read /metrics, on the API's port and on its own alike. */
   metricsAccess: MetricsAccess;
+  /** The app's in-process server, which the MCP tools' requests reach; closed with the HTTP listener. */
+  inProcess: InProcessHttp;
 }
 
 /** `smtpPorts`: the ports SMTP listens on, shown with each inbox's credentials. */
@@ -47,6 +50,8 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
   if (metricsAccess.boundBeyondLoopback && metricsAccess.token === null) {
     log.warn({ bind: config.bind }, 'GET /metrics answers 403 metrics_token_required: the server is bound beyond loopback and SANDBOX_METRICS_TOKEN is not set');
   }
+  // The MCP tools' API requests are answered by this app itself, in this process.
+  const inProcess = new InProcessHttp();
   const app = createHttpApp({
     openapi: loadOpenApi(),
     handlers: {
@@ -64,7 +69,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
       ...teamHandlers(accounts.members, accounts.invitations),
       ...apiKeyHandlers(accounts.apiKeys),
       ...planHandlers(workspaces, accounts.audit),
-      ...mcpHandlers(config.basePath),
+      ...mcpHandlers(config.basePath, inProcess, { callsPerWorkspace: config.mcpCallsPerWorkspace, maxBatch: config.mcpMaxBatch }),
     },
     publicHandlers: {
       ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),
@@ -100,5 +105,6 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
     log,
     metrics,
   });
-  return { app, hostCheck: answeredHost, metricsAccess };
+  inProcess.serve(app.callback());
+  return { app, hostCheck: answeredHost, metricsAccess, inProcess };
 }

@@ -1457,16 +1457,23 @@ export interface paths {
          *     protocol's own JSON-RPC error (406, 400), which is not this API's envelope.
          *
          *     Only an API key opens it (`Authorization: Bearer sbx_api_...`); a session cookie is not looked at. The tools
-         *     call this API with that same key, through this server's own address, so every permission, rate limit and
-         *     share applies to them as to any other request: a tool call counts as the `/mcp` request plus the API requests
-         *     it makes. The body is JSON of at most 1 MiB, like every other JSON body.
+         *     call this API with that same key, in this process: each of their requests is handed to this server's own
+         *     HTTP app over an in-memory connection (no socket, no connection slot), as from the `/mcp` request's client
+         *     address, so every permission, rate limit and share applies to them as to any other request: a tool call
+         *     counts as the `/mcp` request plus the API requests it makes. The body is JSON of at most 1 MiB, like every
+         *     other JSON body; a batch holds at most SANDBOX_MCP_MAX_BATCH messages (default 10; more is 400
+         *     `mcp_batch_too_large`). One workspace runs at most SANDBOX_MCP_CALLS_PER_WORKSPACE tool calls at once (default
+         *     16, counted per node); a call past it is answered at once as a tool error with `too_many_mcp_calls`.
          *
          *     Tools: `list_inboxes`, `search_messages` (inbox, q, limit), `get_message` (summary, text, codes, link_details;
-         *     the HTML body only with `include_html`, marked as untrusted), `wait_for_message` and `wait_for_code` (inbox,
-         *     q, `timeout_seconds` at most 120, `lookback_seconds`); with a `read_write` key also `create_inbox` and
-         *     `delete_messages`. A `read` key is not offered the last two, and calling one anyway is a tool error. A refusal
-         *     of the API is a tool result with `isError: true` whose text is `{"error": {"code", "status", "message"}}`
-         *     with the API's code. The same tools are served over stdio by `npm run --silent mcp`.
+         *     the HTML body only with `include_html`), `wait_for_message` and `wait_for_code` (inbox, q, `timeout_seconds`
+         *     at most 120, `lookback_seconds`); with a `read_write` key also `create_inbox` and `delete_messages` (an inbox
+         *     and 1 to 100 ids of its messages; no query). A `read` key is not offered the last two, and calling one anyway
+         *     is a tool error. Every field the email's sender wrote (addresses, subject, snippet, bodies, codes and their
+         *     context, links and their text, attachment names and types, parse errors) comes inside an `untrusted` object,
+         *     and the answer's `untrusted_note` says it is data, never instructions. A refusal of the API is a tool result
+         *     with `isError: true` whose text is `{"error": {"code", "status", "message"}}` with the API's code. The same
+         *     tools are served over stdio by `npm run --silent mcp`.
          */
         post: operations["mcpRequest"];
         /**
@@ -1559,10 +1566,10 @@ export interface components {
          *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unclaimed 409;
          *     host_not_allowed 421; metrics_token_required 403;
          *     request_timeout 408; too_many_connections, too_many_transactions 503;
-         *     method_not_allowed 405.
+         *     method_not_allowed 405; mcp_batch_too_large 400; too_many_mcp_calls 429 (an MCP tool's error, never an HTTP status).
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions" | "method_not_allowed";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions" | "method_not_allowed" | "mcp_batch_too_large" | "too_many_mcp_calls";
         /**
          * @description A JSON-RPC 2.0 message of the Model Context Protocol (a request, a notification or a response); the
          *     protocol's own schema says the rest.
@@ -5625,7 +5632,8 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description Malformed request (`invalid_json`, `invalid_request`, in the API's envelope), or a JSON-RPC message the
+             * @description Malformed request (`invalid_json`, `invalid_request`, in the API's envelope), a batch longer than
+             *     SANDBOX_MCP_MAX_BATCH (`mcp_batch_too_large`, in the envelope), or a JSON-RPC message the
              *     protocol refuses (an unsupported `MCP-Protocol-Version`, two `initialize` requests in one batch), as a
              *     JSON-RPC error
              */
@@ -5785,7 +5793,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsV1ApiKeysPostRequestBodyContentApplicationJsonAccessValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/api-keys"]["post"]["requestBody"]["content"]["application/json"]["access"]> = ["read", "read_write"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unclaimed", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unclaimed", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed", "mcp_batch_too_large", "too_many_mcp_calls"];
 export const readinessStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["status"]> = ["ready", "not_ready"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "admin", "member"];
 export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked", "expired"];

@@ -9,6 +9,9 @@ import { admittingListener } from './connection-admission.js';
 
 type HttpLimits = Pick<ConnectionLimits, 'httpMax' | 'httpPerAddress' | 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs'>;
 
+/** Request line and headers: long q values percent-encode to far more than Node's default 16 KiB. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
 /** The server that handles requests, and the listener that admits its connections (the one to listen on). */
 export interface NodeHttpServer {
   server: http.Server;
@@ -37,9 +40,8 @@ function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex, 
  * starts its connection tracking (the timeouts below, idle closes).
  */
 export function nodeHttpServer(handle: http.RequestListener, limits: HttpLimits, refused: (cap: 'overall' | 'address') => void): NodeHttpServer {
-  // Long q values percent-encode to far more than Node's default 16 KiB of request line and headers.
   // The request timeouts below are checked at this interval (Node's default is 30 s).
-  const server = http.createServer({ maxHeaderSize: 64 * 1024, connectionsCheckingInterval: 1000 }, handle);
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 }, handle);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket, limits));
   // Idle keep-alive connections outlive a load balancer's idle timeout (60 s is common), so the server never
   // closes one just as a client or proxy sends its next request on it (Node's default is 5 s).

@@ -261,6 +261,15 @@ describe('loadConfig', () => {
       set.waitsPerWorkspace, set.streamsPerWorkspace], [4, 500, 3, 100, 50, 5, 6]);
   });
 
+  it('caps MCP tool calls running per workspace and the messages of a JSON-RPC batch, and takes set values', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.mcpCallsPerWorkspace, defaults.mcpMaxBatch], [16, 10]);
+    const set = loadConfig({ SANDBOX_MCP_CALLS_PER_WORKSPACE: '4', SANDBOX_MCP_MAX_BATCH: '1' });
+    assert.deepEqual([set.mcpCallsPerWorkspace, set.mcpMaxBatch], [4, 1]);
+    assert.throws(() => loadConfig({ SANDBOX_MCP_MAX_BATCH: '0' }), /^ConfigError: SANDBOX_MCP_MAX_BATCH/);
+    assert.throws(() => loadConfig({ SANDBOX_MCP_CALLS_PER_WORKSPACE: 'many' }), /^ConfigError: SANDBOX_MCP_CALLS_PER_WORKSPACE/);
+  });
+
   it('sizes the content workers and their heaps by the machine, at least two workers, and takes set values as they are', () => {
     const sized = (cores: number, memoryMb: number, env: Record<string, string> = {}) => {
       const config = loadConfig(env, { cores, memoryMb });

@@ -1,10 +1,13 @@
 // /mcp: the MCP server over streamable HTTP, without sessions. The router has already authenticated the bearer key,
 // counted the request against the workspace's rate and read the body; each POST then gets a server and a transport of
-// its own, whose tools call this API back through the typed client with the same key, so every permission, limit and
-// share applies to them exactly as to any other API request.
+// its own, whose tools call the API through the typed client with the same key. The client's fetch hands each request
+// to this server's own HTTP app in-process (in-process-fetch.ts), so the one code path of the API's checks applies to
+// them exactly as to any other request, and no tool call takes a socket or a place under the connection caps.
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../errors.js';
+import { OpenPerWorkspace } from '../../services/realtime/open-per-workspace.js';
 import { handlers } from '../handler.js';
+import type { InProcessHttp } from '../in-process-fetch.js';
 
 /**
  * The MCP SDK, its schema library and the typed client, loaded by the first /mcp request: their schemas held ~5 MB
@@ -18,41 +21,64 @@ const importMcpModules = () => Promise.all([
 ]);
 let mcpModules: ReturnType<typeof importMcpModules> | null = null;
 
-export function mcpHandlers(basePath: string) {
+export interface McpLimits {
+  /** SANDBOX_MCP_CALLS_PER_WORKSPACE: tool calls one workspace may have running on this node at once. */
+  callsPerWorkspace: number;
+  /** SANDBOX_MCP_MAX_BATCH: JSON-RPC messages one request may carry. */
+  maxBatch: number;
+}
+
+export function mcpHandlers(basePath: string, inProcess: InProcessHttp, limits: McpLimits) {
   const onlyPost = async (): Promise<never> => {
     throw new AppError('method_not_allowed', 'this MCP server keeps no sessions: it answers POST /mcp only, each request on its own', { headers: { Allow: 'POST' } });
   };
+  // A tool call holds its API requests (a wait, up to two minutes) for as long as it runs: without a share, one
+  // workspace's batches of waits would take every wait, query and reader thread of the node.
+  const callsRunning = new OpenPerWorkspace(limits.callsPerWorkspace, (limit) => new AppError('too_many_mcp_calls',
+    `more than ${limit} MCP tool calls at once for this workspace (SANDBOX_MCP_CALLS_PER_WORKSPACE); call again when one of them has answered`));
   return handlers({
-    mcpRequest: async ({ principal, body }) => ({
-      exchange: async (req, res) => {
-        const [{ StreamableHTTPServerTransport }, { MailSandbox }, { createMailSandboxMcpServer }, { MCP_SERVER_VERSION }] = await (mcpModules ??= importMcpModules());
-        const sandbox = new MailSandbox({ baseUrl: ownApiUrl(req, basePath), apiKey: bearerKeyOf(req) });
-        const server = createMailSandboxMcpServer({ sandbox, allowWrites: principal.kind === 'key' && principal.access === 'read_write', version: MCP_SERVER_VERSION });
-        // No session id: nothing is kept between requests, so any node of a cluster answers any of them.
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-        // However the response ends, a tool still waiting is stopped with it (closing aborts the tools' signals).
-        res.once('close', () => void server.close());
-        await server.connect(transport);
-        await transport.handleRequest(req, res, body);
-      },
-    }),
+    mcpRequest: async ({ principal, body, client }) => {
+      if (Array.isArray(body) && body.length > limits.maxBatch) {
+        throw new AppError('mcp_batch_too_large', `a JSON-RPC batch of ${body.length} messages; one request carries at most ${limits.maxBatch} (SANDBOX_MCP_MAX_BATCH)`);
+      }
+      return {
+        exchange: async (req, res) => {
+          const [{ StreamableHTTPServerTransport }, { MailSandbox, MailSandboxError }, { createMailSandboxMcpServer }, { MCP_SERVER_VERSION }] = await (mcpModules ??= importMcpModules());
+          const requestId = res.getHeader('X-Request-Id');
+          const sandbox = new MailSandbox({
+            // The Host this request was answered for, so the host check passes its tools' requests as it passed this one.
+            baseUrl: `http://${hostOf(req)}${basePath}`,
+            apiKey: bearerKeyOf(req),
+            fetch: inProcess.fetchFrom(client.ip, typeof requestId === 'string' ? requestId : null),
+          });
+          const admitCall = () => {
+            try {
+              return callsRunning.take(principal.workspace.id);
+            } catch (error) {
+              if (!(error instanceof AppError)) throw error;
+              throw new MailSandboxError({ code: error.code, status: error.httpStatus, message: error.message });
+            }
+          };
+          const server = createMailSandboxMcpServer({ sandbox, allowWrites: principal.kind === 'key' && principal.access === 'read_write', version: MCP_SERVER_VERSION, admitCall });
+          // No session id: nothing is kept between requests, so any node of a cluster answers any of them.
+          const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+          // However the response ends, a tool still waiting is stopped with it (closing aborts the tools' signals).
+          res.once('close', () => void server.close());
+          await server.connect(transport);
+          await transport.handleRequest(req, res, body);
+        },
+      };
+    },
     mcpOpenStream: onlyPost,
     mcpEndSession: onlyPost,
   });
 }
 
 /**
- * This server as its own client reaches it: the address and port the request came in on, which the server listens
- * on and can always reach itself, with the base path. Not SANDBOX_PUBLIC_URL: behind a proxy, that may not be
- * reachable from here, and the calls would leave the host only to come back. The address is a literal, which every
- * Host check answers.
+ * The request's Host header, which the router has checked is well formed and answered; HTTP/1.0 may leave it out, and
+ * a loopback name is answered by every host check.
  */
-function ownApiUrl(req: IncomingMessage, basePath: string): string {
-  const { localAddress, localPort } = req.socket;
-  if (localAddress === undefined || localPort === undefined) throw new AppError('internal_error', 'the request\'s connection has no local address');
-  const host = localAddress.includes(':') ? `[${localAddress}]` : localAddress;
-  return `http://${host}:${localPort}${basePath}`;
-}
+const hostOf = (req: IncomingMessage): string => req.headers.host || 'localhost';
 
 /** The key the router authenticated this request with (the operation takes a bearer key and nothing else). */
 function bearerKeyOf(req: IncomingMessage): string {
