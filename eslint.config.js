@@ -9,6 +9,8 @@ const storageDrivers = ['better-sqlite3', '@elastic/elasticsearch', 'minio', 'io
 
 const WORKER_ONLY = 'Content parsing runs only in the content worker pool: only src/mime/ and src/content/content-worker.ts load it.';
 const contentParsers = ['mailparser', 'html-to-text', 'htmlparser2', 'linkify-it', 'css-tree'].map((name) => ({ name, message: WORKER_ONLY }));
+/** libvips decodes in a thumbnail process under its memory limit, never in the server's (src/content/thumbnail-processes.ts). */
+const imageDecoder = { name: 'sharp', allowTypeImports: true, message: 'Images are decoded only in a thumbnail process: only src/content/thumbnail.ts loads sharp.' };
 /** The modules under src/mime/ that load a parser; their types are free to use anywhere. */
 const parserModules = {
   group: ['**/mime/parse-email.js', '**/mime/message-view.js', '**/mime/extract-links.js', '**/mime/list-unsubscribe.js', '**/mime/header-summary.js', '**/mime/rendered-view.js', '**/mime/html-check.js', '**/mime/html-walk.js', '**/mime/html-text.js'],
@@ -29,15 +31,19 @@ export default tseslint.config(
   },
   {
     files: ['src/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [...storageDrivers, ...contentParsers, imageDecoder], patterns: [parserModules] }] },
+  },
+  {
+    files: ['src/content/thumbnail.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [...storageDrivers, ...contentParsers], patterns: [parserModules] }] },
   },
   {
     files: ['src/storage/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: contentParsers, patterns: [parserModules] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [...contentParsers, imageDecoder], patterns: [parserModules] }] },
   },
   {
     files: ['src/mime/**', 'src/content/content-worker.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: storageDrivers }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [...storageDrivers, imageDecoder] }] },
   },
   {
     // The error translators' tests build each driver's own errors, to see what they become on leaving the adapter.

@@ -59,6 +59,11 @@ export interface Config {
   thumbnailMaxPixels: number;
   /** Thumbnails made at once over the whole server. */
   thumbnailConcurrency: number;
+  /**
+   * Memory limit, in MB, of each thumbnail's process (RLIMIT_DATA: every heap and private mapping of it). A decode past
+   * it fails or ends its process, and the thumbnail is refused; its memory goes back with the process.
+   */
+  thumbnailMemoryMb: number;
   /** Requests by signed file link per workspace per minute. */
   signedLinkRate: number;
   /** Message files (raw, HTML, attachments, thumbnails) served at once per workspace; more wait their turn. */
@@ -264,6 +269,21 @@ function readPositiveNumber(env: Env, name: string, fallback: number, max: numbe
   const value = Number(raw);
   if (!/^\d*\.?\d+(?:e-?\d+)?$/i.test(raw) || !(value > 0) || value > max) throw new ConfigError(name, `expected a number greater than 0 and at most ${max}, got '${raw}'`);
   return value;
+}
+
+/**
+ * A thumbnail process holds about 130 MB before it decodes anything (node and libvips); below this floor few could
+ * decode at all. 512 MB lets a 40-megapixel image of any allowed format be decoded (a progressive JPEG's coefficients
+ * take 240 MB at that size).
+ */
+const THUMBNAIL_MEMORY_FLOOR_MB = 160;
+
+function readThumbnailMemoryMb(env: Env): number {
+  const megabytes = readPositiveInt(env, 'SANDBOX_THUMBNAIL_MEMORY_MB', 512);
+  if (megabytes < THUMBNAIL_MEMORY_FLOOR_MB) {
+    throw new ConfigError('SANDBOX_THUMBNAIL_MEMORY_MB', `expected at least ${THUMBNAIL_MEMORY_FLOOR_MB} (a thumbnail process needs about 130 MB before it decodes anything), got '${env.SANDBOX_THUMBNAIL_MEMORY_MB}'`);
+  }
+  return megabytes;
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
@@ -560,6 +580,7 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     contentReadsPerWorkspace: readPositiveInt(env, 'SANDBOX_CONTENT_READS_PER_WORKSPACE', 16),
     thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
     thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),
+    thumbnailMemoryMb: readThumbnailMemoryMb(env),
     signedLinkRate: readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600),
     fileServesPerWorkspace: readPositiveInt(env, 'SANDBOX_FILE_SERVES_PER_WORKSPACE', 4),
     refusalPauseMs: readPositiveInt(env, 'SANDBOX_REFUSAL_PAUSE_MS', 1000),

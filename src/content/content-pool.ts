@@ -4,6 +4,7 @@
 // Tasks are let onto the workers by workspace, in two lanes: captures, which may use every worker, and reads, which
 // leave one free for captures and take turns between workspaces, each workspace with a cap of its own. Large
 // captures leave one free for small ones, so everyday mail never waits behind another tenant's 20 MB messages.
+// Thumbnails are made in processes of their own, under a memory limit, a few at once (see thumbnail-processes.ts).
 import { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
@@ -14,6 +15,8 @@ import type { AttachmentContent, MessageParts, MessageView } from '../domain/mes
 import type { ComposedBody } from '../mime/compose-message.js';
 import { cutShortSentence } from '../domain/analysis-outcome.js';
 import type { AnalyzeTagRules, ContentResults, ContentStep, ContentTask, ThumbnailOutcome } from './content-tasks.js';
+import { NOT_A_RASTER_IMAGE, rasterFormatOf } from './raster-format.js';
+import { ThumbnailProcesses } from './thumbnail-processes.js';
 
 export interface ContentPoolOptions {
   /** Worker threads (SANDBOX_CONTENT_THREADS). */
@@ -30,6 +33,8 @@ export interface ContentPoolOptions {
   thumbnailMaxPixels: number;
   /** Thumbnails made at once, over every workspace (SANDBOX_THUMBNAIL_CONCURRENCY). */
   thumbnailConcurrency: number;
+  /** Memory limit of each thumbnail's process, in MB (SANDBOX_THUMBNAIL_MEMORY_MB). */
+  thumbnailMemoryMb: number;
 }
 
 /** Captures, and reads, waiting for a free worker before new ones are refused as busy (each holds a message's bytes). */
@@ -85,7 +90,7 @@ const WORKER_FILE = workerFile(import.meta.url, 'content-worker').href;
 
 /** The pool as the configuration sizes it. */
 export const contentPoolFor = (
-  config: Pick<Config, 'contentThreads' | 'threadIdleMs' | 'parseTimeoutMs' | 'parseMemoryMb' | 'contentReadsPerWorkspace' | 'thumbnailMaxPixels' | 'thumbnailConcurrency'>,
+  config: Pick<Config, 'contentThreads' | 'threadIdleMs' | 'parseTimeoutMs' | 'parseMemoryMb' | 'contentReadsPerWorkspace' | 'thumbnailMaxPixels' | 'thumbnailConcurrency' | 'thumbnailMemoryMb'>,
 ): ContentPool =>
   new ContentPool({
     threads: config.contentThreads,
@@ -95,6 +100,7 @@ export const contentPoolFor = (
     readsPerWorkspace: config.contentReadsPerWorkspace,
     thumbnailMaxPixels: config.thumbnailMaxPixels,
     thumbnailConcurrency: config.thumbnailConcurrency,
+    thumbnailMemoryMb: config.thumbnailMemoryMb,
   });
 
 export class ContentPool {
@@ -113,10 +119,14 @@ export class ContentPool {
    * a burst of large messages costs its sender time, not every other sender's, and only so many are parsed at once.
    */
   private readonly largeCaptures: FairGate;
-  /** Decoding images is the costliest read there is: only this many at once, over every workspace. */
+  /**
+   * Decoding images is the costliest read there is: only this many at once, over every workspace. A thumbnail holds
+   * its place until its process has exited, killed or not, so no more than this many processes' memory is ever held.
+   */
   private readonly thumbnails: FairGate;
-  /** Tasks handed to a worker since the start, by kind, for operators' metrics. */
-  private readonly startedByKind = new Map<ContentTask['kind'], number>();
+  private readonly thumbnailProcesses = new ThumbnailProcesses();
+  /** Tasks handed to a worker (or, for thumbnails, a process) since the start, by kind, for operators' metrics. */
+  private readonly startedByKind = new Map<ContentTask['kind'] | 'thumbnail', number>();
 
   constructor(private readonly options: ContentPoolOptions) {
     this.captures = new FairGate({ concurrency: options.threads, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: MAX_QUEUED_TASKS + options.threads });
@@ -140,15 +150,18 @@ export class ContentPool {
     this.pool.on('error', () => undefined);
   }
 
-  /** Tasks running on a worker now, and tasks submitted but not yet started (in a lane or on piscina's queue). */
+  /**
+   * Tasks running on a worker or in a thumbnail process now (a killed process until it is gone), and tasks submitted
+   * but not yet started (in a lane or on piscina's queue).
+   */
   stats(): { running: number; waiting: number } {
     let running = 0;
     for (const watched of this.running) if (Atomics.load(watched.started, 0) !== 0n) running++;
     const queued = [this.captures, this.largeCaptures, this.reads, this.thumbnails].reduce((sum, gate) => sum + gate.stats().waiting, 0);
-    return { running, waiting: this.running.size - running + queued };
+    return { running: running + this.thumbnailProcesses.running, waiting: this.running.size - running + queued };
   }
 
-  /** Tasks handed to a worker since the start, by kind. */
+  /** Tasks handed to a worker (or a thumbnail process) since the start, by kind. */
   tasksStarted(): ReadonlyMap<string, number> {
     return this.startedByKind;
   }
@@ -213,17 +226,24 @@ export class ContentPool {
   }
 
   /**
-   * A PNG of at most 240 pixels on either side, made of an image's bytes, or why there is none. At most
-   * thumbnailConcurrency are made at once, each within the task time limit and the pixel limit.
+   * A PNG of at most 240 pixels on either side, made of an image's bytes, or why there is none. Only PNG, JPEG, GIF and
+   * WebP, by the bytes' own signature, are decoded: anything else is refused here, without a process. At most
+   * thumbnailConcurrency are made at once, each in a process within the memory, time and pixel limits, and each takes
+   * its turn in the read lane as any read.
    */
   async thumbnail(workspaceId: string, image: Buffer): Promise<ThumbnailOutcome> {
-    // libvips must be loaded by the main thread too, before a worker loads it: a worker that exits would otherwise
-    // unload its shared libraries under the workers still using them. Loaded on the first thumbnail, not at start, as
-    // it costs every server ~25 MB.
-    await import('sharp');
-    const input = { edge: THUMBNAIL_EDGE, maxPixels: this.options.thumbnailMaxPixels, timeoutSeconds: Math.max(1, Math.floor(this.options.taskTimeoutMs / 1000)) };
-    return this.admit(this.thumbnails, workspaceId, () => this.run('read', workspaceId, 'thumbnail', image, input, this.options.taskTimeoutMs))
-      .catch(unreadable);
+    if (!rasterFormatOf(image)) return { refused: NOT_A_RASTER_IMAGE };
+    const limits = {
+      edge: THUMBNAIL_EDGE,
+      maxPixels: this.options.thumbnailMaxPixels,
+      memoryMb: this.options.thumbnailMemoryMb,
+      timeoutMs: this.options.taskTimeoutMs,
+      timeoutSeconds: Math.max(1, Math.floor(this.options.taskTimeoutMs / 1000)),
+    };
+    return this.admit(this.thumbnails, workspaceId, () => this.admit(this.reads, workspaceId, () => {
+      this.startedByKind.set('thumbnail', (this.startedByKind.get('thumbnail') ?? 0) + 1);
+      return this.thumbnailProcesses.make(image, limits);
+    }));
   }
 
   /** The message as a page, its cid: images inlined. */
@@ -251,11 +271,11 @@ export class ContentPool {
     return this.reads.whenRoom(workspaceId, signal);
   }
 
-  /** Stops every worker; tasks still running or queued fail. */
+  /** Stops every worker and thumbnail process; tasks still running or queued fail. */
   async close(): Promise<void> {
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
-    await this.pool.destroy();
+    await Promise.all([this.pool.destroy(), this.thumbnailProcesses.close()]);
   }
 
   /** Runs the task in its lane, once it is its workspace's turn there and the lane has a worker for it. */

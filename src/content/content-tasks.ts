@@ -33,8 +33,6 @@ export type ContentTask =
   /** A message check's step (see ContentStep): the worker imports `module` and calls its `exportName` with the bytes and `args`. */
   | (TaskBase & { kind: 'checkStep'; module: string; exportName: string; args: unknown[] })
   | (TaskBase & { kind: 'parts' })
-  /** raw: the image attachment's bytes, not the message's. */
-  | (TaskBase & { kind: 'thumbnail'; edge: number; maxPixels: number; timeoutSeconds: number })
   /** raw: a send request's JSON body, not a message. */
   | (TaskBase & { kind: 'composeMessage' });
 
@@ -51,7 +49,11 @@ export interface ContentStep<Args extends unknown[], Output> {
   readonly signature?: (raw: Buffer, ...args: Args) => Output | Promise<Output>;
 }
 
-/** A PNG, or why the image gets none (too many pixels, or not decodable): an answer, not a failure of the task. */
+/**
+ * A PNG, or why the image gets none (not a raster format on the allow-list, too many pixels, past the memory or time
+ * limit, or not decodable): an answer, not a failure. Made in a thumbnail process rather than a worker (see
+ * thumbnail-processes.ts).
+ */
 export type ThumbnailOutcome = { thumbnail: Uint8Array } | { refused: string };
 
 export interface ContentResults {
@@ -66,6 +68,5 @@ export interface ContentResults {
   /** Whatever the step's function answers; ContentStep carries its type to the caller. */
   checkStep: unknown;
   parts: MessageParts;
-  thumbnail: ThumbnailOutcome;
   composeMessage: ComposedBody;
 }

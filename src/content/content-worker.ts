@@ -5,7 +5,6 @@ import { attachmentContent, htmlBody, messageParts, messageView } from '../mime/
 import { renderedHtml, renderedText } from '../mime/rendered-view.js';
 import { searchFields } from '../domain/search-text.js';
 import { matchRules } from '../query/match-rules.js';
-import { imageThumbnail } from './thumbnail.js';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
@@ -73,8 +72,6 @@ export default async function runContentTask(task: ContentTask): Promise<Content
     }
     case 'parts':
       return messageParts(raw);
-    case 'thumbnail':
-      return imageThumbnail(raw, task);
     case 'composeMessage': {
       // Loaded on a worker's first send: the composer is not needed by a worker that only parses captures.
       const { composeFromJson } = await import('../mime/compose-message.js');

@@ -598,7 +598,7 @@ export interface paths {
         };
         /**
          * A PNG thumbnail (at most 240 px on either side) of an image attachment
-         * @description Made once, in the content worker pool, and kept. At most SANDBOX_THUMBNAIL_CONCURRENCY (default 1) are made at once over the server, each within the time limit per task. An attachment that is not an image, not a decodable one, or one of more than SANDBOX_THUMBNAIL_MAX_PIXELS pixels (width × height, default 40,000,000) has no thumbnail: 400 `not_an_image`, with a message saying which.
+         * @description Made once, in a process of its own under SANDBOX_THUMBNAIL_MEMORY_MB (default 512), and kept. At most SANDBOX_THUMBNAIL_CONCURRENCY (default 1) are made at once over the server, each within the time limit per task. Only PNG, JPEG, GIF and WebP are decoded, by declared type and by the bytes' own signature (never SVG, TIFF, HEIF/AVIF or PDF). An attachment of another type or format, not decodable, of more than SANDBOX_THUMBNAIL_MAX_PIXELS pixels (width × height, default 40,000,000), or whose decode passes the memory or time limit has no thumbnail: 400 `not_an_image`, with a message saying which. Why is kept too: asking again gets the same answer without decoding again.
          */
         get: operations["getAttachmentThumb"];
         put?: never;
@@ -2207,7 +2207,7 @@ export interface components {
         Attachment: {
             /** @description Path to download it; needs the API key */
             url: string;
-            /** @description Path to a PNG thumbnail; only for image attachments */
+            /** @description Path to a PNG thumbnail; only for attachments declared PNG, JPEG, GIF or WebP */
             thumb_url?: string;
             /** @description Position in the message's attachments array, from 0 */
             index: number;

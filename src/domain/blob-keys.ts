@@ -11,6 +11,10 @@ export const rawBlobKey = (workspaceId: string, messageId: string): string => `$
 export const thumbnailBlobKey = (workspaceId: string, messageId: string, index: number): string =>
   `${messageBlobFolder(workspaceId, messageId)}thumbnail-${index}.png`;
 
+/** Why an attachment has no thumbnail, kept in its place: asking again answers the same, without decoding it again. */
+export const thumbnailRefusalBlobKey = (workspaceId: string, messageId: string, index: number): string =>
+  `${messageBlobFolder(workspaceId, messageId)}thumbnail-${index}.refused`;
+
 /**
  * Parts taken out of the raw message once, so reading them again is a blob read rather than a parse. They live in the
  * message's folder: whatever removes the message removes them.

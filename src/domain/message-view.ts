@@ -45,5 +45,8 @@ export interface MessageParts {
 /** What an unreadable message shows: nothing beyond its index document. */
 export const EMPTY_VIEW: MessageView = { text: null, html: null, links: [], headers: {}, attachments: [], listUnsubscribe: null };
 
-/** Image types sharp decodes; anything else has no thumbnail. */
-export const THUMBNAILABLE = /^image\/(png|jpe?g|gif|webp|avif|tiff|svg\+xml)$/i;
+/**
+ * Declared types offered a thumbnail: raster formats only (the bytes' own format is checked again before decoding).
+ * SVG, TIFF and HEIF/AVIF may hold or point at images far larger than they declare, so none is offered them.
+ */
+export const THUMBNAILABLE = /^image\/(png|jpe?g|gif|webp)$/i;

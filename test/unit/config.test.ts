@@ -317,4 +317,13 @@ describe('loadConfig', () => {
       }
     }
   });
+
+  it('reads the thumbnail processes\' memory limit, refusing one too small for any decode', () => {
+    assert.equal(loadConfig({}).thumbnailMemoryMb, 512);
+    assert.equal(loadConfig({ SANDBOX_THUMBNAIL_MEMORY_MB: '256' }).thumbnailMemoryMb, 256);
+    for (const value of ['0', '100', 'lots', '1.5']) {
+      assert.throws(() => loadConfig({ SANDBOX_THUMBNAIL_MEMORY_MB: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith('SANDBOX_THUMBNAIL_MEMORY_MB: '), value);
+    }
+    assert.throws(() => loadConfig({ SANDBOX_THUMBNAIL_MEMORY_MB: '100' }), /expected at least 160 \(a thumbnail process needs about 130 MB before it decodes anything\), got '100'/);
+  });
 });

@@ -6,8 +6,9 @@ import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import type { BlobEntry, BlobStore } from '../../storage/ports.js';
 import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageParts, type MessageView } from '../../domain/message-view.js';
-import { attachmentBlobKey, htmlBodyBlobKey, messageBlobFolder, partsManifestBlobKey, thumbnailBlobKey } from '../../domain/blob-keys.js';
+import { attachmentBlobKey, htmlBodyBlobKey, messageBlobFolder, partsManifestBlobKey, thumbnailBlobKey, thumbnailRefusalBlobKey } from '../../domain/blob-keys.js';
 import { ContentTaskFailure, ReadShareFull, type ContentPool } from '../../content/content-pool.js';
+import { RASTER_FORMATS_NAMED } from '../../content/raster-format.js';
 import { WeightedLru } from '../../domain/weighted-lru.js';
 import type { MessageService } from './messages.js';
 
@@ -93,6 +94,8 @@ export class MessageContentService {
    */
   private readonly extracting = new Map<string, Promise<PartsReading>>();
   private readonly manifests = new WeightedLru<string, PartsManifest>(MANIFEST_CACHE_CHARACTERS);
+  /** Thumbnails being made now, by blob key, so a burst of requests for one costs one decode. */
+  private readonly thumbnailing = new Map<string, Promise<Buffer | { refused: string }>>();
 
   constructor(private readonly messages: MessageService, private readonly blobs: BlobStore, private readonly pool: ContentPool) {}
 
@@ -193,23 +196,43 @@ export class MessageContentService {
 
   /**
    * A PNG no larger than 240 pixels on either side, made once in the content pool and kept beside the raw message. An
-   * image past the pixel limit, or one that does not decode, has none: 400 not_an_image, as for any other file.
+   * attachment of another declared type, one whose bytes are not a PNG, JPEG, GIF or WebP, past the pixel limit, past
+   * the memory or time limit, or that does not decode has none: 400 not_an_image, as for any other file. Why an image
+   * has none is kept in the thumbnail's place, so asking again is answered alike without decoding it again.
    */
   async thumbnail(workspaceId: string, id: string, index: number): Promise<FileContent> {
     const record = await this.messages.require(workspaceId, id);
     const key = thumbnailBlobKey(record.workspaceId, record.id, index);
+    let making = this.thumbnailing.get(key);
+    if (!making) {
+      making = this.thumbnailOf(record, index).finally(() => this.thumbnailing.delete(key));
+      this.thumbnailing.set(key, making);
+    }
+    const made = await making;
+    if ('refused' in made) throw new AppError('not_an_image', made.refused);
+    return thumbnailFile(index, made);
+  }
+
+  /** The kept thumbnail or refusal, or else one made now and kept; a refusal is the whole sentence a client is told. */
+  private async thumbnailOf(record: MessageRecord, index: number): Promise<Buffer | { refused: string }> {
+    const key = thumbnailBlobKey(record.workspaceId, record.id, index);
+    const refusalKey = thumbnailRefusalBlobKey(record.workspaceId, record.id, index);
     const cached = await this.blobs.get(key);
-    if (cached) return thumbnailFile(index, cached);
+    if (cached) return cached;
+    const refusal = await this.blobs.get(refusalKey);
+    if (refusal) return { refused: refusal.toString('utf8') };
     const attachment = await this.attachmentOf(record, index);
     if (!THUMBNAILABLE.test(attachment.contentType)) {
-      throw new AppError('not_an_image', `attachment ${index} is ${attachment.contentType}, not an image; only images have thumbnails`);
+      return { refused: `attachment ${index} is ${attachment.contentType}; only ${RASTER_FORMATS_NAMED} images have thumbnails` };
     }
     const outcome = await this.pool.thumbnail(record.workspaceId, attachment.content);
-    if ('refused' in outcome) throw new AppError('not_an_image', `attachment ${index} (${attachment.contentType}) has no thumbnail: it ${outcome.refused}`);
-    const thumbnail = Buffer.from(outcome.thumbnail.buffer, outcome.thumbnail.byteOffset, outcome.thumbnail.byteLength);
-    // The cache only saves work; failing to keep the thumbnail must not fail the request that made it.
-    await this.keep(record, [{ key, data: thumbnail }]).catch(() => undefined);
-    return thumbnailFile(index, thumbnail);
+    const made = 'refused' in outcome
+      ? { refused: `attachment ${index} (${attachment.contentType}) has no thumbnail: it ${outcome.refused}` }
+      : Buffer.from(outcome.thumbnail.buffer, outcome.thumbnail.byteOffset, outcome.thumbnail.byteLength);
+    const blob = 'refused' in made ? { key: refusalKey, data: Buffer.from(made.refused, 'utf8') } : { key, data: made };
+    // Keeping only saves work; failing to keep the outcome must not fail the request that made it.
+    await this.keep(record, [blob]).catch(() => undefined);
+    return made;
   }
 
   /** What is kept of the message's parts, taking them out first when this is the first read of any of them. */

@@ -56,7 +56,7 @@ describe('message checks', function () {
   let pool: ContentPool;
 
   before(() => {
-    pool = new ContentPool({ threads: 1, idleMs: 30_000, taskTimeoutMs: 5000, memoryMb: 256, readsPerWorkspace: 4, thumbnailMaxPixels: 1, thumbnailConcurrency: 1 });
+    pool = new ContentPool({ threads: 1, idleMs: 30_000, taskTimeoutMs: 5000, memoryMb: 256, readsPerWorkspace: 4, thumbnailMaxPixels: 1, thumbnailConcurrency: 1, thumbnailMemoryMb: 512 });
   });
 
   after(async () => {

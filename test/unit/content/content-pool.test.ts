@@ -26,7 +26,7 @@ const WORKSPACE = 'ws_content_pool_test';
 
 /** A pool with the fairness settings at their defaults unless a test sets them. */
 const poolWith = (options: Pick<ContentPoolOptions, 'threads' | 'taskTimeoutMs' | 'memoryMb'> & Partial<ContentPoolOptions>) =>
-  new ContentPool({ idleMs: 30_000, readsPerWorkspace: 16, thumbnailMaxPixels: 40_000_000, thumbnailConcurrency: 1, ...options });
+  new ContentPool({ idleMs: 30_000, readsPerWorkspace: 16, thumbnailMaxPixels: 40_000_000, thumbnailConcurrency: 1, thumbnailMemoryMb: 512, ...options });
 
 describe('ContentPool', function () {
   this.timeout(60_000);
