@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { Plan } from './domain/types.js';
+import { DEFAULT_IPV6_PREFIX_BITS } from './domain/address-key.js';
 
 export type Profile = 'embedded' | 'cluster';
 
@@ -162,12 +163,22 @@ export interface ConnectionLimits {
   smtpMax: number;
   /** SMTP sessions open at once from one client address. */
   smtpPerAddress: number;
+  /** SMTP sessions not yet authenticated open at once; the rest of smtpMax is kept for authenticated ones. */
+  smtpMaxUnauthenticated: number;
+  /** SMTP sessions not yet authenticated open at once from one client address. */
+  smtpUnauthenticatedPerAddress: number;
   /** A session that has not authenticated this long after connecting is closed. */
   smtpAuthTimeoutMs: number;
   /** HTTP connections open at once. */
   httpMax: number;
   /** HTTP connections open at once from one client address (the socket's, not a forwarded one). */
   httpPerAddress: number;
+  /** HTTP connections that have not carried an authenticated request, open at once; the rest of httpMax is kept for those that have. */
+  httpMaxUnauthenticated: number;
+  /** Such HTTP connections open at once from one client address. */
+  httpUnauthenticatedPerAddress: number;
+  /** IPv6 client addresses are counted by this prefix (one host is commonly given a /64), in both per-address caps. */
+  ipv6PrefixBits: number;
   /** Longest a client may take to send a request's headers. */
   httpHeadersTimeoutMs: number;
   /** Longest a client may take to send a whole request, body included. */
@@ -264,22 +275,56 @@ function readPositiveNumber(env: Env, name: string, fallback: number, max: numbe
 
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
+/** Unauthenticated connections may hold this share of the overall cap by default; the rest is kept for authenticated ones. */
+const UNAUTHENTICATED_SHARE = 0.75;
+
+/**
+ * The cap on unauthenticated connections (`max` of them) and on those of one address (`perAddress`): set, they must fit
+ * within the caps on all connections; unset, they default to a share of those.
+ */
+function readUnauthenticatedCaps(env: Env, port: 'SMTP' | 'HTTP', caps: { max: number; perAddress: number }, perAddressDefault: number): { max: number; perAddress: number } {
+  const maxName = `SANDBOX_${port}_MAX_UNAUTHENTICATED`;
+  const perAddressName = `SANDBOX_${port}_MAX_UNAUTHENTICATED_PER_ADDRESS`;
+  const max = readPositiveInt(env, maxName, Math.max(1, Math.floor(caps.max * UNAUTHENTICATED_SHARE)));
+  const perAddress = readPositiveInt(env, perAddressName, Math.min(perAddressDefault, caps.perAddress, max));
+  if (max > caps.max) throw new ConfigError(maxName, `${max} is more than SANDBOX_${port}_MAX_CONNECTIONS (${caps.max})`);
+  if (perAddress > caps.perAddress) throw new ConfigError(perAddressName, `${perAddress} is more than SANDBOX_${port}_MAX_CONNECTIONS_PER_ADDRESS (${caps.perAddress})`);
+  if (perAddress > max) throw new ConfigError(perAddressName, `${perAddress} is more than ${maxName} (${max})`);
+  return { max, perAddress };
+}
+
+function readIpv6PrefixBits(env: Env): number {
+  const raw = env.SANDBOX_IPV6_PREFIX_BITS;
+  if (raw === undefined || raw === '') return DEFAULT_IPV6_PREFIX_BITS;
+  if (!/^\d+$/.test(raw) || Number(raw) < 16 || Number(raw) > 128) throw new ConfigError('SANDBOX_IPV6_PREFIX_BITS', `expected a prefix length 16-128, got '${raw}'`);
+  return Number(raw);
+}
+
 function readConnectionLimits(env: Env): ConnectionLimits {
+  const smtp = { max: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS', 1000), perAddress: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', 100) };
+  const http = { max: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS', 2000), perAddress: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256) };
+  if (smtp.perAddress > smtp.max) {
+    throw new ConfigError('SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', `${smtp.perAddress} is more than SANDBOX_SMTP_MAX_CONNECTIONS (${smtp.max})`);
+  }
+  if (http.perAddress > http.max) {
+    throw new ConfigError('SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', `${http.perAddress} is more than SANDBOX_HTTP_MAX_CONNECTIONS (${http.max})`);
+  }
+  const smtpUnauthenticated = readUnauthenticatedCaps(env, 'SMTP', smtp, 32);
+  const httpUnauthenticated = readUnauthenticatedCaps(env, 'HTTP', http, 64);
   const limits: ConnectionLimits = {
-    smtpMax: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS', 1000),
-    smtpPerAddress: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', 100),
+    smtpMax: smtp.max,
+    smtpPerAddress: smtp.perAddress,
+    smtpMaxUnauthenticated: smtpUnauthenticated.max,
+    smtpUnauthenticatedPerAddress: smtpUnauthenticated.perAddress,
     smtpAuthTimeoutMs: readPositiveInt(env, 'SANDBOX_SMTP_AUTH_TIMEOUT_SECONDS', 15) * 1000,
-    httpMax: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS', 2000),
-    httpPerAddress: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256),
+    httpMax: http.max,
+    httpPerAddress: http.perAddress,
+    httpMaxUnauthenticated: httpUnauthenticated.max,
+    httpUnauthenticatedPerAddress: httpUnauthenticated.perAddress,
     httpHeadersTimeoutMs: readPositiveInt(env, 'SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS', 20) * 1000,
     httpRequestTimeoutMs: readPositiveInt(env, 'SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS', 120) * 1000,
+    ipv6PrefixBits: readIpv6PrefixBits(env),
   };
-  if (limits.smtpPerAddress > limits.smtpMax) {
-    throw new ConfigError('SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', `${limits.smtpPerAddress} is more than SANDBOX_SMTP_MAX_CONNECTIONS (${limits.smtpMax})`);
-  }
-  if (limits.httpPerAddress > limits.httpMax) {
-    throw new ConfigError('SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', `${limits.httpPerAddress} is more than SANDBOX_HTTP_MAX_CONNECTIONS (${limits.httpMax})`);
-  }
   if (limits.httpHeadersTimeoutMs > limits.httpRequestTimeoutMs) {
     throw new ConfigError('SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS', 'must not be longer than SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS');
   }

@@ -6,6 +6,7 @@ import { linkBaseUrl, type Config } from '../config.js';
 import { embeddedRoot } from '../storage/index.js';
 import { fitConnectionLimits, openFileLimit } from '../services/operations/descriptor-budget.js';
 import { nodeHttpServer } from '../http/node-server.js';
+import { HttpConnectionAdmission } from '../http/connection-admission.js';
 import { metricsServer } from '../http/metrics-server.js';
 import { buildServices, type ApplicationDeps } from './services.js';
 import { buildSmtp } from './smtp-server.js';
@@ -69,8 +70,14 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const smtpPorts = await smtp.listen();
     const closeSmtp = teardown.add(() => smtp.close());
 
-    const { app, hostCheck, metricsAccess } = buildHttp(config, services, smtpPorts);
-    const { server, listener } = nodeHttpServer(app.callback(), connections, (cap) => services.metrics.httpConnectionRefused(cap));
+    const admission = new HttpConnectionAdmission({
+      max: connections.httpMax,
+      perAddress: connections.httpPerAddress,
+      unauthenticatedMax: connections.httpMaxUnauthenticated,
+      unauthenticatedPerAddress: connections.httpUnauthenticatedPerAddress,
+    }, connections.ipv6PrefixBits, { refused: (cap) => services.metrics.httpConnectionRefused(cap), evicted: () => services.metrics.connectionEvicted('http') });
+    const { app, hostCheck, metricsAccess } = buildHttp(config, services, smtpPorts, (socket) => admission.authenticated(socket));
+    const { server, listener } = nodeHttpServer(app.callback(), connections, admission);
     const httpPort = await listenOn(listener, config.httpPort, config.bind);
     // The HTTP server never listens itself; its connection tracking (timeouts, idle closes) starts on this.
     server.emit('listening');

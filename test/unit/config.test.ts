@@ -211,8 +211,9 @@ describe('loadConfig', () => {
   it('reads the connection and transfer caps, with defaults that keep a per-address cap within its overall one', () => {
     const { connections, captures } = loadConfig({});
     assert.deepEqual(connections, {
-      smtpMax: 1000, smtpPerAddress: 100, smtpAuthTimeoutMs: 15_000,
-      httpMax: 2000, httpPerAddress: 256, httpHeadersTimeoutMs: 20_000, httpRequestTimeoutMs: 120_000,
+      smtpMax: 1000, smtpPerAddress: 100, smtpMaxUnauthenticated: 750, smtpUnauthenticatedPerAddress: 32, smtpAuthTimeoutMs: 15_000,
+      httpMax: 2000, httpPerAddress: 256, httpMaxUnauthenticated: 1500, httpUnauthenticatedPerAddress: 64,
+      httpHeadersTimeoutMs: 20_000, httpRequestTimeoutMs: 120_000, ipv6PrefixBits: 64,
     });
     assert.deepEqual(captures, {
       transactions: 256, transactionsPerWorkspace: 64,
@@ -230,6 +231,23 @@ describe('loadConfig', () => {
     // Left to their defaults, the byte caps grow with a larger message size.
     const large = loadConfig({ SANDBOX_MAX_MESSAGE_BYTES: '100m' }).captures;
     assert.deepEqual([large.bufferedBytesPerWorkspace, large.bufferedBytes], [Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024, 256 * 1024 * 1024]);
+  });
+
+  it('keeps part of each connection cap for authenticated clients, and each address\'s unauthenticated share within it', () => {
+    const pick = ({ connections: c }: ReturnType<typeof loadConfig>) => [c.smtpMaxUnauthenticated, c.smtpUnauthenticatedPerAddress, c.httpMaxUnauthenticated, c.httpUnauthenticatedPerAddress];
+    // Unset, they follow the caps they are part of: three quarters of the overall cap, never past the per-address one.
+    assert.deepEqual(pick(loadConfig({ SANDBOX_SMTP_MAX_CONNECTIONS: '8', SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: '3', SANDBOX_HTTP_MAX_CONNECTIONS: '40', SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '40' })), [6, 3, 30, 30]);
+    assert.deepEqual(pick(loadConfig({
+      SANDBOX_SMTP_MAX_UNAUTHENTICATED: '100', SANDBOX_SMTP_MAX_UNAUTHENTICATED_PER_ADDRESS: '5',
+      SANDBOX_HTTP_MAX_UNAUTHENTICATED: '200', SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: '10',
+    })), [100, 5, 200, 10]);
+    const refusal = (env: Record<string, string>, named: RegExp) => assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && named.test(error.message));
+    refusal({ SANDBOX_SMTP_MAX_UNAUTHENTICATED: '1001' }, /^SANDBOX_SMTP_MAX_UNAUTHENTICATED: 1001 is more than SANDBOX_SMTP_MAX_CONNECTIONS \(1000\)/);
+    refusal({ SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: '257' }, /^SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: 257 is more than SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS \(256\)/);
+    refusal({ SANDBOX_HTTP_MAX_UNAUTHENTICATED: '10', SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: '11' }, /^SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: 11 is more than SANDBOX_HTTP_MAX_UNAUTHENTICATED \(10\)/);
+    refusal({ SANDBOX_SMTP_MAX_UNAUTHENTICATED: '0' }, /^SANDBOX_SMTP_MAX_UNAUTHENTICATED: expected a positive whole number/);
+    assert.equal(loadConfig({ SANDBOX_IPV6_PREFIX_BITS: '56' }).connections.ipv6PrefixBits, 56);
+    for (const bits of ['0', '15', '129', '64.5', 'wide']) refusal({ SANDBOX_IPV6_PREFIX_BITS: bits }, /^SANDBOX_IPV6_PREFIX_BITS: expected a prefix length 16-128/);
   });
 
   it('takes a trusted proxy\'s hops and needs SANDBOX_PUBLIC_URL with it', () => {
