@@ -2,7 +2,7 @@
 // listens, and takes it all down again in order. main.ts adds only signals and exit codes, so tests and benches can
 // run it in-process too; each phase is a module of its own here and can be used alone.
 import type { AddressInfo, Server as NetServer } from 'node:net';
-import { linkBaseUrl, type Config } from '../config.js';
+import { linkBaseUrl, perNodeCaps, type Config } from '../config.js';
 import { embeddedRoot } from '../storage/index.js';
 import { fitConnectionLimits, openFileLimit } from '../services/operations/descriptor-budget.js';
 import { nodeHttpServer } from '../http/node-server.js';
@@ -116,6 +116,10 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         `open this link to set the password of ${config.ownerEmail} (shown once)`);
     }
 
+    if (config.profile === 'cluster') {
+      log.info({ cluster_nodes: config.clusterNodes, per_node: perNodeCaps(config) },
+        `each node counts these per-workspace caps on its own: each holds its share of the setting among SANDBOX_CLUSTER_NODES=${config.clusterNodes} nodes`);
+    }
     log.info({
       profile: config.profile,
       data_dir: embeddedRoot(config),
