@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { Plan } from './domain/types.js';
+import { DEFAULT_IPV6_PREFIX_BITS } from './domain/address-key.js';
 
 export type Profile = 'embedded' | 'cluster';
 
@@ -39,6 +40,11 @@ export interface Config {
   queryTimeoutMs: number;
   /** Searches one workspace may have waiting for a reader thread before more are refused (too_many_queries). */
   queryQueuePerWorkspace: number;
+  /**
+   * Searches one workspace runs at once on a node: every reader thread but one (on the cluster profile, the same
+   * share of the node's searches to Elasticsearch).
+   */
+  searchesPerWorkspace: number;
   /** Messages one list page examines at most; a page that reaches it ends early with a cursor to go on from. */
   scanRowsPerPage: number;
   /** Messages a batch change selects and writes per step (one transaction or one bulk request). */
@@ -144,6 +150,11 @@ export interface Config {
   s3Region: string;
   /** Names this node among the cluster's nodes; unique per node, the same across its restarts. */
   nodeId: string;
+  /**
+   * SANDBOX_CLUSTER_NODES: the nodes of a cluster deployment. The caps of PER_NODE_CAPS, which each node counts on
+   * its own, hold here each node's share of the setting: the setting divided by this, rounded up, at least 1.
+   */
+  clusterNodes: number;
   /** SpamAssassin's spamd, for the spam check; null: none, and the check answers not_configured. */
   spamd: SpamdAddress | null;
   /** Longest one spam check may take, connecting included, before it answers spam_engine_unavailable. */
@@ -171,12 +182,22 @@ export interface ConnectionLimits {
   smtpMax: number;
   /** SMTP sessions open at once from one client address. */
   smtpPerAddress: number;
+  /** SMTP sessions not yet authenticated open at once; the rest of smtpMax is kept for authenticated ones. */
+  smtpMaxUnauthenticated: number;
+  /** SMTP sessions not yet authenticated open at once from one client address. */
+  smtpUnauthenticatedPerAddress: number;
   /** A session that has not authenticated this long after connecting is closed. */
   smtpAuthTimeoutMs: number;
   /** HTTP connections open at once. */
   httpMax: number;
   /** HTTP connections open at once from one client address (the socket's, not a forwarded one). */
   httpPerAddress: number;
+  /** HTTP connections that have not carried an authenticated request, open at once; the rest of httpMax is kept for those that have. */
+  httpMaxUnauthenticated: number;
+  /** Such HTTP connections open at once from one client address. */
+  httpUnauthenticatedPerAddress: number;
+  /** IPv6 client addresses are counted by this prefix (one host is commonly given a /64), in both per-address caps. */
+  ipv6PrefixBits: number;
   /** Longest a client may take to send a request's headers. */
   httpHeadersTimeoutMs: number;
   /** Longest a client may take to send a whole request, body included. */
@@ -288,22 +309,111 @@ function readThumbnailMemoryMb(env: Env): number {
 
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
+/** Unauthenticated connections may hold this share of the overall cap by default; the rest is kept for authenticated ones. */
+const UNAUTHENTICATED_SHARE = 0.75;
+
+/**
+ * The cap on unauthenticated connections (`max` of them) and on those of one address (`perAddress`): set, they must fit
+ * within the caps on all connections; unset, they default to a share of those.
+ */
+function readUnauthenticatedCaps(env: Env, port: 'SMTP' | 'HTTP', caps: { max: number; perAddress: number }, perAddressDefault: number): { max: number; perAddress: number } {
+  const maxName = `SANDBOX_${port}_MAX_UNAUTHENTICATED`;
+  const perAddressName = `SANDBOX_${port}_MAX_UNAUTHENTICATED_PER_ADDRESS`;
+  const max = readPositiveInt(env, maxName, Math.max(1, Math.floor(caps.max * UNAUTHENTICATED_SHARE)));
+  const perAddress = readPositiveInt(env, perAddressName, Math.min(perAddressDefault, caps.perAddress, max));
+  if (max > caps.max) throw new ConfigError(maxName, `${max} is more than SANDBOX_${port}_MAX_CONNECTIONS (${caps.max})`);
+  if (perAddress > caps.perAddress) throw new ConfigError(perAddressName, `${perAddress} is more than SANDBOX_${port}_MAX_CONNECTIONS_PER_ADDRESS (${caps.perAddress})`);
+  if (perAddress > max) throw new ConfigError(perAddressName, `${perAddress} is more than ${maxName} (${max})`);
+  return { max, perAddress };
+}
+
+/**
+ * The caps each node counts in its own memory, of one workspace's (or, for webhooks, one receiver's) work, with the
+ * setting each is read from: with several nodes, each holds its share of the setting (perNodeShare), so the cluster
+ * as a whole allows about what was set rather than that many times the nodes.
+ */
+export const PER_NODE_CAPS = [
+  ['waitsPerWorkspace', 'SANDBOX_WAITS_PER_WORKSPACE'],
+  ['streamsPerWorkspace', 'SANDBOX_STREAMS_PER_WORKSPACE'],
+  ['contentReadsPerWorkspace', 'SANDBOX_CONTENT_READS_PER_WORKSPACE'],
+  ['fileServesPerWorkspace', 'SANDBOX_FILE_SERVES_PER_WORKSPACE'],
+  ['queryQueuePerWorkspace', 'SANDBOX_QUERY_QUEUE_PER_WORKSPACE'],
+  ['searchesPerWorkspace', 'SANDBOX_QUERY_THREADS less one'],
+  ['webhookConcurrencyPerWorkspace', 'SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE'],
+  ['webhookConcurrencyPerHost', 'SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST'],
+  ['dnsLookupsPerWorkspace', 'SANDBOX_DNS_LOOKUPS_PER_WORKSPACE'],
+  ['mcpCallsPerWorkspace', 'SANDBOX_MCP_CALLS_PER_WORKSPACE'],
+] as const satisfies readonly (readonly [keyof Config, string])[];
+
+/** The capture caps counted per node, likewise. */
+export const PER_NODE_CAPTURE_CAPS = [
+  ['transactionsPerWorkspace', 'SANDBOX_TRANSACTIONS_PER_WORKSPACE'],
+  ['bufferedBytesPerWorkspace', 'SANDBOX_BUFFERED_PER_WORKSPACE'],
+  ['dataBytesPerSecondPerWorkspace', 'SANDBOX_DATA_RATE_PER_WORKSPACE'],
+] as const satisfies readonly (readonly [keyof CaptureLimits, string])[];
+
+/** One node's share of a cap the cluster's nodes each count on their own: rounded up, at least 1. */
+export const perNodeShare = (clusterWide: number, nodes: number): number => Math.max(1, Math.ceil(clusterWide / nodes));
+
+/** Each per-node cap as this node counts it, by its setting: what the start log of a cluster node names. */
+export function perNodeCaps(config: Pick<Config, (typeof PER_NODE_CAPS)[number][0] | 'captures'>): Record<string, number> {
+  return Object.fromEntries([
+    ...PER_NODE_CAPS.map(([field, setting]) => [setting, config[field]]),
+    ...PER_NODE_CAPTURE_CAPS.map(([field, variable]) => [variable, config.captures[field]]),
+  ]);
+}
+
+/**
+ * Divides the per-node caps among the nodes. A workspace's buffered bytes stay at least the largest /send body, or
+ * one message of the largest size could never be sent.
+ */
+function divideAmongNodes(config: Config, maxMessageBytes: number): void {
+  const nodes = config.clusterNodes;
+  for (const [field] of PER_NODE_CAPS) config[field] = perNodeShare(config[field], nodes);
+  const captures = { ...config.captures };
+  for (const [field] of PER_NODE_CAPTURE_CAPS) captures[field] = perNodeShare(captures[field], nodes);
+  captures.bufferedBytesPerWorkspace = Math.max(captures.bufferedBytesPerWorkspace, sendBodyLimit(maxMessageBytes));
+  config.captures = Object.freeze(captures);
+}
+
+function readClusterNodes(env: Env, profile: Profile): number {
+  const nodes = readPositiveInt(env, 'SANDBOX_CLUSTER_NODES', 1);
+  if (env.SANDBOX_CLUSTER_NODES && profile !== 'cluster') throw new ConfigError('SANDBOX_CLUSTER_NODES', 'only means something with SANDBOX_PROFILE=cluster');
+  return nodes;
+}
+
+function readIpv6PrefixBits(env: Env): number {
+  const raw = env.SANDBOX_IPV6_PREFIX_BITS;
+  if (raw === undefined || raw === '') return DEFAULT_IPV6_PREFIX_BITS;
+  if (!/^\d+$/.test(raw) || Number(raw) < 16 || Number(raw) > 128) throw new ConfigError('SANDBOX_IPV6_PREFIX_BITS', `expected a prefix length 16-128, got '${raw}'`);
+  return Number(raw);
+}
+
 function readConnectionLimits(env: Env): ConnectionLimits {
+  const smtp = { max: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS', 1000), perAddress: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', 100) };
+  const http = { max: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS', 2000), perAddress: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256) };
+  if (smtp.perAddress > smtp.max) {
+    throw new ConfigError('SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', `${smtp.perAddress} is more than SANDBOX_SMTP_MAX_CONNECTIONS (${smtp.max})`);
+  }
+  if (http.perAddress > http.max) {
+    throw new ConfigError('SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', `${http.perAddress} is more than SANDBOX_HTTP_MAX_CONNECTIONS (${http.max})`);
+  }
+  const smtpUnauthenticated = readUnauthenticatedCaps(env, 'SMTP', smtp, 32);
+  const httpUnauthenticated = readUnauthenticatedCaps(env, 'HTTP', http, 64);
   const limits: ConnectionLimits = {
-    smtpMax: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS', 1000),
-    smtpPerAddress: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', 100),
+    smtpMax: smtp.max,
+    smtpPerAddress: smtp.perAddress,
+    smtpMaxUnauthenticated: smtpUnauthenticated.max,
+    smtpUnauthenticatedPerAddress: smtpUnauthenticated.perAddress,
     smtpAuthTimeoutMs: readPositiveInt(env, 'SANDBOX_SMTP_AUTH_TIMEOUT_SECONDS', 15) * 1000,
-    httpMax: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS', 2000),
-    httpPerAddress: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256),
+    httpMax: http.max,
+    httpPerAddress: http.perAddress,
+    httpMaxUnauthenticated: httpUnauthenticated.max,
+    httpUnauthenticatedPerAddress: httpUnauthenticated.perAddress,
     httpHeadersTimeoutMs: readPositiveInt(env, 'SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS', 20) * 1000,
     httpRequestTimeoutMs: readPositiveInt(env, 'SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS', 120) * 1000,
+    ipv6PrefixBits: readIpv6PrefixBits(env),
   };
-  if (limits.smtpPerAddress > limits.smtpMax) {
-    throw new ConfigError('SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', `${limits.smtpPerAddress} is more than SANDBOX_SMTP_MAX_CONNECTIONS (${limits.smtpMax})`);
-  }
-  if (limits.httpPerAddress > limits.httpMax) {
-    throw new ConfigError('SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', `${limits.httpPerAddress} is more than SANDBOX_HTTP_MAX_CONNECTIONS (${limits.httpMax})`);
-  }
   if (limits.httpHeadersTimeoutMs > limits.httpRequestTimeoutMs) {
     throw new ConfigError('SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS', 'must not be longer than SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS');
   }
@@ -552,8 +662,10 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
   if (trustProxy && publicUrl === null) {
     throw new ConfigError('SANDBOX_PUBLIC_URL', 'is required with SANDBOX_TRUST_PROXY=1: the scheme and host clients reach the service at, such as https://sandbox.example.com');
   }
+  const profile = readEnum(env, 'SANDBOX_PROFILE', ['embedded', 'cluster'] as const, 'embedded');
+  const queryThreads = readPositiveInt(env, 'SANDBOX_QUERY_THREADS', 2);
   const config: Config = {
-    profile: readEnum(env, 'SANDBOX_PROFILE', ['embedded', 'cluster'] as const, 'embedded'),
+    profile,
     dataDir,
     namespace,
     bind,
@@ -567,9 +679,10 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
     parseMemoryMb,
     threadIdleMs: readPositiveInt(env, 'SANDBOX_THREAD_IDLE_MS', 60_000),
-    queryThreads: readPositiveInt(env, 'SANDBOX_QUERY_THREADS', 2),
+    queryThreads,
     queryTimeoutMs: readPositiveInt(env, 'SANDBOX_QUERY_TIMEOUT_MS', 2000),
     queryQueuePerWorkspace: readPositiveInt(env, 'SANDBOX_QUERY_QUEUE_PER_WORKSPACE', 100),
+    searchesPerWorkspace: Math.max(1, queryThreads - 1),
     scanRowsPerPage: readPositiveInt(env, 'SANDBOX_SCAN_ROWS_PER_PAGE', 5000),
     batchChunkSize: readPositiveInt(env, 'SANDBOX_BATCH_CHUNK_SIZE', 250),
     tagRuleBudgetMs: readPositiveInt(env, 'SANDBOX_TAG_RULE_BUDGET_MS', 500),
@@ -626,6 +739,7 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     s3Region: env.SANDBOX_S3_REGION || 'us-east-1',
     // Host name plus data dir is unique per node in any sane deployment and survives restarts.
     nodeId: env.SANDBOX_NODE_ID || `${os.hostname()}:${dataDir}`,
+    clusterNodes: readClusterNodes(env, profile),
     spamd: readSpamdAddress(env),
     spamdTimeoutMs: readPositiveInt(env, 'SANDBOX_SPAMD_TIMEOUT_MS', 10_000),
     spamdMaxBytes: readSize(env, 'SANDBOX_SPAMD_MAX_BYTES', 10 * 1024 * 1024),
@@ -640,5 +754,6 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
   if (!Object.hasOwn(config.plans, config.defaultPlan)) {
     throw new ConfigError('SANDBOX_DEFAULT_PLAN', `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);
   }
+  divideAmongNodes(config, maxMessageBytes);
   return Object.freeze(config);
 }

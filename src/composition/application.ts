@@ -2,10 +2,11 @@
 // listens, and takes it all down again in order. main.ts adds only signals and exit codes, so tests and benches can
 // run it in-process too; each phase is a module of its own here and can be used alone.
 import type { AddressInfo, Server as NetServer } from 'node:net';
-import { linkBaseUrl, type Config } from '../config.js';
+import { linkBaseUrl, perNodeCaps, type Config } from '../config.js';
 import { embeddedRoot } from '../storage/index.js';
 import { fitConnectionLimits, openFileLimit } from '../services/operations/descriptor-budget.js';
 import { nodeHttpServer } from '../http/node-server.js';
+import { HttpConnectionAdmission } from '../http/connection-admission.js';
 import { metricsServer } from '../http/metrics-server.js';
 import { buildServices, type ApplicationDeps } from './services.js';
 import { buildSmtp } from './smtp-server.js';
@@ -69,8 +70,14 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const smtpPorts = await smtp.listen();
     const closeSmtp = teardown.add(() => smtp.close());
 
-    const { app, hostCheck, metricsAccess, inProcess } = buildHttp(config, services, smtpPorts);
-    const { server, listener } = nodeHttpServer(app.callback(), connections, (cap) => services.metrics.httpConnectionRefused(cap));
+    const admission = new HttpConnectionAdmission({
+      max: connections.httpMax,
+      perAddress: connections.httpPerAddress,
+      unauthenticatedMax: connections.httpMaxUnauthenticated,
+      unauthenticatedPerAddress: connections.httpUnauthenticatedPerAddress,
+    }, connections.ipv6PrefixBits, { refused: (cap) => services.metrics.httpConnectionRefused(cap), evicted: () => services.metrics.connectionEvicted('http') });
+    const { app, hostCheck, metricsAccess, inProcess } = buildHttp(config, services, smtpPorts, (socket) => admission.authenticated(socket));
+    const { server, listener } = nodeHttpServer(app.callback(), connections, admission);
     const httpPort = await listenOn(listener, config.httpPort, config.bind);
     // The HTTP server never listens itself; its connection tracking (timeouts, idle closes) starts on this.
     server.emit('listening');
@@ -110,6 +117,10 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
         `open this link to set the password of ${config.ownerEmail} (shown once)`);
     }
 
+    if (config.profile === 'cluster') {
+      log.info({ cluster_nodes: config.clusterNodes, per_node: perNodeCaps(config) },
+        `each node counts these per-workspace caps on its own: each holds its share of the setting among SANDBOX_CLUSTER_NODES=${config.clusterNodes} nodes`);
+    }
     log.info({
       profile: config.profile,
       data_dir: embeddedRoot(config),

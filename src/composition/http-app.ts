@@ -1,5 +1,6 @@
 // The HTTP phase of the server's wiring: the Koa app with the API's routes on the services, the operators' paths and
 // the dashboard. It opens no socket; the application serves it (and tests may serve it themselves).
+import type { Socket } from 'node:net';
 import { isLoopbackBind, publicBaseUrl, sendBodyLimit, type Config } from '../config.js';
 import { checkReadiness } from '../services/operations/readiness.js';
 import { SignedLinkThrottle } from '../services/files/signed-urls.js';
@@ -39,8 +40,13 @@ export interface HttpApplication {
   inProcess: InProcessHttp;
 }
 
-/** `smtpPorts`: the ports SMTP listens on, shown with each inbox's credentials. */
-export function buildHttp(config: Readonly<Config>, services: Services, smtpPorts: { smtpPort: number; smtpsPort: number }): HttpApplication {
+/**
+ * `smtpPorts`: the ports SMTP listens on, shown with each inbox's credentials. `connectionAuthenticated`: told of each
+ * connection that carried an authenticated request, by the connection admission in front of the app (none when a test
+ * serves the app itself).
+ */
+export function buildHttp(config: Readonly<Config>, services: Services, smtpPorts: { smtpPort: number; smtpsPort: number },
+  connectionAuthenticated: (socket: Socket) => void = () => undefined): HttpApplication {
   const { log, now, metrics, backend, contentPool, outboundNames, workspaces, inboxes, tagRules, webhooks, accounts, messages, content, signer, fileTurns } = services;
   const answeredHost = hostCheck(config);
   if (answeredHost === null) {
@@ -102,6 +108,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
     now,
     eventStreams: { heartbeatMs: config.streamHeartbeatSeconds * 1000, maxMs: config.streamMaxSeconds * 1000 },
     refusalPauseMs: config.refusalPauseMs,
+    connectionAuthenticated,
     log,
     metrics,
   });

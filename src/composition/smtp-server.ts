@@ -22,7 +22,14 @@ export async function buildSmtp(config: Readonly<Config>, services: Services, co
     maxMessageBytes: config.maxMessageBytes,
     shutdownGraceMs: config.shutdownGraceMs,
     requireTlsForAuth: config.smtpRequireTls,
-    connections: { max: connections.smtpMax, perAddress: connections.smtpPerAddress, authTimeoutMs: connections.smtpAuthTimeoutMs },
+    connections: {
+      max: connections.smtpMax,
+      perAddress: connections.smtpPerAddress,
+      unauthenticatedMax: connections.smtpMaxUnauthenticated,
+      unauthenticatedPerAddress: connections.smtpUnauthenticatedPerAddress,
+      authTimeoutMs: connections.smtpAuthTimeoutMs,
+      ipv6PrefixBits: connections.ipv6PrefixBits,
+    },
     spool: { dir: await prepareSpoolDir(path.join(embeddedRoot(config), 'spool')), thresholdBytes: config.captures.spoolThresholdBytes },
     tls,
   }, [

@@ -220,7 +220,8 @@ export interface paths {
          *     that goes away frees its subscription at once.
          *
          *     A workspace may have SANDBOX_WAITS_PER_WORKSPACE (default 64) waits open on a server node at once; one
-         *     more answers 429 `too_many_waits` (on the cluster profile the count is per node).
+         *     more answers 429 `too_many_waits` (on the cluster profile the count is per node, each node holding the
+         *     setting divided by SANDBOX_CLUSTER_NODES).
          */
         get: operations["waitForMessage"];
         put?: never;
@@ -267,7 +268,8 @@ export interface paths {
          *     reads too slowly to keep up; in both cases the client reconnects with `Last-Event-ID` and loses nothing.
          *
          *     A workspace may have SANDBOX_STREAMS_PER_WORKSPACE (default 32) streams open on a server node at once;
-         *     one more answers 429 `too_many_streams` (on the cluster profile the count is per node).
+         *     one more answers 429 `too_many_streams` (on the cluster profile the count is per node, each node holding
+         *     the setting divided by SANDBOX_CLUSTER_NODES).
          *
          *     **Cursors.** A cursor is opaque; compare and store it only as a string. Each inbox numbers its arrivals
          *     1, 2, 3... in the order they were stored, and a cursor names one such position. Reconnecting with header
@@ -2800,7 +2802,7 @@ export interface components {
          *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
          *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
          *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
-         *     answer 429 `too_many_queries`.
+         *     answer 429 `too_many_queries`. On the cluster profile each node holds both divided by SANDBOX_CLUSTER_NODES.
          */
         SearchQuery: string;
         /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -3181,7 +3183,7 @@ export interface operations {
                  *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
                  *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
                  *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
-                 *     answer 429 `too_many_queries`.
+                 *     answer 429 `too_many_queries`. On the cluster profile each node holds both divided by SANDBOX_CLUSTER_NODES.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -3293,7 +3295,7 @@ export interface operations {
                  *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
                  *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
                  *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
-                 *     answer 429 `too_many_queries`.
+                 *     answer 429 `too_many_queries`. On the cluster profile each node holds both divided by SANDBOX_CLUSTER_NODES.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /** @description The From header or the envelope sender contains this text (as `from:`). */
@@ -3536,7 +3538,7 @@ export interface operations {
                  *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
                  *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
                  *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
-                 *     answer 429 `too_many_queries`.
+                 *     answer 429 `too_many_queries`. On the cluster profile each node holds both divided by SANDBOX_CLUSTER_NODES.
                  */
                 q?: components["parameters"]["SearchQuery"];
                 /**
@@ -3604,7 +3606,7 @@ export interface operations {
                  *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
                  *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
                  *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
-                 *     answer 429 `too_many_queries`.
+                 *     answer 429 `too_many_queries`. On the cluster profile each node holds both divided by SANDBOX_CLUSTER_NODES.
                  */
                 q?: components["parameters"]["SearchQuery"];
             };

@@ -1,5 +1,6 @@
 // The Koa application: base path, envelope and errors, API-key and session auth with roles and CSRF checks, rate
 // limits, and routes generated from openapi.yaml.
+import type { Socket } from 'node:net';
 import Koa, { type Context, type Middleware, type Next } from 'koa';
 import Router, { type RouterContext } from '@koa/router';
 import type { Logger } from 'pino';
@@ -58,6 +59,11 @@ export interface HttpAppDeps {
   eventStreams: { heartbeatMs: number; maxMs: number };
   /** SANDBOX_REFUSAL_PAUSE_MS: how long a 429 is held before it is sent, at most (never past its Retry-After). */
   refusalPauseMs: number;
+  /**
+   * A request on this connection authenticated: connection admission keeps it among the authenticated ones, never
+   * closed to make room for a newcomer (connection-admission.ts).
+   */
+  connectionAuthenticated: (socket: Socket) => void;
   log: Logger;
   metrics: Pick<ServiceMetrics, 'httpRequestFinished' | 'storageFailed'>;
 }
@@ -370,6 +376,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
       const expectedOrigin = deps.publicOrigin ?? requestOrigin(ctx);
       const principal = spec.public ? null : await authenticate(ctx, deps, spec.keyOnly);
       if (principal) {
+        deps.connectionAuthenticated(ctx.req.socket);
         if (spec.sessionOnly && principal.kind === 'key') {
           throw new AppError('session_required', `${spec.method.toUpperCase()} ${spec.path} is for dashboard sessions only; API keys cannot use it`);
         }

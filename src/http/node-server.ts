@@ -5,9 +5,9 @@ import type { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.js';
 import { AppError } from '../errors.js';
-import { admittingListener } from './connection-admission.js';
+import type { HttpConnectionAdmission } from './connection-admission.js';
 
-type HttpLimits = Pick<ConnectionLimits, 'httpMax' | 'httpPerAddress' | 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs'>;
+type HttpLimits = Pick<ConnectionLimits, 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs'>;
 
 /** Request line and headers: long q values percent-encode to far more than Node's default 16 KiB. */
 export const MAX_HEADER_BYTES = 64 * 1024;
@@ -39,7 +39,7 @@ function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex, 
  * The server never listens itself: the caller listens on `listener` and then emits 'listening' on `server`, which
  * starts its connection tracking (the timeouts below, idle closes).
  */
-export function nodeHttpServer(handle: http.RequestListener, limits: HttpLimits, refused: (cap: 'overall' | 'address') => void): NodeHttpServer {
+export function nodeHttpServer(handle: http.RequestListener, limits: HttpLimits, admission: HttpConnectionAdmission): NodeHttpServer {
   // The request timeouts below are checked at this interval (Node's default is 30 s).
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 }, handle);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerUnparseableRequest(error, socket, limits));
@@ -49,6 +49,6 @@ export function nodeHttpServer(handle: http.RequestListener, limits: HttpLimits,
   // A client that trickles its headers or body holds a connection; these bound how long it may.
   server.headersTimeout = limits.httpHeadersTimeoutMs;
   server.requestTimeout = limits.httpRequestTimeoutMs;
-  const listener = admittingListener(server, { max: limits.httpMax, perAddress: limits.httpPerAddress }, refused);
+  const listener = admission.listener(server);
   return { server, listener };
 }

@@ -3,6 +3,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { within } from '../domain/deadline.js';
 import type { ChaosStage } from '../domain/chaos.js';
+import type { ConnectionCap } from '../domain/connection-caps.js';
 
 const PREFIX = 'mail_sandbox_';
 
@@ -120,8 +121,16 @@ export class ServiceMetrics {
 
   private readonly httpRefusals = new Counter({
     name: `${PREFIX}http_connections_refused_total`,
-    help: 'HTTP connections answered 503 too_many_connections, by the cap they met: overall or address (per client address).',
+    help: 'HTTP connections answered 503 too_many_connections, by the cap they met: overall, unauthenticated (the share of '
+      + 'connections that have not authenticated), address or address_unauthenticated (per client address).',
     labelNames: ['cap'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly evictions = new Counter({
+    name: `${PREFIX}connections_evicted_total`,
+    help: 'Idle connections that had not authenticated, closed at the connection caps to admit a new one, by port (http, smtp).',
+    labelNames: ['port'] as const,
     registers: [this.registry],
   });
 
@@ -205,8 +214,12 @@ export class ServiceMetrics {
     this.httpSeconds.observe({ method, route, status: String(status) }, seconds);
   }
 
-  httpConnectionRefused(cap: 'overall' | 'address'): void {
+  httpConnectionRefused(cap: ConnectionCap): void {
     this.httpRefusals.inc({ cap });
+  }
+
+  connectionEvicted(port: 'http' | 'smtp'): void {
+    this.evictions.inc({ port });
   }
 
   deliveryAttempted(outcome: DeliveryOutcome): void {

@@ -1,5 +1,5 @@
 // SMTP front door: STARTTLS and implicit TLS, size limits, the policy chain at each command, and capture through the ingest pipeline.
-import type { AddressInfo, Socket } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
 import { AppError, toAppError } from '../errors.js';
@@ -8,7 +8,8 @@ import type { IngestPipeline } from '../ingest/ingest-message.js';
 import type { InboxService } from '../services/mail/inboxes.js';
 import type { CaptureAdmission, CaptureTicket } from '../services/capture/capture-admission.js';
 import { MessageSpool } from './message-spool.js';
-import { ConnectionCaps, type ConnectionCap } from '../domain/connection-caps.js';
+import { ConnectionCaps, type ConnectionCap, type ConnectionPlace } from '../domain/connection-caps.js';
+import { addressKey } from '../domain/address-key.js';
 import type { TlsMaterial } from './tls-material.js';
 import type { CaptureObserver } from '../ingest/ingest-message.js';
 import type { OpenCount, SmtpStage } from '../observability/metrics.js';
@@ -24,8 +25,11 @@ export interface SmtpCaptureOptions {
   shutdownGraceMs: number;
   /** SANDBOX_SMTP_REQUIRE_TLS: AUTH on the plain port is refused until STARTTLS. */
   requireTlsForAuth: boolean;
-  /** Sessions open at once, overall and per client address, and how long one may take to authenticate. */
-  connections: { max: number; perAddress: number; authTimeoutMs: number };
+  /**
+   * Sessions open at once, overall and per client address, and of them the unauthenticated ones (connection-caps.ts);
+   * how long one may take to authenticate; the prefix IPv6 client addresses are counted by.
+   */
+  connections: { max: number; perAddress: number; unauthenticatedMax: number; unauthenticatedPerAddress: number; authTimeoutMs: number; ipv6PrefixBits: number };
   /** This process's spool directory, and the message size past which DATA goes there rather than to memory. */
   spool: { dir: string; thresholdBytes: number };
   tls: TlsMaterial;
@@ -51,6 +55,15 @@ function smtpErrorFor(error: unknown): SmtpError {
   return Object.assign(new Error(`${enhanced} ${message}`), { responseCode: code });
 }
 
+/**
+ * The socket the listener accepted for a connection: an implicit-TLS session's socket wraps it (Node's TLSSocket keeps
+ * the socket it wraps as _parent).
+ */
+function acceptedSocket(connection: SmtpConnection): Socket {
+  const socket = connection._socket as Socket & { _parent?: unknown };
+  return socket._parent instanceof Socket ? socket._parent : socket;
+}
+
 /** A reply line that starts with its own RFC 3463 enhanced code. */
 const OWN_ENHANCED_CODE = /^[245]\.\d{1,3}\.\d{1,3} /;
 
@@ -60,6 +73,8 @@ export interface SmtpObserver extends CaptureObserver {
   smtpSessionsOpen: OpenCount;
   smtpReplied(stage: SmtpStage, code: number): void;
   storageFailed(component: string): void;
+  /** An idle unauthenticated session was closed to admit a new one. */
+  connectionEvicted(port: 'smtp'): void;
 }
 
 /** After the transactions have drained, idle sessions get this long before they are told 421 and closed. */
@@ -74,11 +89,13 @@ export class SmtpCaptureServer {
   /** Both ports' connections, counted from accept to close. */
   private readonly connectionCaps: ConnectionCaps;
   /**
-   * How each accepted socket gives its place back: on its close, or on its session's (onClose), whichever comes
-   * first. STARTTLS strips the plain socket's listeners, so once a session exists its close is the one relied on.
+   * Each accepted socket's place: given back on its close, or on its session's (onClose), whichever comes first.
+   * STARTTLS strips the plain socket's listeners, so once a session exists its close is the one relied on.
    */
-  private readonly socketPlaces = new WeakMap<Socket, () => void>();
-  private readonly sessionPlaces = new Map<string, () => void>();
+  private readonly socketPlaces = new WeakMap<Socket, ConnectionPlace>();
+  private readonly sessionPlaces = new Map<string, ConnectionPlace>();
+  /** The session each accepted socket carries, once smtp-server has built it: the one an eviction tells why. */
+  private readonly socketSessions = new WeakMap<Socket, { server: SMTPServer; sessionId: string }>();
   /** The 421 4.7.0 line for each cap, written whole: a flood of refusals builds nothing per socket. */
   private readonly capRefusals: Record<ConnectionCap, string>;
   /** Each session not yet authenticated: the timer that closes it unless it authenticates first. */
@@ -102,15 +119,17 @@ export class SmtpCaptureServer {
     private readonly log: Logger,
     private readonly observer: SmtpObserver,
   ) {
-    const { max, perAddress } = options.connections;
-    this.connectionCaps = new ConnectionCaps({ max, perAddress });
+    const { max, perAddress, unauthenticatedMax, unauthenticatedPerAddress } = options.connections;
+    this.connectionCaps = new ConnectionCaps({ max, perAddress, unauthenticatedMax, unauthenticatedPerAddress });
     const line = (message: string) => {
       const reply = smtpErrorFor(new AppError('too_many_connections', message));
       return `${reply.responseCode} ${reply.message}\r\n`;
     };
     this.capRefusals = {
       overall: line(`Too many SMTP sessions (${max}) are open; try again later`),
+      unauthenticated: line(`Too many SMTP sessions (${unauthenticatedMax}) that have not authenticated are open; try again later`),
       address: line(`Too many SMTP sessions (${perAddress}) are open from your address; try again later`),
+      address_unauthenticated: line(`Too many SMTP sessions (${unauthenticatedPerAddress}) that have not authenticated are open from your address; authenticate on the ones open, or close some`),
     };
   }
 
@@ -190,8 +209,12 @@ export class SmtpCaptureServer {
         this.observer.smtpSessionsOpen.inc();
         this.openSessions.add(session.id);
         const connection = this.connectionOf(server, session.id);
-        const place = connection && this.socketPlaces.get(connection._socket as Socket);
-        if (place) this.sessionPlaces.set(session.id, place);
+        const accepted = connection && acceptedSocket(connection);
+        const place = accepted && this.socketPlaces.get(accepted);
+        if (accepted && place) {
+          this.sessionPlaces.set(session.id, place);
+          this.socketSessions.set(accepted, { server, sessionId: session.id });
+        }
         if (connection) this.sendOwnEnhancedCodes(connection);
         if (this.draining) return callback(this.shuttingDown());
         this.startAuthDeadline(server, session.id);
@@ -202,7 +225,7 @@ export class SmtpCaptureServer {
       onClose: (session) => {
         if (this.openSessions.delete(session.id)) this.observer.smtpSessionsOpen.dec();
         this.clearAuthDeadline(session.id);
-        this.sessionPlaces.get(session.id)?.();
+        this.sessionPlaces.get(session.id)?.release();
         this.sessionPlaces.delete(session.id);
         this.endTransaction(session.id);
       },
@@ -210,9 +233,14 @@ export class SmtpCaptureServer {
         if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') {
           return callback(this.refused('auth', Object.assign(new Error('Unsupported AUTH method'), { responseCode: 504 })));
         }
+        // A login being checked is not idle: the session is not closed under it to admit another.
+        const place = this.sessionPlaces.get(session.id);
+        place?.busy();
         void this.passesLogin(session, auth.username ?? '', auth.password ?? '', callback).then(async (context) => {
+          place?.idle();
           if (!context) return;
           const inbox = await context.inbox();
+          place?.authenticated();
           this.clearAuthDeadline(session.id);
           this.observer.smtpReplied('auth', 235);
           callback(null, { user: { inbox, passwordHash: inbox.smtpPasswordHash } satisfies SessionUser });
@@ -317,10 +345,11 @@ export class SmtpCaptureServer {
     listener.removeAllListeners('connection');
     listener.on('connection', (socket: Socket) => {
       this.observer.smtpConnections.inc();
-      const claim = this.connectionCaps.claim(socket.remoteAddress ?? 'unknown');
+      const key = addressKey(socket.remoteAddress ?? 'unknown', this.options.connections.ipv6PrefixBits);
+      const claim = this.connectionCaps.claim(key, () => this.evict(socket));
       if (typeof claim !== 'string') {
-        socket.once('close', claim.release);
-        this.socketPlaces.set(socket, claim.release);
+        socket.once('close', () => claim.release());
+        this.socketPlaces.set(socket, claim);
         handOver(socket);
         return;
       }
@@ -329,6 +358,22 @@ export class SmtpCaptureServer {
       if (secure) socket.destroy();
       else socket.end(this.capRefusals[claim], () => socket.destroy());
     });
+  }
+
+  /**
+   * An idle session that has not authenticated, closed to admit a new one near the caps: told why with 421 4.7.0
+   * (a 421 closes it), or, before smtp-server has built its session (an implicit-TLS handshake), closed at once.
+   */
+  private evict(socket: Socket): void {
+    this.observer.connectionEvicted('smtp');
+    const carried = this.socketSessions.get(socket);
+    const connection = carried && this.connectionOf(carried.server, carried.sessionId);
+    if (!connection) {
+      socket.destroy();
+      return;
+    }
+    this.observer.smtpReplied('connect', 421);
+    connection.send(421, '4.7.0 Closing this unauthenticated session to admit another: the server is at its connection cap; authenticate sooner after connecting');
   }
 
   /** An admitted session gets the AUTH timeout: it is closed unless it authenticates first. */

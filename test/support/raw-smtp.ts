@@ -1,6 +1,7 @@
 // A hand-driven SMTP client for the end-to-end suites, for what nodemailer will not do, and message bytes to send.
 import { strict as assert } from 'node:assert';
 import net from 'node:net';
+import tls from 'node:tls';
 import type { SmtpCredentials } from './smtp.js';
 
 /** The AUTH PLAIN command line that logs in with the credentials. */
@@ -45,6 +46,14 @@ export class RawSmtp {
   /** Connects and consumes the 220 greeting; `from` plays another client address of the loopback range. */
   static async connect(port: number, from?: string): Promise<RawSmtp> {
     const client = RawSmtp.open(port, from);
+    const greeting = await client.nextReply();
+    assert.equal(greeting.code, 220, `greeting: ${greeting.text}`);
+    return client;
+  }
+
+  /** Connects to the implicit-TLS port (the test certificate unchecked) and consumes the greeting. */
+  static async connectTls(port: number, from?: string): Promise<RawSmtp> {
+    const client = new RawSmtp(tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false, ...(from ? { localAddress: from } : {}) }));
     const greeting = await client.nextReply();
     assert.equal(greeting.code, 220, `greeting: ${greeting.text}`);
     return client;

@@ -1,7 +1,7 @@
 // Configuration parsing: defaults, sizes, ports, plans, and one clear error naming the variable.
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
-import { ConfigError, DEFAULT_PLANS, isLoopbackBind, linkBaseUrl, loadConfig } from '../../src/config.js';
+import { ConfigError, DEFAULT_PLANS, isLoopbackBind, linkBaseUrl, loadConfig, perNodeCaps, perNodeShare } from '../../src/config.js';
 
 describe('loadConfig', () => {
   it('has documented defaults', () => {
@@ -211,8 +211,9 @@ describe('loadConfig', () => {
   it('reads the connection and transfer caps, with defaults that keep a per-address cap within its overall one', () => {
     const { connections, captures } = loadConfig({});
     assert.deepEqual(connections, {
-      smtpMax: 1000, smtpPerAddress: 100, smtpAuthTimeoutMs: 15_000,
-      httpMax: 2000, httpPerAddress: 256, httpHeadersTimeoutMs: 20_000, httpRequestTimeoutMs: 120_000,
+      smtpMax: 1000, smtpPerAddress: 100, smtpMaxUnauthenticated: 750, smtpUnauthenticatedPerAddress: 32, smtpAuthTimeoutMs: 15_000,
+      httpMax: 2000, httpPerAddress: 256, httpMaxUnauthenticated: 1500, httpUnauthenticatedPerAddress: 64,
+      httpHeadersTimeoutMs: 20_000, httpRequestTimeoutMs: 120_000, ipv6PrefixBits: 64,
     });
     assert.deepEqual(captures, {
       transactions: 256, transactionsPerWorkspace: 64,
@@ -230,6 +231,55 @@ describe('loadConfig', () => {
     // Left to their defaults, the byte caps grow with a larger message size.
     const large = loadConfig({ SANDBOX_MAX_MESSAGE_BYTES: '100m' }).captures;
     assert.deepEqual([large.bufferedBytesPerWorkspace, large.bufferedBytes], [Math.ceil((100 * 1024 * 1024 * 4) / 3) + 1024 * 1024, 256 * 1024 * 1024]);
+  });
+
+  it('keeps part of each connection cap for authenticated clients, and each address\'s unauthenticated share within it', () => {
+    const pick = ({ connections: c }: ReturnType<typeof loadConfig>) => [c.smtpMaxUnauthenticated, c.smtpUnauthenticatedPerAddress, c.httpMaxUnauthenticated, c.httpUnauthenticatedPerAddress];
+    // Unset, they follow the caps they are part of: three quarters of the overall cap, never past the per-address one.
+    assert.deepEqual(pick(loadConfig({ SANDBOX_SMTP_MAX_CONNECTIONS: '8', SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS: '3', SANDBOX_HTTP_MAX_CONNECTIONS: '40', SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '40' })), [6, 3, 30, 30]);
+    assert.deepEqual(pick(loadConfig({
+      SANDBOX_SMTP_MAX_UNAUTHENTICATED: '100', SANDBOX_SMTP_MAX_UNAUTHENTICATED_PER_ADDRESS: '5',
+      SANDBOX_HTTP_MAX_UNAUTHENTICATED: '200', SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: '10',
+    })), [100, 5, 200, 10]);
+    const refusal = (env: Record<string, string>, named: RegExp) => assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && named.test(error.message));
+    refusal({ SANDBOX_SMTP_MAX_UNAUTHENTICATED: '1001' }, /^SANDBOX_SMTP_MAX_UNAUTHENTICATED: 1001 is more than SANDBOX_SMTP_MAX_CONNECTIONS \(1000\)/);
+    refusal({ SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: '257' }, /^SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: 257 is more than SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS \(256\)/);
+    refusal({ SANDBOX_HTTP_MAX_UNAUTHENTICATED: '10', SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: '11' }, /^SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS: 11 is more than SANDBOX_HTTP_MAX_UNAUTHENTICATED \(10\)/);
+    refusal({ SANDBOX_SMTP_MAX_UNAUTHENTICATED: '0' }, /^SANDBOX_SMTP_MAX_UNAUTHENTICATED: expected a positive whole number/);
+    assert.equal(loadConfig({ SANDBOX_IPV6_PREFIX_BITS: '56' }).connections.ipv6PrefixBits, 56);
+    for (const bits of ['0', '15', '129', '64.5', 'wide']) refusal({ SANDBOX_IPV6_PREFIX_BITS: bits }, /^SANDBOX_IPV6_PREFIX_BITS: expected a prefix length 16-128/);
+  });
+
+  it('divides each cap a node counts on its own among SANDBOX_CLUSTER_NODES, rounded up and at least 1', () => {
+    const cluster = { SANDBOX_PROFILE: 'cluster' };
+    const one = loadConfig(cluster);
+    assert.equal(one.clusterNodes, 1);
+    const four = loadConfig({ ...cluster, SANDBOX_CLUSTER_NODES: '4', SANDBOX_QUERY_THREADS: '9' });
+    assert.equal(four.clusterNodes, 4);
+    assert.deepEqual(perNodeCaps(one), {
+      SANDBOX_WAITS_PER_WORKSPACE: 64, SANDBOX_STREAMS_PER_WORKSPACE: 32, SANDBOX_CONTENT_READS_PER_WORKSPACE: 16, SANDBOX_FILE_SERVES_PER_WORKSPACE: 4,
+      SANDBOX_QUERY_QUEUE_PER_WORKSPACE: 100, 'SANDBOX_QUERY_THREADS less one': 1, SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE: 4,
+      SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST: 4, SANDBOX_DNS_LOOKUPS_PER_WORKSPACE: 16, SANDBOX_MCP_CALLS_PER_WORKSPACE: 16,
+      SANDBOX_TRANSACTIONS_PER_WORKSPACE: 64, SANDBOX_BUFFERED_PER_WORKSPACE: 64 * 1024 * 1024, SANDBOX_DATA_RATE_PER_WORKSPACE: 16 * 1024 * 1024,
+    });
+    // Each node's share: the cluster as a whole allows what was set (a quarter of 64 waits on each of 4 nodes, and so on).
+    assert.deepEqual(perNodeCaps(four), {
+      SANDBOX_WAITS_PER_WORKSPACE: 16, SANDBOX_STREAMS_PER_WORKSPACE: 8, SANDBOX_CONTENT_READS_PER_WORKSPACE: 4, SANDBOX_FILE_SERVES_PER_WORKSPACE: 1,
+      SANDBOX_QUERY_QUEUE_PER_WORKSPACE: 25, 'SANDBOX_QUERY_THREADS less one': 2, SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE: 1,
+      SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST: 1, SANDBOX_DNS_LOOKUPS_PER_WORKSPACE: 4, SANDBOX_MCP_CALLS_PER_WORKSPACE: 4,
+      // A workspace's bytes stay at least the largest /send body (25 MiB messages: 4/3 of it and 1 MiB).
+      SANDBOX_TRANSACTIONS_PER_WORKSPACE: 16, SANDBOX_BUFFERED_PER_WORKSPACE: Math.ceil((25 * 1024 * 1024 * 4) / 3) + 1024 * 1024, SANDBOX_DATA_RATE_PER_WORKSPACE: 4 * 1024 * 1024,
+    });
+    assert.equal(four.waitsPerWorkspace, 16, 'the fields the services are built from hold the share');
+    assert.equal(four.captures.transactionsPerWorkspace, 16);
+    // Rounded up, and never below 1, however many nodes.
+    const many = loadConfig({ ...cluster, SANDBOX_CLUSTER_NODES: '3', SANDBOX_WAITS_PER_WORKSPACE: '10', SANDBOX_FILE_SERVES_PER_WORKSPACE: '2' });
+    assert.deepEqual([many.waitsPerWorkspace, many.fileServesPerWorkspace], [4, 1]);
+    assert.equal(perNodeShare(1, 50), 1);
+    // The overall caps each node keeps of its own resources are not divided.
+    assert.deepEqual([four.captures.transactions, four.connections.httpMax, four.webhookConcurrency], [256, 2000, 16]);
+    assert.throws(() => loadConfig({ SANDBOX_CLUSTER_NODES: '2' }), /^ConfigError: SANDBOX_CLUSTER_NODES: only means something with SANDBOX_PROFILE=cluster/);
+    assert.throws(() => loadConfig({ ...cluster, SANDBOX_CLUSTER_NODES: '0' }), /^ConfigError: SANDBOX_CLUSTER_NODES: expected a positive whole number/);
   });
 
   it('takes a trusted proxy\'s hops and needs SANDBOX_PUBLIC_URL with it', () => {

@@ -25,7 +25,7 @@ describe('descriptor budget', () => {
     assert.deepEqual(fitConnectionLimits(connections, null), { limits: connections, shrunk: false });
   });
 
-  it('shrinks both caps in proportion, and the per-address caps with them, when they do not', () => {
+  it('shrinks both caps in proportion, and the per-address and unauthenticated caps with them, when they do not', () => {
     const { limits, shrunk } = fitConnectionLimits(connections, 1024);
     assert.equal(shrunk, true);
     assert.ok(limits.smtpMax + limits.httpMax <= 1024 - DESCRIPTOR_HEADROOM);
@@ -33,7 +33,11 @@ describe('descriptor budget', () => {
     assert.equal(limits.httpMax, 512);
     assert.equal(limits.smtpPerAddress, 100);
     assert.equal(limits.httpPerAddress, 256);
+    assert.deepEqual([limits.smtpMaxUnauthenticated, limits.httpMaxUnauthenticated], [192, 384], 'the unauthenticated shares keep their three quarters');
     const tight = fitConnectionLimits(connections, 300).limits;
     assert.ok(tight.smtpPerAddress <= tight.smtpMax && tight.httpPerAddress <= tight.httpMax);
+    assert.ok(tight.smtpMaxUnauthenticated <= tight.smtpMax && tight.httpMaxUnauthenticated <= tight.httpMax);
+    assert.ok(tight.smtpUnauthenticatedPerAddress <= Math.min(tight.smtpPerAddress, tight.smtpMaxUnauthenticated));
+    assert.ok(tight.httpUnauthenticatedPerAddress <= Math.min(tight.httpPerAddress, tight.httpMaxUnauthenticated));
   });
 });

@@ -21,7 +21,7 @@ export function openFileLimit(limitsFile = '/proc/self/limits'): number | null {
 
 /**
  * The caps as configured when they fit under the limit with the headroom; otherwise the SMTP and HTTP caps (and
- * their per-address caps, never above them) shrunk in proportion until they do.
+ * their per-address and unauthenticated caps, never above them) shrunk in proportion until they do.
  */
 export function fitConnectionLimits(limits: ConnectionLimits, openFiles: number | null): { limits: ConnectionLimits; shrunk: boolean } {
   if (openFiles === null) return { limits, shrunk: false };
@@ -30,13 +30,22 @@ export function fitConnectionLimits(limits: ConnectionLimits, openFiles: number 
   if (wanted <= room) return { limits, shrunk: false };
   const smtpMax = Math.max(1, Math.floor((room * limits.smtpMax) / wanted));
   const httpMax = Math.max(1, room - smtpMax);
+  // The unauthenticated shares keep their proportion of the caps they are part of.
+  const smtpMaxUnauthenticated = Math.max(1, Math.floor((limits.smtpMaxUnauthenticated * smtpMax) / limits.smtpMax));
+  const httpMaxUnauthenticated = Math.max(1, Math.floor((limits.httpMaxUnauthenticated * httpMax) / limits.httpMax));
+  const smtpPerAddress = Math.min(limits.smtpPerAddress, smtpMax);
+  const httpPerAddress = Math.min(limits.httpPerAddress, httpMax);
   return {
     limits: {
       ...limits,
       smtpMax,
       httpMax,
-      smtpPerAddress: Math.min(limits.smtpPerAddress, smtpMax),
-      httpPerAddress: Math.min(limits.httpPerAddress, httpMax),
+      smtpPerAddress,
+      httpPerAddress,
+      smtpMaxUnauthenticated,
+      httpMaxUnauthenticated,
+      smtpUnauthenticatedPerAddress: Math.min(limits.smtpUnauthenticatedPerAddress, smtpPerAddress, smtpMaxUnauthenticated),
+      httpUnauthenticatedPerAddress: Math.min(limits.httpUnauthenticatedPerAddress, httpPerAddress, httpMaxUnauthenticated),
     },
     shrunk: true,
   };

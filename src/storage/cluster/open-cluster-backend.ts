@@ -46,10 +46,11 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
     const arrivals = new RedisArrivalLog(redis, names.redisPrefix, config.streamResumeLimit);
     const quota = new RedisQuotaLedger(redis, names.redisPrefix, config.nodeId, arrivals);
     // As on the embedded profile, where a workspace holds every reader thread but one: the same share of a node's
-    // searches, so one tenant's costly queries take turns with each other rather than with Elasticsearch's capacity.
+    // searches (divided among the nodes), so one tenant's costly queries take turns with each other rather than with
+    // Elasticsearch's capacity.
     const searchTurns = new SearchTurns({
       concurrency: SEARCHES_IN_FLIGHT_PER_NODE,
-      perWorkspace: Math.max(1, config.queryThreads - 1),
+      perWorkspace: config.searchesPerWorkspace,
       queuePerWorkspace: config.queryQueuePerWorkspace,
       queueLimit: SEARCHES_WAITING_PER_NODE,
     });
