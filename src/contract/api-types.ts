@@ -2050,7 +2050,39 @@ export interface components {
             event: "message.received";
             /** Format: date-time */
             created_at: string;
-            data: components["schemas"]["MessageSummary"];
+            data: components["schemas"]["WebhookMessage"];
+        };
+        /**
+         * @description The message in a message.received delivery: exactly the summary fields the spec lists, none of them drawn
+         *     from the message's bodies. `snippet` (the start of the text, which may hold a one-time code or a reset
+         *     link) and `parse_error` are left out; the text, the HTML and the rest come from GET /v1/messages/{id}.
+         */
+        WebhookMessage: {
+            id: string;
+            inbox_id: string;
+            /** Format: date-time */
+            received_at: string;
+            /** @description The SMTP MAIL FROM; empty for a null sender (<>) */
+            envelope_from: string;
+            /** @description The SMTP RCPT TO addresses, including Bcc */
+            recipients: string[];
+            /** @description The decoded From header */
+            from: string;
+            /** @description The decoded To header */
+            to: string;
+            subject: string;
+            /** @description The Message-ID header; empty when absent */
+            message_id: string;
+            /** @description Bytes of the raw message */
+            size: number;
+            has_text: boolean;
+            has_html: boolean;
+            attachment_count: number;
+            link_count: number;
+            /** @description Whether the sender used TLS (STARTTLS or implicit) */
+            tls: boolean;
+            read: boolean;
+            tags: string[];
         };
         /** @description Body of a webhook.test delivery */
         WebhookTestEvent: {
