@@ -1,7 +1,7 @@
 // The HTTP phase of the server's wiring: the Koa app with the API's routes on the services, the operators' paths and
 // the dashboard. It opens no socket; the application serves it (and tests may serve it themselves).
 import { isLoopbackBind, publicBaseUrl, sendBodyLimit, type Config } from '../config.js';
-import { checkReadiness } from '../services/operations/readiness.js';
+import { cachedWarnings, checkReadiness, planWarnings } from '../services/operations/readiness.js';
 import { SignedLinkThrottle } from '../services/files/signed-urls.js';
 import { createHttpApp } from '../http/app.js';
 import { DASHBOARD_ROOT, dashboardSite } from '../http/dashboard-site.js';
@@ -47,6 +47,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
   if (metricsAccess.boundBeyondLoopback && metricsAccess.token === null) {
     log.warn({ bind: config.bind }, 'GET /metrics answers 403 metrics_token_required: the server is bound beyond loopback and SANDBOX_METRICS_TOKEN is not set');
   }
+  const readinessWarnings = cachedWarnings(async () => planWarnings(await workspaces.unconfiguredPlans()));
   const app = createHttpApp({
     openapi: loadOpenApi(),
     handlers: {
@@ -69,7 +70,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
     publicHandlers: {
       ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),
       ...operationsHandlers({
-        readiness: () => checkReadiness(backend.probes),
+        readiness: () => checkReadiness(backend.probes, readinessWarnings),
         metrics,
         access: metricsAccess,
         metricsElsewhere: config.metricsPort !== null,

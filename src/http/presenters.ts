@@ -223,4 +223,4 @@ export const updatedTagJson = (result: { oldName: string; name: string; color: s
 });
 
 /** Bare JSON rather than the API envelope: probes read the status code, people read the components. */
-export const readinessJson = ({ ready, components }: ReadinessReport): Schemas['Readiness'] => ({ status: ready ? 'ready' : 'not_ready', components });
+export const readinessJson = ({ ready, components, warnings }: ReadinessReport): Schemas['Readiness'] => ({ status: ready ? 'ready' : 'not_ready', components, warnings });
