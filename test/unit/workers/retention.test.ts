@@ -18,7 +18,9 @@ import { insertOne, aMessage, UNLIMITED } from '../../contract/fixtures.js';
 const NOW = new Date('2026-11-21T12:00:00Z');
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 3600 * 1000);
 
-describe('RetentionWorker', () => {
+describe('RetentionWorker', function () {
+  // A real database and its writer thread, which a loaded machine starts slowly.
+  this.timeout(30_000);
   let dataDir: string;
   let backend: Backend;
   let workspaces: WorkspaceService;
