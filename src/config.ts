@@ -226,9 +226,9 @@ export class ConfigError extends Error {
 
 /** Plans shipped by default; SANDBOX_PLANS (JSON) may change them or add more. */
 export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
-  free: { name: 'free', monthlyLimit: 500, retentionDays: 7, memberLimit: 1, inboxLimit: 3, webhookLimit: 1, requestsPerSecond: 5, tagRuleLimit: 10 },
-  team: { name: 'team', monthlyLimit: 50_000, retentionDays: 30, memberLimit: 20, inboxLimit: 100, webhookLimit: 20, requestsPerSecond: 50, tagRuleLimit: 100 },
-  unlimited: { name: 'unlimited', monthlyLimit: null, retentionDays: 365, memberLimit: null, inboxLimit: null, webhookLimit: null, requestsPerSecond: null, tagRuleLimit: 500 },
+  free: { name: 'free', configured: true, monthlyLimit: 500, retentionDays: 7, memberLimit: 1, inboxLimit: 3, webhookLimit: 1, requestsPerSecond: 5, tagRuleLimit: 10 },
+  team: { name: 'team', configured: true, monthlyLimit: 50_000, retentionDays: 30, memberLimit: 20, inboxLimit: 100, webhookLimit: 20, requestsPerSecond: 50, tagRuleLimit: 100 },
+  unlimited: { name: 'unlimited', configured: true, monthlyLimit: null, retentionDays: 365, memberLimit: null, inboxLimit: null, webhookLimit: null, requestsPerSecond: null, tagRuleLimit: 500 },
 };
 
 type Env = Record<string, string | undefined>;
@@ -494,6 +494,7 @@ function readPlans(env: Env): Record<string, Plan> {
     const pick = (key: (typeof limitFields)[number], current: number | null) => (key in fields ? (fields[key] as number | null) : current);
     plans[name] = {
       name,
+      configured: true,
       monthlyLimit: pick('monthly_limit', base.monthlyLimit),
       retentionDays: pick('retention_days', base.retentionDays) ?? base.retentionDays,
       memberLimit: pick('member_limit', base.memberLimit),

@@ -11,7 +11,10 @@ import { headerEnvelope, opensWithHeaderField } from '../mime/header-envelope.js
 export interface ImportRefusal {
   /** The file, or `file#n` for the n-th message of an mbox. */
   source: string;
-  /** An error code of the service (message_too_large, quota_reached, not_found, ...), or not_an_email, unreadable. */
+  /**
+   * An error code of the service (message_too_large, quota_reached, not_found, ...), or not_an_email, unreadable, or
+   * why a folder's entry was not read at all: symbolic_link, not_a_regular_file (device, FIFO, socket), outside_folder.
+   */
   code: string;
   message: string;
 }
@@ -53,11 +56,11 @@ export async function findInbox(workspaces: WorkspaceService, inboxes: InboxServ
   throw new AppError('not_found', `no inbox with id '${inboxId}'`);
 }
 
-/** A named path that does not exist is a typo, refused before anything is imported. */
+/** A named path that does not exist is a typo, refused before anything is imported (a link is looked at, not followed). */
 export async function assertPathsExist(paths: string[]): Promise<void> {
   if (paths.length === 0) throw new AppError('invalid_request', 'name at least one .eml file, mbox file or folder to import');
   for (const given of paths) {
-    await fs.stat(given).catch((error: NodeJS.ErrnoException) => {
+    await fs.lstat(given).catch((error: NodeJS.ErrnoException) => {
       throw new AppError('invalid_request', `cannot read ${given}: ${error.code ?? error.message}`);
     });
   }
@@ -106,6 +109,8 @@ export async function importMessages(pipeline: Pick<IngestPipeline, 'ingest'>, i
         refuse('message_too_large', `the message is ${item.size} bytes, over the maximum of ${options.maxMessageBytes} (SANDBOX_MAX_MESSAGE_BYTES)`);
       } else if (item.kind === 'unreadable') {
         refuse('unreadable', `cannot read: ${item.reason}`);
+      } else if (item.kind === 'refused') {
+        refuse(item.code, `not read: ${item.reason}`);
       } else if (!opensWithHeaderField(item.raw)) {
         refuse('not_an_email', item.raw.length === 0 ? 'the message is empty' : 'the first line is no header field, so this is not an email');
       } else {

@@ -9,7 +9,7 @@ import { IngestPipeline, type CaptureObserver } from '../ingest/ingest-message.j
 import { WebhookService } from '../services/realtime/webhooks.js';
 import { NameResolver, nameResolverSettings } from '../outbound/name-resolver.js';
 import type { ContentPool } from '../content/content-pool.js';
-import { messageSummaryJson } from '../http/presenters.js';
+import { webhookMessageJson } from '../http/presenters.js';
 
 export interface CaptureServices {
   workspaces: WorkspaceService;
@@ -36,7 +36,7 @@ export function buildCaptureServices(
   const tagRules = new TagRuleService(backend.metadata, inboxes);
   // Registering a webhook looks its name up once per request, under a gate of its own of the same sizes.
   const registrationNames = new NameResolver(nameResolverSettings(config));
-  const webhooks = new WebhookService(backend.webhooks, inboxes, { allowPrivate: config.webhookAllowPrivate, names: registrationNames }, messageSummaryJson, deliveriesQueued);
+  const webhooks = new WebhookService(backend.webhooks, inboxes, { allowPrivate: config.webhookAllowPrivate, names: registrationNames }, webhookMessageJson, deliveriesQueued);
   const pipeline = new IngestPipeline(backend, workspaces, inboxes, tagRules, content, log, { ...capture, afterStore: [webhooks], tagRuleBudgetMs: config.tagRuleBudgetMs });
   return { workspaces, inboxes, tagRules, webhooks, pipeline };
 }

@@ -2,7 +2,7 @@
 // the dashboard. It opens no socket; the application serves it (and tests may serve it themselves).
 import type { Socket } from 'node:net';
 import { isLoopbackBind, publicBaseUrl, sendBodyLimit, type Config } from '../config.js';
-import { checkReadiness } from '../services/operations/readiness.js';
+import { cachedWarnings, checkReadiness, planWarnings } from '../services/operations/readiness.js';
 import { SignedLinkThrottle } from '../services/files/signed-urls.js';
 import { createHttpApp } from '../http/app.js';
 import { DASHBOARD_ROOT, dashboardSite } from '../http/dashboard-site.js';
@@ -58,6 +58,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
   }
   // The MCP tools' API requests are answered by this app itself, in this process.
   const inProcess = new InProcessHttp();
+  const readinessWarnings = cachedWarnings(async () => planWarnings(await workspaces.unconfiguredPlans()));
   const app = createHttpApp({
     openapi: loadOpenApi(),
     handlers: {
@@ -80,7 +81,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
     publicHandlers: {
       ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),
       ...operationsHandlers({
-        readiness: () => checkReadiness(backend.probes),
+        readiness: () => checkReadiness(backend.probes, readinessWarnings),
         metrics,
         access: metricsAccess,
         metricsElsewhere: config.metricsPort !== null,

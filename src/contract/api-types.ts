@@ -1518,7 +1518,8 @@ export interface paths {
          * @description Probes every component of the profile at once (embedded: `sqlite`; cluster: `elasticsearch`, `redis`,
          *     `s3`), each for at most 2 seconds, and answers 200 when all of them answered, 503 naming the ones that
          *     did not. The answer never takes much longer than those 2 seconds, so an orchestrator's probe timeout of
-         *     5 seconds is enough.
+         *     5 seconds is enough. `warnings` lists what an operator should fix that does not make the server unready
+         *     (a workspace on a plan the configuration does not define).
          */
         get: operations["readyz"];
         put?: never;
@@ -1593,6 +1594,17 @@ export interface components {
         Readiness: {
             /** @enum {unknown} */
             status: "ready" | "not_ready";
+            /**
+             * @description Problems an operator should fix that do not make the server unready. `plan_not_configured`: some
+             *     workspaces are on a plan that SANDBOX_PLANS does not define (the message names the plan and how many
+             *     workspaces; the server log names each workspace at start and at every retention pass); their mail is
+             *     kept and the strictest configured limits apply. Looked up at most once a minute.
+             */
+            warnings: {
+                /** @enum {unknown} */
+                code: "plan_not_configured";
+                message: string;
+            }[];
             components: {
                 /** @description sqlite, elasticsearch, redis or s3 */
                 component: string;
@@ -1750,9 +1762,16 @@ export interface components {
         };
         PlanWithUsage: {
             name: string;
+            /**
+             * @description False when the server's configuration (SANDBOX_PLANS) does not define the workspace's plan: then no
+             *     message is deleted for age (`retention_days` null) and every other limit is the strictest that any
+             *     configured plan sets, until an operator defines the plan or moves the workspace to another.
+             */
+            configured: boolean;
             /** @description null means unlimited */
             monthly_limit: number | null;
-            retention_days: number;
+            /** @description null: messages are kept (the plan is not configured) */
+            retention_days: number | null;
             member_limit: number | null;
             inbox_limit: number | null;
             webhook_limit: number | null;
@@ -1804,8 +1823,8 @@ export interface components {
             used: number;
             /** @description null means unlimited */
             monthly_limit: number | null;
-            /** @description Messages older than this many days are deleted (checked hourly by default) */
-            retention_days: number;
+            /** @description Messages older than this many days are deleted (checked hourly by default); null: none are, as the workspace's plan is not configured on the server */
+            retention_days: number | null;
             members: number;
             /** @description null means unlimited */
             member_limit: number | null;
@@ -2059,7 +2078,39 @@ export interface components {
             event: "message.received";
             /** Format: date-time */
             created_at: string;
-            data: components["schemas"]["MessageSummary"];
+            data: components["schemas"]["WebhookMessage"];
+        };
+        /**
+         * @description The message in a message.received delivery: exactly the summary fields the spec lists, none of them drawn
+         *     from the message's bodies. `snippet` (the start of the text, which may hold a one-time code or a reset
+         *     link) and `parse_error` are left out; the text, the HTML and the rest come from GET /v1/messages/{id}.
+         */
+        WebhookMessage: {
+            id: string;
+            inbox_id: string;
+            /** Format: date-time */
+            received_at: string;
+            /** @description The SMTP MAIL FROM; empty for a null sender (<>) */
+            envelope_from: string;
+            /** @description The SMTP RCPT TO addresses, including Bcc */
+            recipients: string[];
+            /** @description The decoded From header */
+            from: string;
+            /** @description The decoded To header */
+            to: string;
+            subject: string;
+            /** @description The Message-ID header; empty when absent */
+            message_id: string;
+            /** @description Bytes of the raw message */
+            size: number;
+            has_text: boolean;
+            has_html: boolean;
+            attachment_count: number;
+            link_count: number;
+            /** @description Whether the sender used TLS (STARTTLS or implicit) */
+            tls: boolean;
+            read: boolean;
+            tags: string[];
         };
         /** @description Body of a webhook.test delivery */
         WebhookTestEvent: {
@@ -5797,6 +5848,7 @@ type ReadonlyArray<T> = [
 export const pathsV1ApiKeysPostRequestBodyContentApplicationJsonAccessValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/api-keys"]["post"]["requestBody"]["content"]["application/json"]["access"]> = ["read", "read_write"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unclaimed", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed", "mcp_batch_too_large", "too_many_mcp_calls"];
 export const readinessStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["status"]> = ["ready", "not_ready"];
+export const readinessWarningsCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["warnings"]["code"]> = ["plan_not_configured"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "admin", "member"];
 export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked", "expired"];
 export const invitationWithLinkStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationWithLink"]["status"]> = ["pending"];

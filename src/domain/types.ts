@@ -8,9 +8,15 @@ export type MemberRole = components['schemas']['Role'];
 
 export interface Plan {
   name: string;
+  /**
+   * False for a workspace whose plan the configuration (SANDBOX_PLANS) does not define: it keeps all its mail and
+   * gets the strictest limits of the plans that are defined (WorkspaceService.planFor).
+   */
+  configured: boolean;
   /** null means unlimited. */
   monthlyLimit: number | null;
-  retentionDays: number;
+  /** Messages older than this many days are deleted; null: none are (a plan that is not configured). */
+  retentionDays: number | null;
   memberLimit: number | null;
   inboxLimit: number | null;
   webhookLimit: number | null;

@@ -57,6 +57,7 @@ export const apiKeyJson = (key: ApiKeyRecord): Schemas['ApiKey'] => ({
 
 export const planJson = (plan: Plan, usage: UsageFigures, howToChange: string): Schemas['PlanWithUsage'] => ({
   name: plan.name,
+  configured: plan.configured,
   monthly_limit: plan.monthlyLimit,
   retention_days: plan.retentionDays,
   member_limit: plan.memberLimit,

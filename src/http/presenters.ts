@@ -83,6 +83,30 @@ export function messageSummaryJson(message: MessageRecord): Schemas['MessageSumm
   };
 }
 
+/**
+ * The message of a message.received delivery: the summary fields the spec lists, picked one by one, so nothing
+ * drawn from the bodies (the snippet) reaches a receiver, and no field added to the summary later does unasked.
+ */
+export const webhookMessageJson = (message: MessageRecord): Schemas['WebhookMessage'] => ({
+  id: message.id,
+  inbox_id: message.inboxId,
+  received_at: message.receivedAt.toISOString(),
+  envelope_from: message.envelopeFrom,
+  recipients: message.recipients,
+  from: message.from,
+  to: message.to,
+  subject: message.subject,
+  message_id: message.messageId,
+  size: message.size,
+  has_text: message.hasText,
+  has_html: message.hasHtml,
+  attachment_count: message.attachmentCount,
+  link_count: message.linkCount,
+  tls: message.tls,
+  read: message.read,
+  tags: message.tags,
+});
+
 const messagePath = (id: string) => `/v1/messages/${encodeURIComponent(id)}`;
 
 /** Paths of the signed, key-less file links; FileUrlSigner signs exactly these. */
@@ -199,4 +223,4 @@ export const updatedTagJson = (result: { oldName: string; name: string; color: s
 });
 
 /** Bare JSON rather than the API envelope: probes read the status code, people read the components. */
-export const readinessJson = ({ ready, components }: ReadinessReport): Schemas['Readiness'] => ({ status: ready ? 'ready' : 'not_ready', components });
+export const readinessJson = ({ ready, components, warnings }: ReadinessReport): Schemas['Readiness'] => ({ status: ready ? 'ready' : 'not_ready', components, warnings });

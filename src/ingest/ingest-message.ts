@@ -8,7 +8,7 @@ import type { Inbox, MessageRecord, Plan, Workspace } from '../domain/types.js';
 import type { Backend, CapturedMessage, InsertOutcome } from '../storage/ports.js';
 import type { ContentPool } from '../content/content-pool.js';
 import { GroupCommit } from './group-commit.js';
-import { envelopeBlobKey, messageBlobFolder, rawBlobKey } from '../domain/blob-keys.js';
+import { envelopeBlobKey, rawBlobKey } from '../domain/blob-keys.js';
 import { encodeEnvelope, messageRecord } from './capture-envelope.js';
 import type { CaptureChannel } from '../observability/metrics.js';
 import { matchRules, type ParsedTagRule } from '../query/match-rules.js';
@@ -76,7 +76,7 @@ export class IngestPipeline {
 
   /** `afterStore`: run in order once a message is stored (queueing webhook deliveries). */
   constructor(
-    private readonly backend: Pick<Backend, 'metadata' | 'blobs' | 'bus' | 'captures'>,
+    private readonly backend: Pick<Backend, 'metadata' | 'bus' | 'captures'>,
     private readonly workspaces: CaptureWorkspaces,
     private readonly inboxes: CaptureInboxes,
     private readonly tagRules: CaptureTagRules,
@@ -142,7 +142,7 @@ export class IngestPipeline {
   }
 
   private async store(incoming: IncomingMessage): Promise<MessageRecord> {
-    const { metadata, blobs } = this.backend;
+    const { metadata } = this.backend;
     const { inbox } = incoming;
     const workspace = await this.workspaces.requireWorkspace(inbox.workspaceId);
     const monthlyLimit = await this.allowanceLeft(workspace);
@@ -150,7 +150,6 @@ export class IngestPipeline {
 
     const id = newId('msg', receivedAt.getTime());
     const rawKey = rawBlobKey(workspace.id, id);
-    let blobsMayExist = false;
     try {
       const senderTags = incoming.tags ?? [];
       const rules = await this.tagRules.rulesFor(workspace.id, inbox.id);
@@ -185,7 +184,8 @@ export class IngestPipeline {
         sender_tags: incoming.tags ?? [],
         received_at: receivedAt.toISOString(),
       });
-      blobsMayExist = true;
+      // From here the blobs are the capture store's: it removes them only for a message it certainly did not store,
+      // so no failure after the write (a lost answer, the inbox check below) leaves a listed message without its raw.
       const outcome = await this.writes.submit({
         record,
         charge: { period: quotaPeriod(receivedAt), monthlyLimit },
@@ -205,8 +205,6 @@ export class IngestPipeline {
       await this.runAfterStore(record);
       return record;
     } catch (error) {
-      // A blob without its index document would be an orphan.
-      if (blobsMayExist) await blobs.deleteFolders([messageBlobFolder(workspace.id, id)]).catch((deleteError) => this.log.error({ err: deleteError, rawKey }, 'orphan blob removal failed'));
       throw toAppError(error);
     }
   }

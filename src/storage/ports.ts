@@ -233,8 +233,11 @@ export interface CapturedMessage {
  * message: a message is counted if and only if it is stored, also across a crash, and its blobs are in place
  * before its document is visible. Outcomes come back in the order given; one message refused (allowance used up:
  * 'quota_reached', storing nothing) or failing does not fail the others. Resolves once every stored message is
- * durable and visible to list and search. A message whose outcome is not 'stored' may leave its blobs behind; the
- * caller removes them.
+ * durable and visible to list and search. The store, which knows its failure modes, owns the blobs it wrote: it
+ * removes those of a message it certainly did not store, and keeps those of one that may be stored all the same
+ * (a failure outcome after a write whose answer was lost), as does a storeAll that rejects, for every message of
+ * the group. So the caller never removes a capture's blobs: a listed message always has its raw, and blobs no
+ * document points at are the orphan sweep's (workers/orphan-blobs.ts).
  */
 export interface CaptureStore {
   storeAll(group: CapturedMessage[]): Promise<InsertOutcome[]>;

@@ -1,4 +1,5 @@
-// Retention: deletes each workspace's messages older than its plan's retention_days, now and then on a timer.
+// Retention: deletes each workspace's messages older than its plan's retention_days, now and then on a timer; a
+// workspace whose plan is not configured keeps everything, and each pass says so.
 import type { Logger } from 'pino';
 import type { Backend } from '../storage/ports.js';
 import type { WorkspaceService } from '../services/accounts/workspaces.js';
@@ -28,7 +29,13 @@ export class RetentionWorker {
   private async sweepAll(): Promise<number> {
     let deleted = 0;
     for (const workspace of await this.workspaces.listWorkspaces()) {
-      const cutoff = new Date(this.now().getTime() - this.workspaces.planFor(workspace).retentionDays * DAY_MS);
+      const { retentionDays } = this.workspaces.planFor(workspace);
+      if (retentionDays === null) {
+        this.log.warn({ workspace_id: workspace.id, plan: workspace.planName },
+          `workspace ${workspace.id} is on plan '${workspace.planName}', which SANDBOX_PLANS does not define: none of its mail is deleted by retention and the strictest configured limits apply until the plan is defined or an operator moves it (admin plan set)`);
+        continue;
+      }
+      const cutoff = new Date(this.now().getTime() - retentionDays * DAY_MS);
       deleted += (await removeMessages(this.backend, { workspaceId: workspace.id, filter: { kind: 'received', op: 'lt', at: cutoff } })).length;
     }
     return deleted;

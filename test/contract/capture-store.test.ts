@@ -29,13 +29,16 @@ for (const factory of backendFactories) {
       }
     });
 
-    it('refuses only the messages past the allowance, storing the others of the same group', async () => {
+    it('refuses only the messages past the allowance, storing the others of the same group, and leaves no blob of a refused one', async () => {
       const charge = { period: '2026-11', monthlyLimit: 2 };
       const group = Array.from({ length: 4 }, () => captured('ws_cap_quota', charge));
       assert.deepEqual(await under.backend.captures.storeAll(group), ['stored', 'stored', 'quota_reached', 'quota_reached']);
       assert.equal(await under.backend.captures.quotaUsed('ws_cap_quota', '2026-11'), 2);
       assert.equal(await under.backend.messages.get('ws_cap_quota', group[2]!.record.id), null);
       assert.notEqual(await under.backend.messages.get('ws_cap_quota', group[1]!.record.id), null);
+      // The store owns what it wrote: the caller removes nothing (test/contract/capture-failures.test.ts).
+      assert.equal(await under.backend.blobs.get(group[2]!.blobs[0]!.key), null, 'a refused message leaves no blob');
+      assert.deepEqual(await under.backend.blobs.get(group[1]!.blobs[0]!.key), group[1]!.blobs[0]!.data);
     });
 
     it('counts a message against the allowance exactly when it stores it, also under concurrency', async () => {
@@ -58,6 +61,7 @@ for (const factory of backendFactories) {
       const fresh = captured('ws_cap_dup');
       const [duplicate, stored] = await under.backend.captures.storeAll([again, fresh]);
       assert.ok(duplicate instanceof Error, `a second message with the same id is refused, got ${String(duplicate)}`);
+      assert.deepEqual(await under.backend.blobs.get(first.blobs[0]!.key), first.blobs[0]!.data, 'the message with that id keeps its raw');
       assert.equal(stored, 'stored');
       assert.deepEqual(await under.backend.messages.get('ws_cap_dup', fresh.record.id), fresh.record);
     });

@@ -1,8 +1,11 @@
 // `admin import` against a running server's data, on whichever profile the run exercises: .eml files, an mbox and a
 // Maildir captured through the one pipeline (exact bytes, envelope from the headers, tag rules, quota, webhooks
-// sent by the server), refusals reported without stopping the rest, and the quota ending an import early.
+// sent by the server), refusals reported without stopping the rest, the quota ending an import early, and a hostile
+// folder's links, FIFOs and sockets refused by reason, never read.
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createWorkspace, runAdmin } from '../support/admin.js';
@@ -171,5 +174,41 @@ describe('admin import', function () {
     ]);
     assert.equal((await listMessages(limited, inbox.id)).length, 3);
     assert.equal(expectOk<UsageJson>(await limited.get('/v1/usage')).used, 3);
+  });
+
+  it('reads only regular files inside the folder named: links (to /etc/passwd and to folders), FIFOs and sockets are refused by reason', async () => {
+    const hostile = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-sandbox-hostile-'));
+    const socket = net.createServer();
+    try {
+      write(hostile, 'real.eml', message({ From: 'a@hostile.test', To: 'qa@hostile.test', Subject: 'The only real one' }, 'hello\n'));
+      fs.symlinkSync('/etc/passwd', path.join(hostile, 'passwd.eml'));
+      fs.symlinkSync('/etc', path.join(hostile, 'etc'));
+      fs.mkdirSync(path.join(hostile, 'Maildir/cur'), { recursive: true });
+      fs.symlinkSync('/etc/passwd', path.join(hostile, 'Maildir/cur/1762246800.M1P1.host:2,S'));
+      assert.equal(spawnSync('mkfifo', [path.join(hostile, 'fifo.eml')]).status, 0, 'mkfifo');
+      await new Promise<void>((resolve) => socket.listen(path.join(hostile, 'socket.eml'), resolve));
+      const inbox = await createInbox(api);
+
+      const summary = runImport(server, ['--inbox', inbox.id, hostile, path.join(hostile, 'passwd.eml')]);
+      assert.equal(summary.imported, 1);
+      assert.deepEqual(summary.refused.map(({ source, code }) => ({ source: path.relative(hostile, source), code })), [
+        { source: 'Maildir/cur/1762246800.M1P1.host:2,S', code: 'symbolic_link' },
+        { source: 'etc', code: 'symbolic_link' },
+        { source: 'fifo.eml', code: 'not_a_regular_file' },
+        { source: 'passwd.eml', code: 'symbolic_link' },
+        { source: 'socket.eml', code: 'not_a_regular_file' },
+        { source: 'passwd.eml', code: 'symbolic_link' },
+      ]);
+      assert.match(summary.refused[0]!.message, /symbolic link \(not followed\)/);
+      assert.match(summary.refused[2]!.message, /not a regular file \(a FIFO\)/);
+
+      const listed = await listMessages(api, inbox.id);
+      assert.deepEqual(listed.map((m) => m.subject), ['The only real one']);
+      const raw = await api.get(`/v1/messages/${listed[0]!.id}/raw`);
+      assert.ok(!raw.bytes.toString().includes('root:'), 'nothing of /etc/passwd was captured');
+    } finally {
+      await new Promise((resolve) => socket.close(resolve));
+      fs.rmSync(hostile, { recursive: true, force: true });
+    }
   });
 });

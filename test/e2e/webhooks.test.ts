@@ -416,6 +416,36 @@ describe('webhooks: API and deliveries (SANDBOX_WEBHOOK_ALLOW_PRIVATE=1, time sc
       assert.equal(verifySignature(resign(now - 301), request.body, hookAll.secret, now).ok, false, 'correctly signed 301 s ago');
       assert.equal(verifySignature(resign(now - 299), request.body, hookAll.secret, now).ok, true, 'correctly signed 299 s ago');
     });
+
+    it('carries exactly the summary fields the spec lists: no snippet, so a one-time code or reset link in the text reaches no receiver', async () => {
+      const { api } = freshWorkspace(server);
+      const inbox = await createInbox(api);
+      const receiver = await newReceiver();
+      await hookUp(api, receiver, inbox.id);
+      const code = '482913';
+      const token = uniqueName('reset-token');
+      const id = expectOk<{ id: string }>(await api.post(`/v1/inboxes/${inbox.id}/send`, {
+        from: { email: 'auth@wh.test' },
+        to: [{ email: 'user@wh.test' }],
+        subject: 'Sign in to your account',
+        text: `Your sign-in code is ${code}. Or reset your password: https://app.wh.test/reset?token=${token}`,
+        html: `<p>Your sign-in code is <b>${code}</b>.</p><a href="https://app.wh.test/reset?token=${token}">Reset</a>`,
+      }), 201, 'send the sign-in mail').id;
+      const [request] = await receiver.waitForRequests(1);
+      assertValid(validateMessageReceived, request!, 'the delivery');
+
+      // The API's own summary has the code in its snippet: the attack has something to leak.
+      const summary = (await listMessages(api, inbox.id)).find((message) => message.id === id)!;
+      assert.ok(summary.snippet.includes(code), `the summary's snippet holds the code: '${summary.snippet}'`);
+
+      const { data } = bodyOf<WebhookMessageReceivedEventJson>(request!);
+      const specFields = ['id', 'inbox_id', 'received_at', 'envelope_from', 'recipients', 'from', 'to', 'subject', 'message_id', 'size', 'has_text', 'has_html',
+        'attachment_count', 'link_count', 'tls', 'read', 'tags'];
+      assert.deepEqual(Object.keys(data).sort(), [...specFields].sort(), 'the fields of the spec, no more and no fewer');
+      for (const field of specFields) assert.deepEqual(data[field as keyof typeof data], summary[field as keyof typeof summary], `data.${field} is the summary's`);
+      const raw = request!.body.toString();
+      assert.ok(!raw.includes(code) && !raw.includes(token), `the body carries nothing of the text or the HTML: ${raw}`);
+    });
   });
 
   describe('retries', () => {

@@ -1,7 +1,10 @@
 // The bulk import's readers: the mbox splitter's edge cases (escapes, separators, line endings, limits, chunking)
-// and which files of folders and Maildirs are read, skipped or refused.
+// and which files of folders and Maildirs are read, skipped or refused: links, FIFOs and sockets are never followed
+// or opened, and nothing outside the folder named is read, even when entries are swapped during the walk.
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -109,7 +112,8 @@ describe('readMailboxFiles', () => {
     return items;
   }
   const shapes = (items: MailboxItem[]) =>
-    items.map((item) => [path.relative(root, item.source), item.kind === 'message' ? item.raw.toString() : item.kind === 'oversized' ? item.size : `${item.kind}: ${item.reason}`]);
+    items.map((item) => [path.relative(root, item.source), item.kind === 'message' ? item.raw.toString() : item.kind === 'oversized' ? item.size
+      : item.kind === 'refused' ? `refused ${item.code}: ${item.reason}` : `${item.kind}: ${item.reason}`]);
 
   beforeEach(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'mailbox-files-'));
@@ -163,5 +167,81 @@ describe('readMailboxFiles', () => {
       ['small.eml', 'Subject: small\n'],
       ['missing.eml', 'unreadable: ENOENT'],
     ]);
+  });
+
+  describe('hostile folders', () => {
+    let outside: string;
+    beforeEach(() => {
+      outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mailbox-outside-'));
+      fs.writeFileSync(path.join(outside, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+      fs.writeFileSync(path.join(outside, 'stolen.eml'), 'Subject: stolen\n');
+    });
+    afterEach(() => {
+      fs.rmSync(outside, { recursive: true, force: true });
+    });
+    const link = (relative: string, target: string) => {
+      fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+      fs.symlinkSync(target, path.join(root, relative));
+    };
+
+    it('refuses symbolic links (to files and folders, inside or out), FIFOs and sockets by reason, reading none of them and never blocking', async () => {
+      write('real.eml', 'Subject: real\n');
+      link('passwd.eml', path.join(outside, 'passwd'));
+      link('again.eml', path.join(root, 'real.eml'));
+      link('linked', outside);
+      link('Maildir/cur/1700000001.M1.host:2,S', path.join(outside, 'stolen.eml'));
+      write('Maildir/new/1700000002.M2.host', 'Subject: delivered\n');
+      assert.equal(spawnSync('mkfifo', [path.join(root, 'pipe.eml')]).status, 0, 'mkfifo');
+      const socket = net.createServer();
+      await new Promise<void>((resolve) => socket.listen(path.join(root, 'sock'), resolve));
+      try {
+        const items = await read([root]);
+        assert.deepEqual(shapes(items), [
+          ['Maildir/cur/1700000001.M1.host:2,S', 'refused symbolic_link: a symbolic link (not followed)'],
+          ['Maildir/new/1700000002.M2.host', 'Subject: delivered\n'],
+          ['again.eml', 'refused symbolic_link: a symbolic link (not followed)'],
+          ['linked', 'refused symbolic_link: a symbolic link (not followed)'],
+          ['passwd.eml', 'refused symbolic_link: a symbolic link (not followed)'],
+          ['pipe.eml', 'refused not_a_regular_file: not a regular file (a FIFO)'],
+          ['real.eml', 'Subject: real\n'],
+          ['sock', 'refused not_a_regular_file: not a regular file (a socket)'],
+        ]);
+        assert.ok(!items.some((item) => item.kind === 'message' && /root:x|stolen/.test(item.raw.toString())), 'nothing from outside was read');
+      } finally {
+        await new Promise((resolve) => socket.close(resolve));
+      }
+    });
+
+    it('refuses a link or a FIFO named on its own (a shell glob names whatever a folder holds)', async () => {
+      link('glob/passwd.eml', path.join(outside, 'passwd'));
+      assert.equal(spawnSync('mkfifo', [path.join(root, 'glob/fifo.eml')]).status, 0, 'mkfifo');
+      write('glob/ok.eml', 'Subject: ok\n');
+      assert.deepEqual(shapes(await read(['fifo.eml', 'ok.eml', 'passwd.eml'].map((name) => path.join(root, 'glob', name)))), [
+        ['glob/fifo.eml', 'refused not_a_regular_file: not a regular file (a FIFO)'],
+        ['glob/ok.eml', 'Subject: ok\n'],
+        ['glob/passwd.eml', 'refused symbolic_link: a symbolic link (not followed)'],
+      ]);
+    });
+
+    it('refuses a file or a folder swapped for a link after its folder was listed, reading nothing outside', async () => {
+      // Name order: a/ is walked (and its message handed over) before b.eml and c/ are looked at.
+      write('a/first.eml', 'Subject: first\n');
+      write('b.eml', 'Subject: b\n');
+      write('c/inner.eml', 'Subject: inner\n');
+      const walk = readMailboxFiles([root], 1024 * 1024);
+      const first = await walk.next();
+      assert.equal(first.done, false);
+      assert.deepEqual(shapes([first.value as MailboxItem]), [['a/first.eml', 'Subject: first\n']]);
+      fs.rmSync(path.join(root, 'b.eml'));
+      fs.symlinkSync(path.join(outside, 'passwd'), path.join(root, 'b.eml'));
+      fs.rmSync(path.join(root, 'c'), { recursive: true });
+      fs.symlinkSync(outside, path.join(root, 'c'));
+      const rest: MailboxItem[] = [];
+      for await (const item of walk) rest.push(item);
+      assert.deepEqual(shapes(rest), [
+        ['b.eml', 'refused symbolic_link: a symbolic link (not followed)'],
+        ['c', `refused outside_folder: not inside ${fs.realpathSync(root)} once links are resolved`],
+      ]);
+    });
   });
 });

@@ -33,9 +33,12 @@ export function Usage() {
             </section>
             <section aria-labelledby="plan-heading" class="card">
               <h2 id="plan-heading">Plan: {data.name}</h2>
+              {data.configured ? null : (
+                <p role="status">This plan is not configured on the server: no mail is deleted for age, and the strictest limits of the configured plans apply until an operator sets it up.</p>
+              )}
               <dl class="facts">
                 <dt>Emails per month</dt><dd>{limit(data.monthly_limit)}</dd>
-                <dt>Retention</dt><dd>{data.retention_days} days</dd>
+                <dt>Retention</dt><dd>{data.retention_days === null ? 'kept until deleted' : `${data.retention_days} days`}</dd>
                 <dt>Members</dt><dd>{limit(data.member_limit)}</dd>
                 <dt>Inboxes</dt><dd>{limit(data.inbox_limit)}</dd>
                 <dt>Webhooks</dt><dd>{limit(data.webhook_limit)}</dd>

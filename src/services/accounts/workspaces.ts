@@ -17,13 +17,45 @@ export interface UsageFigures {
   periodStart: Date;
   used: number;
   monthlyLimit: number | null;
-  retentionDays: number;
+  /** null: messages are kept (the plan is not configured). */
+  retentionDays: number | null;
   members: number;
   memberLimit: number | null;
   inboxes: number;
 }
 
 export const DEFAULT_WORKSPACE_NAME = 'default';
+
+/** Workspaces on one plan that the configuration does not define. */
+export interface UnconfiguredPlan {
+  plan: string;
+  workspaceIds: string[];
+}
+
+/** The smallest of a limit across plans; null (unlimited) only when every plan leaves it unlimited. */
+function strictest(values: (number | null)[]): number | null {
+  const bounded = values.filter((value): value is number => value !== null);
+  return bounded.length > 0 ? Math.min(...bounded) : null;
+}
+
+/**
+ * What a workspace gets whose plan the configuration does not define (removed from SANDBOX_PLANS, or a node started
+ * without it): no retention at all, since a missing plan must never delete mail its real plan keeps, and for
+ * everything else the strictest limit any configured plan sets, never more than the operator grants anyone.
+ */
+function unconfiguredPlan(name: string, plans: readonly Plan[]): Plan {
+  return {
+    name,
+    configured: false,
+    monthlyLimit: strictest(plans.map((plan) => plan.monthlyLimit)),
+    retentionDays: null,
+    memberLimit: strictest(plans.map((plan) => plan.memberLimit)),
+    inboxLimit: strictest(plans.map((plan) => plan.inboxLimit)),
+    webhookLimit: strictest(plans.map((plan) => plan.webhookLimit)),
+    requestsPerSecond: strictest(plans.map((plan) => plan.requestsPerSecond)),
+    tagRuleLimit: Math.min(...plans.map((plan) => plan.tagRuleLimit)),
+  };
+}
 
 /** Plans are an operator's business, never the dashboard's: this is what the dashboard says about changing one. */
 export const HOW_TO_CHANGE_PLAN = 'Plans are changed by an operator: npm run --silent admin -- plan set --workspace <ws> --plan <name>';
@@ -37,10 +69,19 @@ export class WorkspaceService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** The workspace's plan, or for a plan the configuration does not define, unconfiguredPlan's. */
   planFor(workspace: Workspace): Plan {
-    // A plan removed from configuration after assignment falls back to the most restrictive default
-    // rather than to unlimited.
-    return Object.hasOwn(this.plans, workspace.planName) ? this.plans[workspace.planName]! : this.plans.free!;
+    return Object.hasOwn(this.plans, workspace.planName) ? this.plans[workspace.planName]! : unconfiguredPlan(workspace.planName, Object.values(this.plans));
+  }
+
+  /** Every workspace whose plan the configuration does not define, by plan name. */
+  async unconfiguredPlans(): Promise<UnconfiguredPlan[]> {
+    const byPlan = new Map<string, string[]>();
+    for (const workspace of await this.metadata.listWorkspaces()) {
+      if (Object.hasOwn(this.plans, workspace.planName)) continue;
+      byPlan.set(workspace.planName, [...(byPlan.get(workspace.planName) ?? []), workspace.id]);
+    }
+    return [...byPlan].map(([plan, workspaceIds]) => ({ plan, workspaceIds }));
   }
 
   private requirePlan(planName: string): Plan {

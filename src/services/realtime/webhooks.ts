@@ -4,11 +4,16 @@ import { newId } from '../../domain/ids.js';
 import { newWebhookSecret } from '../../domain/secrets.js';
 import type { Delivery, MessageRecord, Plan, Webhook, WebhookEvent } from '../../domain/types.js';
 import type { WebhookStore } from '../../storage/ports.js';
+import type { components } from '../../contract/api-types.js';
 import type { InboxService } from '../mail/inboxes.js';
 import { targetRefusal, type TargetPolicy } from '../../outbound/target-policy.js';
 
 /** Each webhook keeps its newest this many deliveries (older ones only until they finish); GET /webhooks/{id}/deliveries lists as many. */
 const KEPT_DELIVERIES = 50;
+
+type Schemas = components['schemas'];
+/** A delivery's body: the receiver sees exactly this, and every field of it is the contract's. */
+type EventBody = Schemas['WebhookMessageReceivedEvent'] | Schemas['WebhookTestEvent'];
 
 export interface WebhookInput {
   url: string;
@@ -20,8 +25,8 @@ export class WebhookService {
     private readonly store: WebhookStore,
     private readonly inboxes: InboxService,
     private readonly policy: TargetPolicy,
-    /** The message summary as the API shows it: message.received carries it as `data`. */
-    private readonly summaryJson: (record: MessageRecord) => unknown,
+    /** The message as message.received carries it in `data`: the spec's summary fields, nothing from the bodies. */
+    private readonly messageJson: (record: MessageRecord) => Schemas['WebhookMessage'],
     /** Called after deliveries were queued, so a worker can start on them at once. */
     private readonly queued: () => void,
     private readonly now: () => Date = () => new Date(),
@@ -62,8 +67,8 @@ export class WebhookService {
   /** Queues a webhook.test delivery; resolves to its id. */
   async test(workspaceId: string, id: string): Promise<number> {
     const webhook = await this.require(workspaceId, id);
-    const data = { webhook_id: webhook.id, message: 'A test delivery from mail-sandbox: your endpoint is reachable and can check the signature.' };
-    const [deliveryId] = await this.enqueue(workspaceId, [webhook], 'webhook.test', '', data);
+    const message = 'A test delivery from mail-sandbox: your endpoint is reachable and can check the signature.';
+    const [deliveryId] = await this.enqueue(workspaceId, [webhook], '', (createdAt) => ({ event: 'webhook.test', created_at: createdAt, data: { webhook_id: webhook.id, message } }));
     // Deleted between the lookup and the enqueue.
     if (deliveryId === null || deliveryId === undefined) throw new AppError('not_found', `no webhook with id '${id}'`);
     return deliveryId;
@@ -84,13 +89,17 @@ export class WebhookService {
   /** One message.received delivery per webhook of the message's inbox or workspace; tag rules have already run. */
   async messageStored(record: MessageRecord): Promise<void> {
     const webhooks = await this.store.webhooksFor(record.workspaceId, record.inboxId);
-    if (webhooks.length > 0) await this.enqueue(record.workspaceId, webhooks, 'message.received', record.id, this.summaryJson(record));
+    if (webhooks.length === 0) return;
+    const data = this.messageJson(record);
+    await this.enqueue(record.workspaceId, webhooks, record.id, (createdAt) => ({ event: 'message.received', created_at: createdAt, data }));
   }
 
-  private async enqueue(workspaceId: string, webhooks: Webhook[], event: WebhookEvent, messageId: string, data: unknown): Promise<(number | null)[]> {
+  private async enqueue(workspaceId: string, webhooks: Webhook[], messageId: string, bodyAt: (createdAt: string) => EventBody): Promise<(number | null)[]> {
     const now = this.now();
+    const content = bodyAt(now.toISOString());
+    const event: WebhookEvent = content.event;
     // One body for every attempt and every webhook: a receiver dedupes on data.id and X-Sandbox-Delivery.
-    const body = JSON.stringify({ event, created_at: now.toISOString(), data });
+    const body = JSON.stringify(content);
     const ids = await this.store.enqueue(webhooks.map((webhook) => ({ workspaceId, webhookId: webhook.id, event, messageId, body })), now, KEPT_DELIVERIES);
     this.queued();
     return ids;

@@ -1,7 +1,7 @@
 // MessageIndex on Elasticsearch: one document per message, routed by workspace, always read and written through the alias.
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { elasticsearchLibrary } from './cluster-libraries.js';
-import { AppError } from '../../errors.js';
+import { AppError, toAppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import { legacyCutShort } from '../../domain/analysis-outcome.js';
 import { matches } from '../../query/match.js';
@@ -16,6 +16,12 @@ import { compileEs, requiredPhrasesEs } from './compile-es.js';
 import type { SearchTurns } from '../search-turns.js';
 import { queryTooExpensive } from '../../query/query-budget.js';
 import { padSearchText, unpadSearchText } from './search-document-format.js';
+
+/** One message's index write: its outcome and, for a failure, whether its document may have been written all the same. */
+export interface IndexWrite {
+  outcome: InsertOutcome;
+  mayExist: boolean;
+}
 
 /** The document, as search-mappings/messages.template.json maps it (search text in SEARCH_DOCUMENT_FORMAT). */
 interface MessageDoc {
@@ -221,63 +227,74 @@ export class ElasticsearchMessageIndex implements MessageIndex {
 
   /**
    * The index step of a capture group (BlobsThenIndex, after its blobs), with CaptureStore.storeAll's outcomes and
-   * guarantees. One `_bulk` and one refresh for the whole batch; the Redis reservations and confirms of its messages go out
-   * together (one connection writes them back to back, so they travel as a pipeline).
+   * guarantees, and for each failure whether its document may exist all the same, so the blobs a listed message
+   * points at are never taken away. One `_bulk` and one refresh for the whole batch; the Redis reservations and
+   * confirms of its messages go out together (one connection writes them back to back, so they travel as a pipeline).
    */
-  async insertMany(batch: Pick<CapturedMessage, 'record' | 'charge'>[]): Promise<InsertOutcome[]> {
-    const outcomes: InsertOutcome[] = new Array(batch.length);
-    const reserved = await Promise.all(batch.map(({ record, charge }) => this.quota.reserve(record.workspaceId, record.inboxId, record.id, charge)));
-    const writes = batch.filter((_, index) => reserved[index]);
+  async insertMany(batch: Pick<CapturedMessage, 'record' | 'charge'>[]): Promise<IndexWrite[]> {
+    const writes: IndexWrite[] = new Array(batch.length);
+    let reserved: boolean[];
+    try {
+      reserved = await Promise.all(batch.map(({ record, charge }) => this.quota.reserve(record.workspaceId, record.inboxId, record.id, charge)));
+    } catch (error) {
+      // Before the bulk: no document was written. A reservation that was made is settled by the ledger's reconcile.
+      const failure = toAppError(error);
+      return batch.map(() => ({ outcome: failure, mayExist: false }));
+    }
+    const attempted = batch.filter((_, index) => reserved[index]);
     reserved.forEach((ok, index) => {
-      if (!ok) outcomes[index] = 'quota_reached';
+      if (!ok) writes[index] = { outcome: 'quota_reached', mayExist: false };
     });
-    if (writes.length === 0) return outcomes;
+    if (attempted.length === 0) return writes;
     const positions = batch.flatMap((_, index) => (reserved[index] ? [index] : []));
     let items: Partial<Record<estypes.BulkOperationType, estypes.BulkResponseItem>>[];
     try {
       ({ items } = await this.client.bulk({
         index: this.alias,
         require_alias: true,
-        operations: writes.flatMap(({ record }) => [{ create: { _id: record.id, routing: record.workspaceId } }, toDoc(record)]),
+        operations: attempted.flatMap(({ record }) => [{ create: { _id: record.id, routing: record.workspaceId } }, toDoc(record)]),
       }));
     } catch (error) {
       // Only a write known not to have happened gives its counts back; after a timeout it may have, and the
       // ledger's reconcile settles the reservations by looking the messages up.
-      if (certainlyNotApplied(error)) await Promise.all(writes.map(({ record }) => this.quota.release(record.workspaceId, record.id).catch(() => undefined)));
+      const applied = !certainlyNotApplied(error);
+      if (!applied) await Promise.all(attempted.map(({ record }) => this.quota.release(record.workspaceId, record.id).catch(() => undefined)));
       const failure = translateElasticsearchError(error);
       if (!(failure instanceof AppError)) throw failure;
-      for (const index of positions) outcomes[index] = failure;
-      return outcomes;
+      for (const index of positions) writes[index] = { outcome: failure, mayExist: applied };
+      return writes;
     }
     const stored: MessageRecord[] = [];
     await Promise.all(items.map(async (item, n) => {
       const result = item.create;
-      const { record } = writes[n]!;
+      const { record } = attempted[n]!;
       const index = positions[n]!;
       if (result && result.status >= 200 && result.status < 300) {
         stored.push(record);
-        outcomes[index] = 'stored';
+        writes[index] = { outcome: 'stored', mayExist: true };
         return;
       }
       // A refused item was not written, so its count goes back.
       await this.quota.release(record.workspaceId, record.id).catch(() => undefined);
-      outcomes[index] = result?.status === 409
-        ? new AppError('already_exists', `message ${record.id} already exists`)
-        : new AppError('storage_unavailable', `Elasticsearch refused message ${record.id}: ${result?.error?.reason ?? `status ${result?.status}`}`, { component: 'elasticsearch' });
+      writes[index] = result?.status === 409
+        // A document with this id is there: ids are new per capture, so most likely this very one, written by an
+        // attempt the transport retried after its answer was lost. Its blobs are the document's.
+        ? { outcome: new AppError('already_exists', `message ${record.id} already exists`), mayExist: true }
+        : { outcome: new AppError('storage_unavailable', `Elasticsearch refused message ${record.id}: ${result?.error?.reason ?? `status ${result?.status}`}`, { component: 'elasticsearch' }), mayExist: false };
     }));
-    if (stored.length === 0) return outcomes;
+    if (stored.length === 0) return writes;
     // Stored, but not yet promised visible: a failed refresh fails the batch (SMTP 451) rather than answer 250
     // for messages a list might not show; reconcile then confirms them, as they are stored.
     try {
       await this.guard(() => this.visible());
     } catch (error) {
-      for (const index of positions) if (outcomes[index] === 'stored') outcomes[index] = error as AppError;
-      return outcomes;
+      for (const index of positions) if (writes[index]!.outcome === 'stored') writes[index] = { outcome: error as AppError, mayExist: true };
+      return writes;
     }
     // Confirming logs the arrival, so it waits for visibility: a waiter that looks the message up after its
     // stream position passed it must find it. A confirm lost to a Redis failure is settled by reconcile.
     await Promise.all(stored.map((record) => this.quota.confirm(record.workspaceId, record.id).catch(() => undefined)));
-    return outcomes;
+    return writes;
   }
 
   /** For settling reservations: true once the message is stored and visible to search. */

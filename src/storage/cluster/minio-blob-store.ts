@@ -180,6 +180,16 @@ export class MinioBlobStore implements BlobStore {
     for (const folder of folders) await this.removeAllUnder(checkBlobFolder(folder));
   }
 
+  /** Removes these objects, absent ones being no error: what a capture put, known by key, with no listing. */
+  async deleteKeys(keys: string[]): Promise<void> {
+    for (let start = 0; start < keys.length; start += REMOVE_BATCH) {
+      const names = keys.slice(start, start + REMOVE_BATCH);
+      const results = await bounded(`delete ${names.length} objects`, () => this.client.removeObjects(this.bucket, names));
+      const failed = results.find((result) => result?.Error);
+      if (failed) throw unavailable(`delete ${failed.Error!.Key ?? names[0]}`, failed.Error!.Code ?? 'error');
+    }
+  }
+
   /**
    * Removes a batch at a time as the listing streams in, so the time bound holds per batch: listing a whole namespace
    * of 100,000 messages in one bounded step took longer than the bound.

@@ -1,10 +1,12 @@
-// Retention on a real embedded backend: messages past their workspace's retention_days go, with their blobs.
+// Retention on a real embedded backend: messages past their workspace's retention_days go, with their blobs; a
+// workspace whose plan is not configured keeps all of them.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { loadConfig } from '../../../src/config.js';
+import { DEFAULT_PLANS, loadConfig } from '../../../src/config.js';
 import { openBackend } from '../../../src/storage/index.js';
 import type { Backend } from '../../../src/storage/ports.js';
 import { WorkspaceService } from '../../../src/services/accounts/workspaces.js';
@@ -16,7 +18,9 @@ import { insertOne, aMessage, UNLIMITED } from '../../contract/fixtures.js';
 const NOW = new Date('2026-11-21T12:00:00Z');
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 3600 * 1000);
 
-describe('RetentionWorker', () => {
+describe('RetentionWorker', function () {
+  // A real database and its writer thread, which a loaded machine starts slowly.
+  this.timeout(30_000);
   let dataDir: string;
   let backend: Backend;
   let workspaces: WorkspaceService;
@@ -64,6 +68,35 @@ describe('RetentionWorker', () => {
     assert.ok(await backend.blobs.get(rawBlobKey(weekly.id, weeklyNew)), 'kept messages keep their blobs');
 
     assert.equal(await worker.sweep(), 0);
+  });
+
+  it('deletes nothing of a workspace whose plan is not configured, and says so naming the workspace and the plan', async () => {
+    // Created while a 'gold' plan was configured; the service below is the next start's, where it is not.
+    const withGold = new WorkspaceService(backend.metadata, backend.captures, { ...DEFAULT_PLANS, gold: { ...DEFAULT_PLANS.unlimited!, name: 'gold' } }, () => NOW);
+    const golden = (await withGold.createWorkspace('golden', 'gold')).workspace;
+    const month = await store(golden, daysAgo(30));
+    const ancient = await store(golden, daysAgo(4000));
+    const expired = await store(weekly, daysAgo(9));
+
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'warn' }, new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    }));
+    const worker = new RetentionWorker(backend, workspaces, log, () => NOW);
+    assert.equal(await worker.sweep(), 1, 'the configured plans are swept as ever');
+    assert.equal(await backend.messages.get(weekly.id, expired), null);
+    for (const id of [month, ancient]) {
+      assert.notEqual(await backend.messages.get(golden.id, id), null, 'kept, however old');
+      assert.ok(await backend.blobs.get(rawBlobKey(golden.id, id)), 'with its raw');
+    }
+    const warning = lines.find((line) => line.workspace_id === golden.id);
+    assert.ok(warning, `a warning names the workspace: ${JSON.stringify(lines)}`);
+    assert.equal(warning.plan, 'gold');
+    assert.match(String(warning.msg), /plan 'gold', which SANDBOX_PLANS does not define: none of its mail is deleted/);
+    assert.deepEqual(await workspaces.unconfiguredPlans(), [{ plan: 'gold', workspaceIds: [golden.id] }]);
   });
 
   it('runs one pass at a time when asked twice at once', async () => {
