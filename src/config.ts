@@ -57,6 +57,11 @@ export interface Config {
   thumbnailConcurrency: number;
   /** Requests by signed file link per workspace per minute. */
   signedLinkRate: number;
+  /**
+   * Memory (MB) the rate limits and sign-in throttle state may take (in this process on the embedded profile, in Redis
+   * for all nodes on the cluster); past it the state used least recently is forgotten first.
+   */
+  rateLimitMemoryMb: number;
   /** Message files (raw, HTML, attachments, thumbnails) served at once per workspace; more wait their turn. */
   fileServesPerWorkspace: number;
   /** Longest a 429 answer is held before it is sent (never past its Retry-After). */
@@ -555,6 +560,7 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
     thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),
     signedLinkRate: readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600),
+    rateLimitMemoryMb: readPositiveInt(env, 'SANDBOX_RATE_LIMIT_MEMORY_MB', 32),
     fileServesPerWorkspace: readPositiveInt(env, 'SANDBOX_FILE_SERVES_PER_WORKSPACE', 4),
     refusalPauseMs: readPositiveInt(env, 'SANDBOX_REFUSAL_PAUSE_MS', 1000),
     tlsCertPath,

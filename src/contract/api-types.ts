@@ -961,14 +961,24 @@ export interface paths {
          * @description Answers 201 with the signed-in person and sets the `sbx_session` cookie (`HttpOnly`, `SameSite=Lax`, `Path`
          *     the base path, `Secure` when the service is reached over https). A wrong password and an unknown email get
          *     the same 401 `invalid_credentials`, in the same time. Every attempt is reserved before its password is
-         *     checked, so however many arrive at once, at most these are checked in a 15-minute window: 5 wrong ones for an
-         *     account from one client address, and 20 from one address over all accounts and one-time links; past them the
-         *     answer is 429 `rate_limited` with `Retry-After` until the window has passed, right password or not (a right
-         *     one is not counted). Only one check of an account's password runs at a time; others wait their turn (429 with
-         *     `Retry-After: 1` after 10 s). An account is never locked for other addresses: past 5 wrong passwords in the window from
-         *     anywhere, each further attempt on it waits before its check, 0.5 s doubling per wrong attempt up to 8 s. At
-         *     most two password checks run at once on a server, with a short queue that takes turns between client
-         *     addresses; a full queue answers 503 `server_busy` (and an address with two checks in it 429), both with
+         *     checked, so however many arrive at once, at most these are checked (past them 429 `rate_limited` with
+         *     `Retry-After` until the window has passed, right password or not; a right one is not counted):
+         *
+         *     - from a browser this account does not know: 20 wrong attempts in 15 minutes from one client address over all
+         *       accounts and one-time links; 5 for this account from one address; and **10 a minute for this account from
+         *       every such browser together**, however many addresses they use (the account-wide rate). A right password
+         *       gives its attempt back but does not reset the account-wide count, so the owner getting in hands a crowd of
+         *       guessers nothing;
+         *     - from a browser that signed in to this account before: 5 wrong in 15 minutes for that browser alone, and none
+         *       of the limits above. A right password sets the **device cookie** `sbx_device` (`HttpOnly`,
+         *       `SameSite=Strict`, `Path` the base path + `/v1/session`, `Secure` over https, kept 90 days): per account,
+         *       a random id signed by the server (HMAC) with the email and when its password was set, so only a right
+         *       password earns one, it holds no email, and a new password makes every browser's token for the account
+         *       worthless. Up to 5 accounts' tokens share the cookie. This is how the owner still gets in while a crowd is
+         *       throttled (OWASP's device cookies).
+         *
+         *     At most two password checks run at once on a server, with a short queue that takes turns between client
+         *     addresses; a full queue answers 503 `server_busy` (and an address with four checks in it 429), both with
          *     `Retry-After: 1`. A person who belongs
          *     to no workspace gets 403 `no_workspace`. `workspace_id` picks the workspace the session starts in (the
          *     person's oldest membership when absent). When the request carries an `Origin` header it must be this
@@ -1029,7 +1039,8 @@ export interface paths {
         get?: never;
         /**
          * Change the person's password; every other session of theirs ends
-         * @description `current_password` wrong answers 401 `invalid_credentials` (and counts as a failed sign-in attempt). The new
+         * @description `current_password` wrong answers 401 `invalid_credentials` (and counts as a failed sign-in attempt, under a
+         *     limit of this session's own: 5 in 15 minutes, so a crowd guessing the account does not hold it up). The new
          *     password must be 10 to 1024 characters and differ from the email. Every other session of the person ends at
          *     once, on every node; this one continues.
          */
@@ -4668,7 +4679,7 @@ export interface operations {
             /** @description Signed in; the cookie is set */
             201: {
                 headers: {
-                    /** @description sbx_session=...; Path=/; HttpOnly; SameSite=Lax (and Secure over https) */
+                    /** @description sbx_session=...; Path=/; HttpOnly; SameSite=Lax (and Secure over https), and sbx_device=...; Path=/v1/session; HttpOnly; SameSite=Strict */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };

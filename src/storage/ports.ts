@@ -443,26 +443,30 @@ export interface AttemptReservation {
   resetInSeconds: number;
 }
 
+/**
+ * Token buckets and attempt windows, keyed by whatever the caller names (a workspace, an address, an email someone
+ * typed). Keys cost the same whatever their length, and all of them together stay within the memory the limiter was
+ * given (SANDBOX_RATE_LIMIT_MEMORY_MB): past it the state used least recently is forgotten first, as if its window
+ * had ended. Every node sees the same state.
+ */
 export interface RateLimiter {
   take(key: string, perSecond: number): Promise<RateDecision>;
   /**
    * Counts an attempt (a password or link guess about to be checked) under `key` in a fixed window of
-   * `windowSeconds` that starts at the key's first attempt, unless `limit` attempts are counted already: then it
+   * `windowSeconds` (at most an hour) that starts at the key's first attempt, unless `limit` attempts are counted already: then it
    * counts nothing and is not allowed. Check and count are one atomic step, so however many callers reserve at
    * once, at most `limit` are allowed per window. `limit` null counts without a limit.
    */
   reserveAttempt(key: string, windowSeconds: number, limit: number | null): Promise<AttemptReservation>;
-  /** Gives back one attempt of the key's window (the guess turned out right); the window's end stays. */
+  /**
+   * Gives back one attempt of the key's window (the guess turned out right, or was never checked); the window's end
+   * stays, and a window given back to no attempts is forgotten, so reservations given back leave nothing behind.
+   */
   refundAttempt(key: string): Promise<void>;
   /** Forgets the key's attempts. */
   clearAttempts(key: string): Promise<void>;
-  /**
-   * Takes the lease on `key` for at most `ttlMs` unless someone holds it; resolves to the holder's token, or null
-   * when it is held. Every node sees the same leases.
-   */
-  acquireLease(key: string, ttlMs: number): Promise<string | null>;
-  /** Gives the lease back if `token` still holds it (an expired lease may belong to someone else by now). */
-  releaseLease(key: string, token: string): Promise<void>;
+  /** Bytes the state takes now (an estimate that errs high), and the most it may take. */
+  stateSize(): Promise<{ bytes: number; limitBytes: number }>;
 }
 
 /** One component a backend depends on (a database, a server), checked for readiness on request. */
