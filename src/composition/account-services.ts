@@ -12,6 +12,7 @@ import { MemberService } from '../services/accounts/members.js';
 import { InvitationService } from '../services/accounts/invitations.js';
 import { ApiKeyService } from '../services/accounts/api-keys.js';
 import { DeviceTokens } from '../services/accounts/device-tokens.js';
+import { OperatorMembers } from '../services/accounts/operator-members.js';
 
 export interface AccountServices {
   audit: AuditLog;
@@ -20,6 +21,7 @@ export interface AccountServices {
   members: MemberService;
   invitations: InvitationService;
   apiKeys: ApiKeyService;
+  operatorMembers: OperatorMembers;
 }
 
 export function buildAccountServices(backend: Backend, config: Config, workspaces: WorkspaceService, now: () => Date = () => new Date()): AccountServices {
@@ -37,5 +39,6 @@ export function buildAccountServices(backend: Backend, config: Config, workspace
     members: new MemberService(backend.accounts, sessions, audit),
     invitations: new InvitationService(backend.accounts, backend.metadata, workspaces, throttle, hasher, audit, config.invitationTtlHours, now),
     apiKeys: new ApiKeyService(backend.metadata, workspaces, audit, now),
+    operatorMembers: new OperatorMembers(backend.metadata, workspaces, people, audit),
   };
 }

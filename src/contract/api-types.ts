@@ -1208,16 +1208,22 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation, by setting a password (new account) or with the account's password
-         * @description An invitation never sets the password of an account that exists, since its link proves nothing about who
-         *     holds it. When nobody has the invited email anywhere on this service (no person, no membership), `password`
-         *     becomes its password (10 to 1024 characters). When it has an account with a password, `password` must be
-         *     that password (401 `invalid_credentials`, throttled like sign-in). When it has an account or a membership
-         *     whose password is not set yet (added by an operator with `member add`, or the first start's owner), the
-         *     answer is 409 `account_unclaimed`: the person sets it with the set-password link an operator gives them,
-         *     then accepts. The person becomes a member with the invitation's role, and the link stops working; sign in
-         *     next. A used, revoked, expired or unknown token answers 400 `invalid_link`; a full workspace 402
-         *     `limit_reached`. Every accept, and every refused one, is written to the workspace's audit log
-         *     (`invitation.accepted`, `invitation.accept_refused`).
+         * @description An invitation proves nothing about who holds its link (the inviting admins have it too), so accepting never
+         *     sets the password of an account that exists, and it answers alike whatever the email has: no account, an
+         *     account with a password, or one whose password is not set yet (added by an operator, the first start's
+         *     owner). In that order, for every email: a used, revoked, expired or unknown token answers 400
+         *     `invalid_link`; a full workspace 402 `limit_reached`; a `password` that breaks the new-password rules (10 to
+         *     1024 characters, not the email) 400 `invalid_request`; then one throttled attempt (as sign-in's, from a
+         *     browser the account does not know) that costs one password hash either way. When the email has an account,
+         *     `password` must be its password; when its password is not set yet, nothing is; both refusals are the same
+         *     401 `invalid_credentials` with the same message. When nobody has the email anywhere on the service,
+         *     `password` becomes the password of a new account, made with the membership in one step. Such an account
+         *     belongs to the inviting workspace: it records which invitation made it, and an operator's `admin member add`
+         *     to another workspace refuses it (saying how and when it was made) until the email's owner has set its
+         *     password from a set-password link an operator issued (`admin member password`), unless the operator passes
+         *     `--trust-account`. The person becomes a member with the invitation's role, and the link stops working; sign
+         *     in next. Every accept, and every refused one, is written to the workspace's audit log
+         *     (`invitation.accepted`, `invitation.accept_refused` with the refusal's code, which is also alike).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -1567,13 +1573,13 @@ export interface components {
          *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503;
          *     query_too_expensive 422; too_many_queries, too_many_waits, too_many_streams 429;
          *     not_configured 400; spam_engine_unavailable 503;
-         *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unclaimed 409;
+         *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unproved 409;
          *     host_not_allowed 421; metrics_token_required 403;
          *     request_timeout 408; too_many_connections, too_many_transactions 503;
          *     method_not_allowed 405.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions" | "method_not_allowed";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unproved" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions" | "method_not_allowed";
         /**
          * @description A JSON-RPC 2.0 message of the Model Context Protocol (a request, a notification or a response); the
          *     protocol's own schema says the rest.
@@ -1765,8 +1771,13 @@ export interface components {
             /** @description How an operator changes the plan (it is not a dashboard action) */
             how_to_change: string;
         };
-        /** @enum {string} */
-        AuditAction: "session.signed_in" | "person.password_changed" | "person.password_set" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "invitation.accept_refused" | "member.role_changed" | "member.removed" | "member.left" | "api_key.created" | "api_key.revoked";
+        /**
+         * @description `member.added` is an operator's `admin member add` (actor `operator`); its details say the role and whether
+         *     the account was made by that step (`made_now`), existed (`existing`), or was made by another workspace's
+         *     invitation and let in by the operator's `--trust-account`.
+         * @enum {string}
+         */
+        AuditAction: "session.signed_in" | "person.password_changed" | "person.password_set" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "invitation.accept_refused" | "member.added" | "member.role_changed" | "member.removed" | "member.left" | "api_key.created" | "api_key.revoked";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -2476,7 +2487,8 @@ export interface components {
         };
         /**
          * @description An object with that name already exists (`already_exists`); the change would leave the workspace without an
-         *     owner (`last_owner`); the invited email's account has no password yet (`account_unclaimed`)
+         *     owner (`last_owner`). `account_unproved` is the admin CLI's alone (`member add` of an email whose account
+         *     another workspace's invitation made, and nobody has proved since); no endpoint answers it
          */
         Conflict: {
             headers: {
@@ -5199,7 +5211,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["LimitReached"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["MisdirectedRequest"];
@@ -5796,14 +5807,14 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsV1ApiKeysPostRequestBodyContentApplicationJsonAccessValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/api-keys"]["post"]["requestBody"]["content"]["application/json"]["access"]> = ["read", "read_write"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unclaimed", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unproved", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed"];
 export const readinessStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["status"]> = ["ready", "not_ready"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "admin", "member"];
 export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked", "expired"];
 export const invitationWithLinkStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationWithLink"]["status"]> = ["pending"];
 export const apiKeyAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["access"]> = ["read", "read_write"];
 export const apiKeyWithSecretAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyWithSecret"]["access"]> = ["read", "read_write"];
-export const auditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditAction"]> = ["session.signed_in", "person.password_changed", "person.password_set", "invitation.created", "invitation.revoked", "invitation.accepted", "invitation.accept_refused", "member.role_changed", "member.removed", "member.left", "api_key.created", "api_key.revoked"];
+export const auditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditAction"]> = ["session.signed_in", "person.password_changed", "person.password_set", "invitation.created", "invitation.revoked", "invitation.accepted", "invitation.accept_refused", "member.added", "member.role_changed", "member.removed", "member.left", "api_key.created", "api_key.revoked"];
 export const workspaceRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Workspace"]["role"]> = ["owner", "admin", "member"];
 export const workspaceAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Workspace"]["access"]> = ["read", "read_write"];
 export const chaosConnectionTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosConnectionTrigger"]["code"]> = [421, 554];

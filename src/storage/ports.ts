@@ -21,7 +21,9 @@ export type AcceptInvitationOutcome =
   /** Unknown token, or one already accepted, revoked or expired. */
   | { outcome: 'invalid' }
   | { outcome: 'already_member'; invitation: Invitation }
-  | { outcome: 'limit_reached'; invitation: Invitation };
+  | { outcome: 'limit_reached'; invitation: Invitation }
+  /** A new person was to be created with the membership, but the email has one. */
+  | { outcome: 'email_taken' };
 
 export interface MetadataStore {
   createWorkspace(workspace: Workspace): Promise<void>;
@@ -98,8 +100,11 @@ export interface AccountStore {
   createPerson(person: Person): Promise<'created' | 'email_taken'>;
   getPerson(id: string): Promise<Person | null>;
   findPersonByEmail(email: string): Promise<Person | null>;
-  /** Replaces the password hash; false when no such person. */
-  setPersonPassword(id: string, passwordHash: string, at: Date): Promise<boolean>;
+  /**
+   * Replaces the password hash; false when no such person. `proved`: it was set from an operator's set-password link,
+   * so provedAt becomes `at` too.
+   */
+  setPersonPassword(id: string, passwordHash: string, at: Date, proved: boolean): Promise<boolean>;
 
   getMember(workspaceId: string, email: string): Promise<Member | null>;
   /** The workspace's members, oldest first. */
@@ -143,8 +148,10 @@ export interface AccountStore {
    * In one atomic step: checks the invitation is pending and unexpired at `at`, adds its email as a member with its
    * role (unless a member already, or the workspace has `memberLimit` members), and marks it accepted.
    * 'already_member' marks it accepted too (it is used up); 'limit_reached' changes nothing, so it stays pending.
+   * With `newPerson`, the person is created in the same step, unless one with that email exists ('email_taken':
+   * nothing changed), so an account an invitation makes never exists without its membership nor the other way round.
    */
-  acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null): Promise<AcceptInvitationOutcome>;
+  acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null, newPerson: Person | null): Promise<AcceptInvitationOutcome>;
 
   /** Stores the link and revokes (forgets) the email's older unused ones: only the newest link of an email works. */
   createPasswordLink(link: PasswordLink): Promise<void>;

@@ -113,18 +113,21 @@ export class PeopleService {
     const right = await this.throttle.attempt(keys, () => this.hasher.verifyOrPretend(current, person.passwordHash, client.ip));
     if (!right) throw new AppError('invalid_credentials', 'the current password is wrong');
     assertAcceptablePassword(next, person.email, 'new_password');
-    await this.accounts.setPersonPassword(person.id, await this.hasher.hash(next, client.ip), this.now());
+    await this.accounts.setPersonPassword(person.id, await this.hasher.hash(next, client.ip), this.now(), false);
     const ended = await this.sessions.endAll(person.id, principal.session.id);
     await this.audit.record(principal.workspace.id, person.email, 'person.password_changed', person.email);
     return ended;
   }
 
-  /** Creates the person without a password unless they exist. */
-  private async ensurePerson(email: string): Promise<void> {
-    if (await this.accounts.findPersonByEmail(email)) return;
+  /** The person, made by the operator without a password unless they exist; `created` when this call made them. */
+  async ensurePerson(email: string): Promise<{ person: Person; created: boolean }> {
+    const found = await this.accounts.findPersonByEmail(email);
+    if (found) return { person: found, created: false };
     const now = this.now();
+    const person: Person = { id: newId('psn', now.getTime()), email, passwordHash: null, createdAt: now, passwordChangedAt: null, origin: { kind: 'operator' }, provedAt: null };
     // Another node or request may create them at the same moment; either way they exist afterwards.
-    await this.accounts.createPerson({ id: newId('psn', now.getTime()), email, passwordHash: null, createdAt: now, passwordChangedAt: null });
+    if ((await this.accounts.createPerson(person)) === 'created') return { person, created: true };
+    return { person: (await this.accounts.findPersonByEmail(email))!, created: false };
   }
 
   private async issuePasswordLink(email: string, baseUrl: string): Promise<OneTimeLink> {
@@ -141,18 +144,6 @@ export class PeopleService {
     await this.ensurePerson(email);
     await this.metadata.addMember({ workspaceId: workspace.id, email, role: 'owner', createdAt: this.now() }, null);
     return this.issuePasswordLink(email, baseUrl);
-  }
-
-  /**
-   * The admin CLI's `member add`, right after the membership: the person and the link that sets their password, so no
-   * membership waits for a password that whoever comes first could choose. Null when the person has a password
-   * already: they sign in with it.
-   */
-  async passwordLinkUnlessSet(emailGiven: string, baseUrl: string): Promise<OneTimeLink | null> {
-    const email = normaliseEmail(emailGiven);
-    await this.ensurePerson(email);
-    const person = await this.accounts.findPersonByEmail(email);
-    return person?.passwordHash != null ? null : this.issuePasswordLink(email, baseUrl);
   }
 
   /** The admin CLI's `member password`: a link for anyone who is a member somewhere; older unused links stop working. */
@@ -183,9 +174,9 @@ export class PeopleService {
     const passwordHash = await this.hasher.hash(password, client.ip);
     const link = await this.accounts.usePasswordLink(hashSecret(token), this.now());
     if (!link) throw new AppError('invalid_link', INVALID_LINK);
-    await this.ensurePerson(link.email);
-    const person = (await this.accounts.findPersonByEmail(link.email))!;
-    await this.accounts.setPersonPassword(person.id, passwordHash, this.now());
+    const { person } = await this.ensurePerson(link.email);
+    // The operator issued the link for this email and handed it to its owner: the account is theirs now.
+    await this.accounts.setPersonPassword(person.id, passwordHash, this.now(), true);
     await this.sessions.endAll(person.id);
     for (const member of await this.accounts.listMembershipsOf(link.email)) {
       await this.audit.record(member.workspaceId, link.email, 'person.password_set', link.email);
