@@ -72,6 +72,11 @@ export interface Config {
   thumbnailMemoryMb: number;
   /** Requests by signed file link per workspace per minute. */
   signedLinkRate: number;
+  /**
+   * Memory (MB) the rate limits and sign-in throttle state may take (in this process on the embedded profile, in Redis
+   * for all nodes on the cluster); past it the state used least recently is forgotten first.
+   */
+  rateLimitMemoryMb: number;
   /** Message files (raw, HTML, attachments, thumbnails) served at once per workspace; more wait their turn. */
   fileServesPerWorkspace: number;
   /** Longest a 429 answer is held before it is sent (never past its Retry-After). */
@@ -696,6 +701,7 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),
     thumbnailMemoryMb: readThumbnailMemoryMb(env),
     signedLinkRate: readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600),
+    rateLimitMemoryMb: readPositiveInt(env, 'SANDBOX_RATE_LIMIT_MEMORY_MB', 32),
     fileServesPerWorkspace: readPositiveInt(env, 'SANDBOX_FILE_SERVES_PER_WORKSPACE', 4),
     refusalPauseMs: readPositiveInt(env, 'SANDBOX_REFUSAL_PAUSE_MS', 1000),
     tlsCertPath,

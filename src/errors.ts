@@ -60,7 +60,8 @@ export const ERROR_TABLE = {
   csrf_failed: { http: 403 },
   no_workspace: { http: 403 },
   last_owner: { http: 409 },
-  account_unclaimed: { http: 409 },
+  // The admin CLI's member add: the email's account was made through another workspace's invitation, never proved.
+  account_unproved: { http: 409 },
   // The edge: a Host that names none of this server's addresses (DNS rebinding), metrics of a server reachable from
   // other machines without their token, SMTP AUTH in the clear when SANDBOX_SMTP_REQUIRE_TLS=1 (RFC 4954).
   host_not_allowed: { http: 421 },

@@ -9,6 +9,7 @@ import { openBackend } from '../storage/index.js';
 import { WorkspaceService } from '../services/accounts/workspaces.js';
 import { buildCaptureServices } from '../composition/capture-services.js';
 import { buildAccountServices } from '../composition/account-services.js';
+import { describeAccount } from '../services/accounts/operator-members.js';
 import { contentPoolFor } from '../content/content-pool.js';
 import { assertPathsExist, findInbox, importMessages, importSummaryText } from './import-messages.js';
 import type { Access, MemberRole } from '../domain/types.js';
@@ -22,9 +23,13 @@ const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
   key revoke --id KEY_ID
   plan set --workspace ID --plan PLAN
   plan list                                      the plans and their limits
-  member add --workspace ID --email E --role owner|admin|member
-                                                 add a member; prints the one-time link that sets their
-                                                 password, unless they have one already
+  member add --workspace ID --email E --role owner|admin|member [--trust-account]
+                                                 add a member; says how and when the email's account was made,
+                                                 and prints the one-time link that sets their password unless
+                                                 they have one already. An account another workspace's
+                                                 invitation made, whose password nobody has set since from an
+                                                 operator's link, is refused unless --trust-account (you know
+                                                 its owner made it)
   member password --email E                      print a one-time link that sets the password of a member of
                                                  any workspace, for SANDBOX_PASSWORD_LINK_TTL_HOURS (default 24);
                                                  the link names SANDBOX_PUBLIC_URL, else this host's HTTP port
@@ -98,6 +103,7 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
       id: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
+      'trust-account': { type: 'boolean' },
       inbox: { type: 'string' },
       concurrency: { type: 'string' },
       json: { type: 'boolean' },
@@ -153,17 +159,30 @@ async function run(argv: string[]): Promise<{ json: unknown; text: string }> {
         return { json: plans, text: plans.map((p) => JSON.stringify(p)).join('\n') };
       }
       case 'member add': {
-        const workspaceId = required(values, 'workspace');
-        const email = required(values, 'email').toLowerCase();
         const role = oneOf(required(values, 'role'), ROLES, 'role');
-        await workspaces.addMember(workspaceId, email, role);
-        const { people } = buildAccountServices(backend, config, workspaces);
-        const link = await people.passwordLinkUnlessSet(email, linkBaseUrl(config, config.httpPort));
+        const { operatorMembers } = buildAccountServices(backend, config, workspaces);
+        const added = await operatorMembers.add(required(values, 'workspace'), required(values, 'email'), role, { trustAccount: values['trust-account'] === true },
+          linkBaseUrl(config, config.httpPort));
+        const { link, account: { person } } = added;
         return {
-          json: { workspace_id: workspaceId, email, role, set_password_url: link?.url ?? null, expires_at: link?.expiresAt.toISOString() ?? null },
-          text: link
-            ? `${email} added to ${workspaceId} as ${role}; open this link to set their password (shown once, until ${link.expiresAt.toISOString()}):\n${link.url}`
-            : `${email} added to ${workspaceId} as ${role}; they have a password already and sign in with it`,
+          json: {
+            workspace_id: added.workspace.id,
+            email: added.email,
+            role,
+            account: {
+              made_by: person.origin.kind,
+              made_at: person.createdAt.toISOString(),
+              made_now: added.account.madeNow,
+              invited_to_workspace_id: person.origin.kind === 'invitation' ? person.origin.workspaceId : null,
+              invited_by: person.origin.kind === 'invitation' ? person.origin.invitedBy : null,
+              password_set_at: person.passwordHash === null ? null : person.passwordChangedAt?.toISOString() ?? null,
+              proved_at: person.provedAt?.toISOString() ?? null,
+            },
+            set_password_url: link?.url ?? null,
+            expires_at: link?.expiresAt.toISOString() ?? null,
+          },
+          text: `${added.email} added to ${added.workspace.id} as ${role}. ${describeAccount(added.account)}`
+            + (link ? `.\nOpen this link to set their password (shown once, until ${link.expiresAt.toISOString()}):\n${link.url}` : '; they sign in with it'),
         };
       }
       case 'member password': {

@@ -77,6 +77,7 @@ export async function buildServices(config: Readonly<Config>, deps: ApplicationD
     contentTasks: () => contentPool.stats(),
     contentTasksStarted: () => contentPool.tasksStarted(),
     workerThreads: () => new Map([['content', contentPool.threads.length], ...backend.workerThreads()]),
+    rateLimitState: () => backend.rateLimiter.stateSize(),
   });
 
   const outboundNames = new NameResolver(nameResolverSettings(config));

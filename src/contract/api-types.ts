@@ -963,14 +963,24 @@ export interface paths {
          * @description Answers 201 with the signed-in person and sets the `sbx_session` cookie (`HttpOnly`, `SameSite=Lax`, `Path`
          *     the base path, `Secure` when the service is reached over https). A wrong password and an unknown email get
          *     the same 401 `invalid_credentials`, in the same time. Every attempt is reserved before its password is
-         *     checked, so however many arrive at once, at most these are checked in a 15-minute window: 5 wrong ones for an
-         *     account from one client address, and 20 from one address over all accounts and one-time links; past them the
-         *     answer is 429 `rate_limited` with `Retry-After` until the window has passed, right password or not (a right
-         *     one is not counted). Only one check of an account's password runs at a time; others wait their turn (429 with
-         *     `Retry-After: 1` after 10 s). An account is never locked for other addresses: past 5 wrong passwords in the window from
-         *     anywhere, each further attempt on it waits before its check, 0.5 s doubling per wrong attempt up to 8 s. At
-         *     most two password checks run at once on a server, with a short queue that takes turns between client
-         *     addresses; a full queue answers 503 `server_busy` (and an address with two checks in it 429), both with
+         *     checked, so however many arrive at once, at most these are checked (past them 429 `rate_limited` with
+         *     `Retry-After` until the window has passed, right password or not; a right one is not counted):
+         *
+         *     - from a browser this account does not know: 20 wrong attempts in 15 minutes from one client address over all
+         *       accounts and one-time links; 5 for this account from one address; and **10 a minute for this account from
+         *       every such browser together**, however many addresses they use (the account-wide rate). A right password
+         *       gives its attempt back but does not reset the account-wide count, so the owner getting in hands a crowd of
+         *       guessers nothing;
+         *     - from a browser that signed in to this account before: 5 wrong in 15 minutes for that browser alone, and none
+         *       of the limits above. A right password sets the **device cookie** `sbx_device` (`HttpOnly`,
+         *       `SameSite=Strict`, `Path` the base path + `/v1/session`, `Secure` over https, kept 90 days): per account,
+         *       a random id signed by the server (HMAC) with the email and when its password was set, so only a right
+         *       password earns one, it holds no email, and a new password makes every browser's token for the account
+         *       worthless. Up to 5 accounts' tokens share the cookie. This is how the owner still gets in while a crowd is
+         *       throttled (OWASP's device cookies).
+         *
+         *     At most two password checks run at once on a server, with a short queue that takes turns between client
+         *     addresses; a full queue answers 503 `server_busy` (and an address with four checks in it 429), both with
          *     `Retry-After: 1`. A person who belongs
          *     to no workspace gets 403 `no_workspace`. `workspace_id` picks the workspace the session starts in (the
          *     person's oldest membership when absent). When the request carries an `Origin` header it must be this
@@ -1031,7 +1041,8 @@ export interface paths {
         get?: never;
         /**
          * Change the person's password; every other session of theirs ends
-         * @description `current_password` wrong answers 401 `invalid_credentials` (and counts as a failed sign-in attempt). The new
+         * @description `current_password` wrong answers 401 `invalid_credentials` (and counts as a failed sign-in attempt, under a
+         *     limit of this session's own: 5 in 15 minutes, so a crowd guessing the account does not hold it up). The new
          *     password must be 10 to 1024 characters and differ from the email. Every other session of the person ends at
          *     once, on every node; this one continues.
          */
@@ -1199,16 +1210,22 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation, by setting a password (new account) or with the account's password
-         * @description An invitation never sets the password of an account that exists, since its link proves nothing about who
-         *     holds it. When nobody has the invited email anywhere on this service (no person, no membership), `password`
-         *     becomes its password (10 to 1024 characters). When it has an account with a password, `password` must be
-         *     that password (401 `invalid_credentials`, throttled like sign-in). When it has an account or a membership
-         *     whose password is not set yet (added by an operator with `member add`, or the first start's owner), the
-         *     answer is 409 `account_unclaimed`: the person sets it with the set-password link an operator gives them,
-         *     then accepts. The person becomes a member with the invitation's role, and the link stops working; sign in
-         *     next. A used, revoked, expired or unknown token answers 400 `invalid_link`; a full workspace 402
-         *     `limit_reached`. Every accept, and every refused one, is written to the workspace's audit log
-         *     (`invitation.accepted`, `invitation.accept_refused`).
+         * @description An invitation proves nothing about who holds its link (the inviting admins have it too), so accepting never
+         *     sets the password of an account that exists, and it answers alike whatever the email has: no account, an
+         *     account with a password, or one whose password is not set yet (added by an operator, the first start's
+         *     owner). In that order, for every email: a used, revoked, expired or unknown token answers 400
+         *     `invalid_link`; a full workspace 402 `limit_reached`; a `password` that breaks the new-password rules (10 to
+         *     1024 characters, not the email) 400 `invalid_request`; then one throttled attempt (as sign-in's, from a
+         *     browser the account does not know) that costs one password hash either way. When the email has an account,
+         *     `password` must be its password; when its password is not set yet, nothing is; both refusals are the same
+         *     401 `invalid_credentials` with the same message. When nobody has the email anywhere on the service,
+         *     `password` becomes the password of a new account, made with the membership in one step. Such an account
+         *     belongs to the inviting workspace: it records which invitation made it, and an operator's `admin member add`
+         *     to another workspace refuses it (saying how and when it was made) until the email's owner has set its
+         *     password from a set-password link an operator issued (`admin member password`), unless the operator passes
+         *     `--trust-account`. The person becomes a member with the invitation's role, and the link stops working; sign
+         *     in next. Every accept, and every refused one, is written to the workspace's audit log
+         *     (`invitation.accepted`, `invitation.accept_refused` with the refusal's code, which is also alike).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -1566,13 +1583,13 @@ export interface components {
          *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503;
          *     query_too_expensive 422; too_many_queries, too_many_waits, too_many_streams 429;
          *     not_configured 400; spam_engine_unavailable 503;
-         *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unclaimed 409;
+         *     invalid_link 400; invalid_credentials 401; session_required, role_required, csrf_failed, no_workspace 403; last_owner, account_unproved 409;
          *     host_not_allowed 421; metrics_token_required 403;
          *     request_timeout 408; too_many_connections, too_many_transactions 503;
          *     method_not_allowed 405; mcp_batch_too_large 400; too_many_mcp_calls 429 (an MCP tool's error, never an HTTP status).
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unclaimed" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions" | "method_not_allowed" | "mcp_batch_too_large" | "too_many_mcp_calls";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unproved" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions" | "method_not_allowed" | "mcp_batch_too_large" | "too_many_mcp_calls";
         /**
          * @description A JSON-RPC 2.0 message of the Model Context Protocol (a request, a notification or a response); the
          *     protocol's own schema says the rest.
@@ -1782,8 +1799,13 @@ export interface components {
             /** @description How an operator changes the plan (it is not a dashboard action) */
             how_to_change: string;
         };
-        /** @enum {string} */
-        AuditAction: "session.signed_in" | "person.password_changed" | "person.password_set" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "invitation.accept_refused" | "member.role_changed" | "member.removed" | "member.left" | "api_key.created" | "api_key.revoked";
+        /**
+         * @description `member.added` is an operator's `admin member add` (actor `operator`); its details say the role and whether
+         *     the account was made by that step (`made_now`), existed (`existing`), or was made by another workspace's
+         *     invitation and let in by the operator's `--trust-account`.
+         * @enum {string}
+         */
+        AuditAction: "session.signed_in" | "person.password_changed" | "person.password_set" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "invitation.accept_refused" | "member.added" | "member.role_changed" | "member.removed" | "member.left" | "api_key.created" | "api_key.revoked";
         AuditEntry: {
             id: string;
             /** Format: date-time */
@@ -2525,7 +2547,8 @@ export interface components {
         };
         /**
          * @description An object with that name already exists (`already_exists`); the change would leave the workspace without an
-         *     owner (`last_owner`); the invited email's account has no password yet (`account_unclaimed`)
+         *     owner (`last_owner`). `account_unproved` is the admin CLI's alone (`member add` of an email whose account
+         *     another workspace's invitation made, and nobody has proved since); no endpoint answers it
          */
         Conflict: {
             headers: {
@@ -4728,7 +4751,7 @@ export interface operations {
             /** @description Signed in; the cookie is set */
             201: {
                 headers: {
-                    /** @description sbx_session=...; Path=/; HttpOnly; SameSite=Lax (and Secure over https) */
+                    /** @description sbx_session=...; Path=/; HttpOnly; SameSite=Lax (and Secure over https), and sbx_device=...; Path=/v1/session; HttpOnly; SameSite=Strict */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -5248,7 +5271,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["LimitReached"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             421: components["responses"]["MisdirectedRequest"];
@@ -5846,7 +5868,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsV1ApiKeysPostRequestBodyContentApplicationJsonAccessValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/api-keys"]["post"]["requestBody"]["content"]["application/json"]["access"]> = ["read", "read_write"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unclaimed", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed", "mcp_batch_too_large", "too_many_mcp_calls"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unproved", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed", "mcp_batch_too_large", "too_many_mcp_calls"];
 export const readinessStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["status"]> = ["ready", "not_ready"];
 export const readinessWarningsCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["warnings"]["code"]> = ["plan_not_configured"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "admin", "member"];
@@ -5854,7 +5876,7 @@ export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const invitationWithLinkStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationWithLink"]["status"]> = ["pending"];
 export const apiKeyAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["access"]> = ["read", "read_write"];
 export const apiKeyWithSecretAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyWithSecret"]["access"]> = ["read", "read_write"];
-export const auditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditAction"]> = ["session.signed_in", "person.password_changed", "person.password_set", "invitation.created", "invitation.revoked", "invitation.accepted", "invitation.accept_refused", "member.role_changed", "member.removed", "member.left", "api_key.created", "api_key.revoked"];
+export const auditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditAction"]> = ["session.signed_in", "person.password_changed", "person.password_set", "invitation.created", "invitation.revoked", "invitation.accepted", "invitation.accept_refused", "member.added", "member.role_changed", "member.removed", "member.left", "api_key.created", "api_key.revoked"];
 export const workspaceRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Workspace"]["role"]> = ["owner", "admin", "member"];
 export const workspaceAccessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Workspace"]["access"]> = ["read", "read_write"];
 export const chaosConnectionTriggerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChaosConnectionTrigger"]["code"]> = [421, 554];

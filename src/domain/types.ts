@@ -55,6 +55,16 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
+/**
+ * How a person's account came to be. The service sends no mail, so only an operator vouches for an email: an account
+ * an invitation made holds a password chosen by whoever held the link, which the inviting workspace's admins had too.
+ */
+export type PersonOrigin =
+  /** The first start's owner, or an operator's `member add` or `member password`. */
+  | { kind: 'operator' }
+  /** Accepting an invitation of `workspaceId`, by someone nobody proved holds the email. */
+  | { kind: 'invitation'; workspaceId: string; invitationId: string; invitedBy: string };
+
 /** Someone who signs in to the dashboard; one per email (lower case), across workspaces. */
 export interface Person {
   id: string;
@@ -63,6 +73,12 @@ export interface Person {
   passwordHash: string | null;
   createdAt: Date;
   passwordChangedAt: Date | null;
+  origin: PersonOrigin;
+  /**
+   * When the password was last set from a set-password link an operator issued for this email (operators hand those
+   * to the emails' owners): null while nobody has proved that the email's owner holds the account.
+   */
+  provedAt: Date | null;
 }
 
 /** A dashboard session. The cookie holds a random token; only its hash is stored. */

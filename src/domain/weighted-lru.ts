@@ -36,6 +36,11 @@ export class WeightedLru<K, V> {
     this.totalWeight -= entry.weight;
   }
 
+  /** Every entry, least recently used first, without touching any; deleting while iterating is safe. */
+  *oldestFirst(): IterableIterator<[K, V]> {
+    for (const [key, entry] of this.entries) yield [key, entry.value];
+  }
+
   get weight(): number {
     return this.totalWeight;
   }

@@ -12,7 +12,7 @@ import type { ClientInfo, Principal } from '../services/accounts/principal.js';
 import type { SessionService } from '../services/accounts/sessions.js';
 import type { WorkspaceService } from '../services/accounts/workspaces.js';
 import { roleAtLeast } from '../domain/roles.js';
-import type { AnyReply, ExchangeReply, HandlerTable, KeyedOperationId, PublicHandlerTable, PublicOperationId, SessionCookie } from './handler.js';
+import type { AnyReply, DeviceCookie, ExchangeReply, HandlerTable, KeyedOperationId, PublicHandlerTable, PublicOperationId, SessionCookie } from './handler.js';
 import { CSRF_HEADER, changesState, foreignOriginRefusal, sessionCsrfRefusal } from './csrf.js';
 import { writeEventStream, type EventStreamReply } from './event-stream.js';
 import { JSON_BODY_LIMIT, readBody, readJsonBody } from './json-body.js';
@@ -74,6 +74,9 @@ interface State extends RequestState {
 
 /** The dashboard's session cookie (openapi.yaml's sessionCookie scheme). */
 export const SESSION_COOKIE = 'sbx_session';
+/** The device cookie a sign-in sets (openapi.yaml's signIn), sent back with sign-ins only. */
+const DEVICE_COOKIE = 'sbx_device';
+const DEVICE_COOKIE_PATH = '/v1/session';
 
 type ApiContext = RouterContext<State>;
 
@@ -175,13 +178,24 @@ function socketEncrypted(ctx: Context): boolean {
   return 'encrypted' in ctx.req.socket && ctx.req.socket.encrypted === true;
 }
 
-function writeSessionCookie(ctx: Context, change: SessionCookie, deps: HttpAppDeps): void {
-  // Behind a TLS-terminating proxy the request itself is plain http, but the browser's is not.
+/** Behind a TLS-terminating proxy the request itself is plain http, but the browser's is not. */
+function browserEncrypted(ctx: Context, deps: HttpAppDeps): boolean {
   const secure = socketEncrypted(ctx) || (deps.publicOrigin?.startsWith('https:') ?? false);
   if (secure) ctx.cookies.secure = true;
-  const attributes = { httpOnly: true, sameSite: 'lax', path: deps.basePath || '/', secure, overwrite: true } as const;
+  return secure;
+}
+
+function writeSessionCookie(ctx: Context, change: SessionCookie, deps: HttpAppDeps): void {
+  const attributes = { httpOnly: true, sameSite: 'lax', path: deps.basePath || '/', secure: browserEncrypted(ctx, deps), overwrite: true } as const;
   if ('clear' in change) ctx.cookies.set(SESSION_COOKIE, null, attributes);
   else ctx.cookies.set(SESSION_COOKIE, change.set, { ...attributes, expires: change.expiresAt });
+}
+
+/** Strict and on the sign-in path alone: no other request, and no other site's, carries it. */
+function writeDeviceCookie(ctx: Context, cookie: DeviceCookie, deps: HttpAppDeps): void {
+  ctx.cookies.set(DEVICE_COOKIE, cookie.set, {
+    httpOnly: true, sameSite: 'strict', path: `${deps.basePath}${DEVICE_COOKIE_PATH}`, secure: browserEncrypted(ctx, deps), overwrite: true, expires: cookie.expiresAt,
+  });
 }
 
 function parametersSchema(parameters: ParameterSpec[], location: 'path' | 'query' | 'header') {
@@ -285,6 +299,7 @@ function writeReply(ctx: Context, reply: Exclude<AnyReply, EventStreamReply | Ex
     return;
   }
   if (reply.sessionCookie) writeSessionCookie(ctx, reply.sessionCookie, deps);
+  if (reply.deviceCookie) writeDeviceCookie(ctx, reply.deviceCookie, deps);
   ctx.status = reply.status ?? 200;
   const json = JSON.stringify({ success: true, data: reply.data, ...(reply.nextCursor ? { next_cursor: reply.nextCursor } : {}) });
   // A large answer is encoded once here: from a string Koa measures its byte length and the socket write encodes
@@ -401,7 +416,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
           headers,
           body,
           baseUrl: deps.publicBaseUrl ?? `${requestOrigin(ctx)}${deps.basePath}`,
-          client: { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null },
+          client: { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null, deviceCookie: ctx.cookies.get(DEVICE_COOKIE) ?? null },
           signal: clientGone(ctx),
         };
         // A body the contract accepts whose message could not be composed (bad base64, a reserved header) says why.

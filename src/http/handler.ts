@@ -57,12 +57,18 @@ export interface ApiRequest<Op extends OperationId> extends PublicRequest<Op> {
 /** Sets the session cookie (sign-in) or clears it (sign-out) with a reply; the router owns its name and attributes. */
 export type SessionCookie = { set: string; expiresAt: Date } | { clear: true };
 
+/** Sets the device cookie (device-tokens.ts) with a sign-in's reply: its value and when the browser may forget it. */
+export interface DeviceCookie {
+  set: string;
+  expiresAt: Date;
+}
+
 /** The envelope's `data` (and `next_cursor` where the response declares one); 200 is the status unless set. */
 type JsonReplyFor<Status, Envelope> = Envelope extends { data: infer Data }
   ? (Status extends 200 ? { status?: 200 } : { status: Status })
     & { data: Data }
     & ('next_cursor' extends keyof Envelope ? { nextCursor?: string | null } : { nextCursor?: never })
-    & { sessionCookie?: SessionCookie }
+    & { sessionCookie?: SessionCookie; deviceCookie?: DeviceCookie }
   : never;
 
 export interface FileReply {

@@ -35,6 +35,8 @@ export interface ScrapeSources {
   contentTasksStarted(): ReadonlyMap<string, number>;
   /** Worker threads running now, by pool: they start with work and stop after SANDBOX_THREAD_IDLE_MS without it. */
   workerThreads(): ReadonlyMap<string, number>;
+  /** The rate limits' and sign-in throttle's state: bytes it takes (an estimate that errs high) and the most it may. */
+  rateLimitState(): Promise<{ bytes: number; limitBytes: number }>;
 }
 
 /** A scrape must answer promptly even while storage is down: the queue figures are given up on after this long. */
@@ -182,6 +184,17 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         for (const [pool, threads] of sources.workerThreads()) this.set({ pool }, threads);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}rate_limit_state_bytes`,
+      help: 'Memory the rate limits and sign-in throttle state take (an estimate that errs high; in Redis for every node on the cluster profile), and the most they may (SANDBOX_RATE_LIMIT_MEMORY_MB); NaN when storage does not answer.',
+      labelNames: ['figure'] as const,
+      registers: [this.registry],
+      async collect() {
+        const state = await within(sources.rateLimitState(), QUEUE_READ_TIMEOUT_MS, () => new Error('no answer in time')).catch(() => null);
+        this.set({ figure: 'used' }, state?.bytes ?? NaN);
+        this.set({ figure: 'limit' }, state?.limitBytes ?? NaN);
       },
     });
     // The pool counts; each scrape copies its counts, which only ever grow, as a counter's.

@@ -63,7 +63,7 @@ export async function openBackend(config: Config, options: BackendOptions = {}):
     blobs,
     captures,
     bus: new InProcessBus(),
-    rateLimiter: new MemoryRateLimiter(),
+    rateLimiter: new MemoryRateLimiter({ limitBytes: config.rateLimitMemoryMb * 1024 * 1024 }),
     webhooks: new SqliteWebhookStore(db),
     probes: [{ component: 'sqlite', check: async () => void db.prepare('SELECT 1').get() }],
     workerThreads: () => new Map([['search_readers', readers.threadCount()], ['sqlite_writer', captures.threadCount()], ['wal_checkpoint', checkpointer.threadCount()]]),

@@ -21,7 +21,9 @@ export type AcceptInvitationOutcome =
   /** Unknown token, or one already accepted, revoked or expired. */
   | { outcome: 'invalid' }
   | { outcome: 'already_member'; invitation: Invitation }
-  | { outcome: 'limit_reached'; invitation: Invitation };
+  | { outcome: 'limit_reached'; invitation: Invitation }
+  /** A new person was to be created with the membership, but the email has one. */
+  | { outcome: 'email_taken' };
 
 export interface MetadataStore {
   createWorkspace(workspace: Workspace): Promise<void>;
@@ -98,8 +100,11 @@ export interface AccountStore {
   createPerson(person: Person): Promise<'created' | 'email_taken'>;
   getPerson(id: string): Promise<Person | null>;
   findPersonByEmail(email: string): Promise<Person | null>;
-  /** Replaces the password hash; false when no such person. */
-  setPersonPassword(id: string, passwordHash: string, at: Date): Promise<boolean>;
+  /**
+   * Replaces the password hash; false when no such person. `proved`: it was set from an operator's set-password link,
+   * so provedAt becomes `at` too.
+   */
+  setPersonPassword(id: string, passwordHash: string, at: Date, proved: boolean): Promise<boolean>;
 
   getMember(workspaceId: string, email: string): Promise<Member | null>;
   /** The workspace's members, oldest first. */
@@ -143,8 +148,10 @@ export interface AccountStore {
    * In one atomic step: checks the invitation is pending and unexpired at `at`, adds its email as a member with its
    * role (unless a member already, or the workspace has `memberLimit` members), and marks it accepted.
    * 'already_member' marks it accepted too (it is used up); 'limit_reached' changes nothing, so it stays pending.
+   * With `newPerson`, the person is created in the same step, unless one with that email exists ('email_taken':
+   * nothing changed), so an account an invitation makes never exists without its membership nor the other way round.
    */
-  acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null): Promise<AcceptInvitationOutcome>;
+  acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null, newPerson: Person | null): Promise<AcceptInvitationOutcome>;
 
   /** Stores the link and revokes (forgets) the email's older unused ones: only the newest link of an email works. */
   createPasswordLink(link: PasswordLink): Promise<void>;
@@ -446,26 +453,30 @@ export interface AttemptReservation {
   resetInSeconds: number;
 }
 
+/**
+ * Token buckets and attempt windows, keyed by whatever the caller names (a workspace, an address, an email someone
+ * typed). Keys cost the same whatever their length, and all of them together stay within the memory the limiter was
+ * given (SANDBOX_RATE_LIMIT_MEMORY_MB): past it the state used least recently is forgotten first, as if its window
+ * had ended. Every node sees the same state.
+ */
 export interface RateLimiter {
   take(key: string, perSecond: number): Promise<RateDecision>;
   /**
    * Counts an attempt (a password or link guess about to be checked) under `key` in a fixed window of
-   * `windowSeconds` that starts at the key's first attempt, unless `limit` attempts are counted already: then it
+   * `windowSeconds` (at most an hour) that starts at the key's first attempt, unless `limit` attempts are counted already: then it
    * counts nothing and is not allowed. Check and count are one atomic step, so however many callers reserve at
    * once, at most `limit` are allowed per window. `limit` null counts without a limit.
    */
   reserveAttempt(key: string, windowSeconds: number, limit: number | null): Promise<AttemptReservation>;
-  /** Gives back one attempt of the key's window (the guess turned out right); the window's end stays. */
+  /**
+   * Gives back one attempt of the key's window (the guess turned out right, or was never checked); the window's end
+   * stays, and a window given back to no attempts is forgotten, so reservations given back leave nothing behind.
+   */
   refundAttempt(key: string): Promise<void>;
   /** Forgets the key's attempts. */
   clearAttempts(key: string): Promise<void>;
-  /**
-   * Takes the lease on `key` for at most `ttlMs` unless someone holds it; resolves to the holder's token, or null
-   * when it is held. Every node sees the same leases.
-   */
-  acquireLease(key: string, ttlMs: number): Promise<string | null>;
-  /** Gives the lease back if `token` still holds it (an expired lease may belong to someone else by now). */
-  releaseLease(key: string, token: string): Promise<void>;
+  /** Bytes the state takes now (an estimate that errs high), and the most it may take. */
+  stateSize(): Promise<{ bytes: number; limitBytes: number }>;
 }
 
 /** One component a backend depends on (a database, a server), checked for readiness on request. */

@@ -14,7 +14,8 @@ const aTokenHash = (): string => randomBytes(32).toString('hex');
 const anEmail = (): string => `${unique('person')}@example.test`;
 
 const aPerson = (overrides: Partial<Person> = {}): Person => ({
-  id: unique('psn'), email: anEmail(), passwordHash: 'scrypt$32768$8$1$c2FsdA$aGFzaA', createdAt: new Date(1_000_000), passwordChangedAt: null, ...overrides,
+  id: unique('psn'), email: anEmail(), passwordHash: 'scrypt$32768$8$1$c2FsdA$aGFzaA', createdAt: new Date(1_000_000), passwordChangedAt: null,
+  origin: { kind: 'operator' }, provedAt: null, ...overrides,
 });
 
 const aSession = (personId: string, workspaceId: string, overrides: Partial<SessionRecord> = {}): SessionRecord => {
@@ -75,13 +76,24 @@ for (const factory of backendFactories) {
         await assert.rejects(accounts.createPerson(aPerson({ id: person.id })), hasCode('already_exists'), 'a taken id is no outcome but an error');
       });
 
+      it('keeps which invitation made an account', async () => {
+        const person = aPerson({ origin: { kind: 'invitation', workspaceId: 'ws_elsewhere', invitationId: 'inv_1', invitedBy: 'admin@elsewhere.test' } });
+        await accounts.createPerson(person);
+        assert.deepEqual(await accounts.findPersonByEmail(person.email), person);
+      });
+
       it('sets a password and when it changed', async () => {
         const person = aPerson({ passwordHash: null });
         await accounts.createPerson(person);
         const at = new Date(2_000_000);
-        assert.equal(await accounts.setPersonPassword(person.id, 'scrypt$new', at), true);
+        assert.equal(await accounts.setPersonPassword(person.id, 'scrypt$new', at, false), true);
         assert.deepEqual(await accounts.getPerson(person.id), { ...person, passwordHash: 'scrypt$new', passwordChangedAt: at });
-        assert.equal(await accounts.setPersonPassword('psn_missing', 'scrypt$new', at), false);
+        const proved = new Date(3_000_000);
+        assert.equal(await accounts.setPersonPassword(person.id, 'scrypt$proved', proved, true), true);
+        const later = new Date(4_000_000);
+        assert.equal(await accounts.setPersonPassword(person.id, 'scrypt$later', later, false), true);
+        assert.deepEqual(await accounts.getPerson(person.id), { ...person, passwordHash: 'scrypt$later', passwordChangedAt: later, provedAt: proved }, 'proved stays');
+        assert.equal(await accounts.setPersonPassword('psn_missing', 'scrypt$new', at, false), false);
         assert.equal(await accounts.getPerson('psn_missing'), null, 'setting a password creates nobody');
       });
     });
@@ -298,7 +310,7 @@ for (const factory of backendFactories) {
         assert.equal(await accounts.createInvitation(again, 2), 'created', 'the older one is not counted against the limit');
         assert.deepEqual(await accounts.findInvitationByTokenHash(first.tokenHash), { ...first, revokedAt: again.createdAt });
         assert.deepEqual(await accounts.findInvitationByTokenHash(again.tokenHash), again);
-        assert.deepEqual((await accounts.acceptInvitation(first.tokenHash, new Date(), 2)).outcome, 'invalid');
+        assert.deepEqual((await accounts.acceptInvitation(first.tokenHash, new Date(), 2, null)).outcome, 'invalid');
       });
 
       it('revokes a pending invitation of the workspace only', async () => {
@@ -321,11 +333,11 @@ for (const factory of backendFactories) {
         const invitation = anInvitation(workspaceId, { role: 'admin' });
         await accounts.createInvitation(invitation, null);
         const at = new Date(Date.now() + 1000);
-        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, at, 5), { outcome: 'accepted', invitation: { ...invitation, acceptedAt: at } });
+        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, at, 5, null), { outcome: 'accepted', invitation: { ...invitation, acceptedAt: at } });
         assert.deepEqual(await accounts.getMember(workspaceId, invitation.email), { workspaceId, email: invitation.email, role: 'admin', createdAt: at });
         assert.deepEqual((await accounts.listMembershipsOf(invitation.email)).map((m) => m.workspaceId), [workspaceId]);
         assert.equal(await metadata.countMembers(workspaceId), 2);
-        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, new Date(), 5), { outcome: 'invalid' });
+        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, new Date(), 5, null), { outcome: 'invalid' });
         assert.equal(await accounts.revokeInvitation(workspaceId, invitation.id, new Date()), false, 'an accepted invitation cannot be revoked');
       });
 
@@ -333,7 +345,7 @@ for (const factory of backendFactories) {
         const workspaceId = await aWorkspaceWith({ 'owner@x.test': 'owner' });
         const invitation = anInvitation(workspaceId);
         await accounts.createInvitation(invitation, null);
-        const outcomes = await Promise.all([0, 1].map(() => accounts.acceptInvitation(invitation.tokenHash, new Date(), null)));
+        const outcomes = await Promise.all([0, 1].map(() => accounts.acceptInvitation(invitation.tokenHash, new Date(), null, null)));
         assert.deepEqual(outcomes.map((o) => o.outcome).sort(), ['accepted', 'invalid']);
         assert.equal(await metadata.countMembers(workspaceId), 2);
       });
@@ -342,7 +354,7 @@ for (const factory of backendFactories) {
         const workspaceId = await aWorkspaceWith({ 'owner@x.test': 'owner' });
         const invitations = [anInvitation(workspaceId), anInvitation(workspaceId), anInvitation(workspaceId)];
         for (const invitation of invitations) await accounts.createInvitation(invitation, null);
-        const outcomes = await Promise.all(invitations.map((i) => accounts.acceptInvitation(i.tokenHash, new Date(), 2)));
+        const outcomes = await Promise.all(invitations.map((i) => accounts.acceptInvitation(i.tokenHash, new Date(), 2, null)));
         assert.deepEqual(outcomes.map((o) => o.outcome).sort(), ['accepted', 'limit_reached', 'limit_reached']);
         assert.equal(await metadata.countMembers(workspaceId), 2);
       });
@@ -351,10 +363,10 @@ for (const factory of backendFactories) {
         const workspaceId = await aWorkspaceWith({ 'owner@x.test': 'owner', 'm@x.test': 'member' });
         const invitation = anInvitation(workspaceId);
         await accounts.createInvitation(invitation, null);
-        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, new Date(), 2), { outcome: 'limit_reached', invitation });
+        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, new Date(), 2, null), { outcome: 'limit_reached', invitation });
         assert.equal(await accounts.getMember(workspaceId, invitation.email), null);
         assert.equal(await accounts.removeMember(workspaceId, 'm@x.test'), 'changed');
-        assert.equal((await accounts.acceptInvitation(invitation.tokenHash, new Date(), 2)).outcome, 'accepted');
+        assert.equal((await accounts.acceptInvitation(invitation.tokenHash, new Date(), 2, null)).outcome, 'accepted');
       });
 
       it('uses the invitation up when its email became a member meanwhile', async () => {
@@ -363,21 +375,47 @@ for (const factory of backendFactories) {
         await accounts.createInvitation(invitation, null);
         await metadata.addMember({ workspaceId, email: invitation.email, role: 'member', createdAt: new Date(7_000) }, null);
         const at = new Date();
-        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, at, 1), { outcome: 'already_member', invitation: { ...invitation, acceptedAt: at } });
+        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, at, 1, null), { outcome: 'already_member', invitation: { ...invitation, acceptedAt: at } });
         assert.equal((await accounts.getMember(workspaceId, invitation.email))!.role, 'member', 'the existing membership stays as it was');
-        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, new Date(), 1), { outcome: 'invalid' });
+        assert.deepEqual(await accounts.acceptInvitation(invitation.tokenHash, new Date(), 1, null), { outcome: 'invalid' });
+      });
+
+      it('makes the new person with the membership in one step, or neither when the email has a person', async () => {
+        const workspaceId = await aWorkspaceWith({ 'owner@x.test': 'owner' });
+        const invitation = anInvitation(workspaceId);
+        await accounts.createInvitation(invitation, null);
+        const at = new Date();
+        const origin = { kind: 'invitation' as const, workspaceId, invitationId: invitation.id, invitedBy: invitation.invitedBy };
+        const person = aPerson({ email: invitation.email, createdAt: at, passwordChangedAt: at, origin });
+        assert.equal((await accounts.acceptInvitation(invitation.tokenHash, at, null, person)).outcome, 'accepted');
+        assert.deepEqual(await accounts.findPersonByEmail(invitation.email), person);
+        assert.equal((await accounts.getMember(workspaceId, invitation.email))?.role, invitation.role);
+
+        const taken = anInvitation(workspaceId);
+        await accounts.createInvitation(taken, null);
+        await accounts.createPerson(aPerson({ email: taken.email }));
+        assert.deepEqual(await accounts.acceptInvitation(taken.tokenHash, new Date(), null, aPerson({ email: taken.email, origin })), { outcome: 'email_taken' });
+        assert.equal(await accounts.getMember(workspaceId, taken.email), null);
+        assert.equal((await accounts.findInvitationByTokenHash(taken.tokenHash))!.acceptedAt, null, 'still pending');
+        assert.equal((await accounts.findPersonByEmail(taken.email))!.origin.kind, 'operator', 'the person who was there stays');
+
+        const full = anInvitation(workspaceId);
+        await accounts.createInvitation(full, null);
+        const refused = await accounts.acceptInvitation(full.tokenHash, new Date(), 2, aPerson({ email: full.email, origin }));
+        assert.equal(refused.outcome, 'limit_reached');
+        assert.equal(await accounts.findPersonByEmail(full.email), null, 'no account without its membership');
       });
 
       it('refuses unknown, revoked and expired invitations', async () => {
         const workspaceId = await aWorkspaceWith({ 'owner@x.test': 'owner' });
-        assert.deepEqual(await accounts.acceptInvitation(aTokenHash(), new Date(), null), { outcome: 'invalid' });
+        assert.deepEqual(await accounts.acceptInvitation(aTokenHash(), new Date(), null, null), { outcome: 'invalid' });
         const revoked = anInvitation(workspaceId);
         await accounts.createInvitation(revoked, null);
         await accounts.revokeInvitation(workspaceId, revoked.id, new Date());
-        assert.deepEqual(await accounts.acceptInvitation(revoked.tokenHash, new Date(), null), { outcome: 'invalid' });
+        assert.deepEqual(await accounts.acceptInvitation(revoked.tokenHash, new Date(), null, null), { outcome: 'invalid' });
         const expiring = anInvitation(workspaceId);
         await accounts.createInvitation(expiring, null);
-        assert.deepEqual(await accounts.acceptInvitation(expiring.tokenHash, expiring.expiresAt, null), { outcome: 'invalid' }, 'the expiry instant is past');
+        assert.deepEqual(await accounts.acceptInvitation(expiring.tokenHash, expiring.expiresAt, null, null), { outcome: 'invalid' }, 'the expiry instant is past');
         assert.equal(await metadata.countMembers(workspaceId), 1);
         assert.equal((await accounts.findInvitationByTokenHash(expiring.tokenHash))!.acceptedAt, null);
       });

@@ -1,4 +1,4 @@
-// RateLimiter attempt windows and leases contract (sign-in throttling), run against every backend.
+// RateLimiter attempt windows contract (sign-in throttling) and its memory bound, run against every backend.
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import type { RateLimiter } from '../../src/storage/ports.js';
@@ -8,7 +8,7 @@ import { pollUntil } from '../support/poll.js';
 const aKey = (): string => `signin:account:${randomBytes(6).toString('hex')}@example.test`;
 
 for (const factory of backendFactories) {
-  describe(`RateLimiter attempts and leases contract (${factory.profile})`, () => {
+  describe(`RateLimiter attempts contract (${factory.profile})`, () => {
     let under: BackendUnderTest;
     let limiter: RateLimiter;
     before(async () => {
@@ -65,17 +65,34 @@ for (const factory of backendFactories) {
       await pollUntil(async () => (await limiter.reserveAttempt(key, 1, 2)).allowed, 5000, 'the one-second window to end');
     });
 
-    it('hands a lease to one holder at a time until released or expired', async () => {
+    it('forgets a window given back to no attempts', async () => {
       const key = aKey();
-      const tokens = await Promise.all(Array.from({ length: 10 }, () => limiter.acquireLease(key, 60_000)));
-      const holders = tokens.filter((token): token is string => token !== null);
-      assert.equal(holders.length, 1, 'one of ten concurrent takers holds it');
-      await limiter.releaseLease(key, 'not the holder');
-      assert.equal(await limiter.acquireLease(key, 60_000), null, 'a wrong token does not release it');
-      await limiter.releaseLease(key, holders[0]!);
-      const next = await limiter.acquireLease(key, 200);
-      assert.ok(next, 'free again after release');
-      await pollUntil(async () => (await limiter.acquireLease(key, 60_000)) !== null, 5000, 'the short lease to expire');
+      const before = (await limiter.stateSize()).bytes;
+      await limiter.reserveAttempt(key, 900, 5);
+      assert.ok((await limiter.stateSize()).bytes > before);
+      await limiter.refundAttempt(key);
+      assert.equal((await limiter.stateSize()).bytes, before);
+    });
+
+    it('keeps state for many made-up long keys within its memory bound, the window in use kept', async function () {
+      this.timeout(60_000);
+      const small = await factory.open({ SANDBOX_RATE_LIMIT_MEMORY_MB: '1' });
+      try {
+        const bounded = small.backend.rateLimiter;
+        const owner = aKey();
+        await bounded.reserveAttempt(owner, 900, null);
+        for (let i = 0; i < 6000; i += 1) {
+          if (i % 500 === 0) await bounded.reserveAttempt(owner, 900, null);
+          await bounded.reserveAttempt(`signin:account:${'x'.repeat(240)}${i}@example.test`, 900, 5);
+        }
+        const { bytes, limitBytes } = await bounded.stateSize();
+        assert.equal(limitBytes, 1024 * 1024);
+        assert.ok(bytes <= limitBytes && bytes > limitBytes / 2, `${bytes} bytes`);
+        assert.equal((await bounded.reserveAttempt(owner, 900, null)).count, 14, 'the window in use was kept');
+        assert.equal((await bounded.reserveAttempt(`signin:account:${'x'.repeat(240)}0@example.test`, 900, 5)).count, 1, 'the oldest was forgotten');
+      } finally {
+        await small.dispose();
+      }
     });
   });
 }

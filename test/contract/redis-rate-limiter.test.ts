@@ -4,6 +4,8 @@ import { RedisRateLimiter } from '../../src/storage/cluster/redis-rate-limiter.j
 import { RedisNamespace } from './redis-namespace.js';
 import { describeCluster } from '../support/profile.js';
 
+const MB = 1024 * 1024;
+
 describeCluster('RedisRateLimiter (real Redis)', () => {
   let namespace: RedisNamespace;
   let nodeA: RedisRateLimiter;
@@ -11,8 +13,8 @@ describeCluster('RedisRateLimiter (real Redis)', () => {
 
   before(async () => {
     namespace = new RedisNamespace();
-    nodeA = new RedisRateLimiter(await namespace.connect('rate-a'), namespace.prefix);
-    nodeB = new RedisRateLimiter(await namespace.connect('rate-b'), namespace.prefix);
+    nodeA = new RedisRateLimiter(await namespace.connect('rate-a'), namespace.prefix, MB);
+    nodeB = new RedisRateLimiter(await namespace.connect('rate-b'), namespace.prefix, MB);
   });
   after(() => namespace.dispose());
 
@@ -43,7 +45,33 @@ describeCluster('RedisRateLimiter (real Redis)', () => {
   it('lets the bucket expire once it would be full again', async () => {
     const raw = await namespace.connect('rate-inspect');
     await nodeA.take('expiring', 5);
-    const ttl = await raw.pttl(`${namespace.prefix}rate:expiring`);
+    const [key] = await raw.zrange(`${namespace.prefix}rate-limit-index`, -1, -1);
+    assert.match(key ?? '', new RegExp(`^${namespace.prefix}rate:[A-Za-z0-9_-]{22}$`), 'keys are digests, whatever the caller named');
+    const ttl = await raw.pttl(key!);
     assert.ok(ttl > 0 && ttl <= 1200, `ttl ${ttl} ms`);
+  });
+
+  it('keeps the keys made-up emails make within the memory bound, as Redis counts it, for every node together', async function () {
+    this.timeout(60_000);
+    const raw = await namespace.connect('rate-bound');
+    const prefix = `${namespace.prefix}bound:`;
+    const [a, b] = [new RedisRateLimiter(raw, prefix, MB), new RedisRateLimiter(await namespace.connect('rate-bound-b'), prefix, MB)];
+    for (let i = 0; i < 8000; i += 1) await (i % 2 === 0 ? a : b).reserveAttempt(`signin:account:${'x'.repeat(240)}${i}@example.test`, 900, 5);
+    const keys: string[] = [];
+    for (let cursor = '0'; ;) {
+      const [next, found] = await raw.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      keys.push(...found);
+      cursor = next;
+      if (cursor === '0') break;
+    }
+    const { bytes } = await a.stateSize();
+    assert.ok(bytes <= MB, `${bytes} bytes`);
+    // The counters and the index: one key each per entry the bound holds, plus the index itself.
+    assert.equal(keys.length - 1, await raw.zcard(`${prefix}rate-limit-index`));
+    assert.ok(keys.length < 8000 / 2, `${keys.length} keys`);
+    // What Redis itself says each key takes (the index included), summed.
+    const usage = await Promise.all(keys.map((key) => raw.memory('USAGE', key, 'SAMPLES', '0')));
+    const used = usage.reduce<number>((sum, one) => sum + Number(one ?? 0), 0);
+    assert.ok(used <= MB, `the keys take ${used} bytes`);
   });
 });

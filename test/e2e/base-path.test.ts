@@ -47,6 +47,7 @@ describe(`SANDBOX_BASE_PATH (${testProfile()} profile)`, function () {
     const signedIn = await owner.signIn(OWNER_EMAIL, OWNER_PASSWORD);
     expectOk(signedIn, 201);
     assert.match(signedIn.headers.getSetCookie().join('\n'), /sbx_session=[^;]+;.*path=\/mail;/i);
+    assert.match(signedIn.headers.getSetCookie().join('\n'), /sbx_device=[^;]+;.*path=\/mail\/v1\/session;/i, 'the device cookie goes with sign-ins alone');
 
     const invitation = expectOk<InvitationWithLinkJson>(await owner.request('POST', '/v1/invitations', { body: { email: 'qa@example.com', role: 'member' } }), 201);
     assert.ok(invitation.url.startsWith(`${base}/accept-invitation#token=`), invitation.url);

@@ -58,6 +58,7 @@ describe(`dashboard behind a reverse proxy (${testProfile()} profile)`, function
       client.csrfToken = expectOk<MeJson>(signedIn, 201).csrf_token;
       const cookie = signedIn.headers.getSetCookie().find((line) => line.startsWith('sbx_session='));
       assert.match(cookie ?? '', /; secure/i, 'the public URL is https, so the cookie is Secure');
+      assert.match(signedIn.headers.getSetCookie().find((line) => line.startsWith('sbx_device=')) ?? '', /; secure/i, 'so is the device cookie');
       const sessions = expectOk<SessionInfoJson[]>(await client.request('GET', '/v1/me/sessions', { headers }));
       assert.equal(sessions.find((session) => session.current)?.ip, '203.0.113.7');
       // The public origin is the one a session's changes must come from; the address the server listens on is foreign.

@@ -1,5 +1,6 @@
-// A browser-like client of the dashboard's API: it keeps the session cookie, sends the CSRF token and this
-// service's Origin (as the web application does), and checks every response against openapi.yaml like ApiClient.
+// A browser-like client of the dashboard's API: it keeps the session cookie and the device cookie (sent, as a browser
+// does, only on its path), sends the CSRF token and this service's Origin (as the web application does), and checks
+// every response against openapi.yaml like ApiClient.
 import { strict as assert } from 'node:assert';
 import { ApiClient, type ApiResponse } from './api-client.js';
 import type { InvitationWithLinkJson, MeJson } from './api-json.js';
@@ -19,6 +20,8 @@ export interface SessionRequestOptions {
 export class SessionClient {
   private readonly api: ApiClient;
   cookie: string | null = null;
+  /** `sbx_device=...`, set by a sign-in with the right password. */
+  deviceCookie: string | null = null;
   csrfToken: string | null = null;
   me: MeJson | null = null;
 
@@ -32,7 +35,8 @@ export class SessionClient {
 
   async request<T = unknown>(method: string, path: string, options: SessionRequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
-    if (this.cookie) headers.cookie = this.cookie;
+    const cookies = [this.cookie, path.startsWith('/v1/session') ? this.deviceCookie : null].filter((cookie) => cookie !== null);
+    if (cookies.length > 0) headers.cookie = cookies.join('; ');
     if (this.csrfToken && !options.withoutCsrf) headers['x-csrf-token'] = this.csrfToken;
     const origin = options.origin ?? this.origin;
     if (origin !== '') headers.origin = origin;
@@ -41,6 +45,7 @@ export class SessionClient {
       const [pair] = line.split(';');
       const [name, value] = pair!.split('=');
       if (name === 'sbx_session') this.cookie = value ? `sbx_session=${value}` : null;
+      if (name === 'sbx_device') this.deviceCookie = value ? `sbx_device=${value}` : null;
     }
     return response;
   }

@@ -33,4 +33,14 @@ describe('WeightedLru', () => {
     assert.equal(cache.get('huge'), undefined);
     assert.equal(cache.get('small'), 's', 'a refused entry evicts nothing');
   });
+
+  it('walks its entries least recently used first without touching them', () => {
+    const cache = new WeightedLru<string, number>(10);
+    cache.set('a', 1, 1);
+    cache.set('b', 2, 1);
+    cache.set('c', 3, 1);
+    cache.get('a');
+    for (const [key] of cache.oldestFirst()) if (key === 'c') cache.delete(key);
+    assert.deepEqual([...cache.oldestFirst()], [['b', 2], ['a', 1]]);
+  });
 });

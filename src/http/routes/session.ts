@@ -30,8 +30,13 @@ export function sessionHandlers(people: PeopleService, sessions: SessionService)
 export function sessionPublicHandlers(people: PeopleService) {
   return publicHandlers({
     signIn: async ({ body, client }) => {
-      const { token, me } = await people.signIn(body.email, body.password, body.workspace_id, client);
-      return { status: 201, data: meJson(me), sessionCookie: { set: token, expiresAt: me.session.expiresAt } };
+      const { token, me, deviceCookie } = await people.signIn(body.email, body.password, body.workspace_id, client);
+      return {
+        status: 201,
+        data: meJson(me),
+        sessionCookie: { set: token, expiresAt: me.session.expiresAt },
+        deviceCookie: { set: deviceCookie.value, expiresAt: deviceCookie.expiresAt },
+      };
     },
     lookUpPasswordLink: async ({ body, client }) => ({ data: passwordLinkJson(await people.lookUpPasswordLink(body.token, client)) }),
     setPasswordFromLink: async ({ body, client }) => ({ data: { email: await people.setPasswordFromLink(body.token, body.password, client) } }),

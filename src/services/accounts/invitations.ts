@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../domain/ids.js';
 import { invitationRefusal } from '../../domain/roles.js';
 import { hashSecret, newOpaqueToken } from '../../domain/secrets.js';
-import type { Invitation, MemberRole, Workspace } from '../../domain/types.js';
+import type { Invitation, MemberRole, Person, Workspace } from '../../domain/types.js';
 import type { AccountStore, MetadataStore } from '../../storage/ports.js';
 import type { AuditLog } from './audit-log.js';
 import { assertAcceptablePassword, type PasswordHasher } from './passwords.js';
@@ -26,8 +26,9 @@ export interface PreviewedInvitation {
 /** How far back the list reaches. */
 const LIST_DAYS = 90;
 const INVALID_LINK = 'this invitation is used, revoked, expired or unknown; ask for a new one';
-const UNCLAIMED = 'this email has an account whose password is not set yet; set it with the one-time link an operator gives you '
-  + '(npm run admin -- member password), then accept this invitation with it';
+/** The one answer for a wrong password, an account without one yet, and an account made meanwhile. */
+const WRONG_PASSWORD = 'wrong password for the account this email has; if its password is not set yet or you have forgotten it, '
+  + 'ask an operator for a set-password link (npm run admin -- member password), then accept with the password you set';
 
 export class InvitationService {
   constructor(
@@ -110,10 +111,14 @@ export class InvitationService {
   }
 
   /**
-   * An invitation proves nothing about who holds its link, so it never sets the password of an account that exists:
-   * with a password, accepting needs it (a wrong one counts like a failed sign-in); a person or membership without
-   * one (added by an operator, the first start's owner) is refused, for the link an operator gave them to set it.
-   * Only an email nobody has claimed anywhere gets the password given. Every outcome goes to the audit log.
+   * An invitation proves nothing about who holds its link (the inviting admins have it too), so accepting never sets
+   * the password of an account that exists, and answers alike whatever the email has: no account, one with a
+   * password, or one whose password is not set yet. The password is checked against the new-password rules first
+   * (which every password set here passed), then in one reserved, throttled attempt costing one password hash either
+   * way: it is the account's password, or the email has no account at all and it becomes the password of a new one,
+   * made with the membership in one step. That account belongs to this invitation's workspace: it says so (its
+   * origin), and an operator's `member add` elsewhere refuses it until a set-password link an operator issued for
+   * the email has been used (people.ts). Every other case is the same 401. Every outcome goes to the audit log.
    */
   async accept(token: string, password: string, client: ClientInfo): Promise<{ email: string; workspace: Workspace; role: MemberRole }> {
     const { invitation, workspace } = await this.pending(token, client);
@@ -122,24 +127,30 @@ export class InvitationService {
       await this.audit.record(workspace.id, email, 'invitation.accept_refused', email, { invitation_id: invitation.id, reason: error.code, ip: client.ip });
       throw error;
     };
-    const person = await this.accounts.findPersonByEmail(email);
-    const now = this.now();
-    if (person?.passwordHash != null) {
-      const right = await this.throttle.attempt({ account: email, ip: client.ip }, () => this.hasher.verifyOrPretend(password, person.passwordHash, client.ip));
-      if (!right) await refuse(new AppError('invalid_credentials', `wrong password for ${email}`));
-    } else if (person !== null || (await this.accounts.listMembershipsOf(email)).length > 0) {
-      await refuse(new AppError('account_unclaimed', UNCLAIMED));
-    } else {
-      assertAcceptablePassword(password, email, 'password');
-      const passwordHash = await this.hasher.hash(password, client.ip);
-      // Claimed before the membership exists: if anyone else created the person meanwhile, this claim loses.
-      const created = await this.accounts.createPerson({ id: newId('psn', now.getTime()), email, passwordHash, createdAt: now, passwordChangedAt: now });
-      if (created === 'email_taken') await refuse(new AppError('account_unclaimed', UNCLAIMED));
-    }
     const { memberLimit } = this.workspaces.planFor(workspace);
-    const accepted = await this.accounts.acceptInvitation(hashSecret(token), now, memberLimit);
+    // Before anything about the account: a full workspace answers alike for every email.
+    if (memberLimit !== null && (await this.accounts.getMember(workspace.id, email)) === null && (await this.metadata.countMembers(workspace.id)) >= memberLimit) {
+      await refuse(new AppError('limit_reached', `the workspace is full: its plan allows ${memberLimit} member(s)`));
+    }
+    assertAcceptablePassword(password, email, 'password');
+    const now = this.now();
+    // Assigned inside the check, which the compiler does not follow.
+    let newPerson = null as Person | null;
+    const right = await this.throttle.attempt({ account: email, ip: client.ip }, async () => {
+      const person = await this.accounts.findPersonByEmail(email);
+      if (person !== null || (await this.accounts.listMembershipsOf(email)).length > 0) {
+        return this.hasher.verifyOrPretend(password, person?.passwordHash ?? null, client.ip);
+      }
+      const origin = { kind: 'invitation' as const, workspaceId: workspace.id, invitationId: invitation.id, invitedBy: invitation.invitedBy };
+      newPerson = { id: newId('psn', now.getTime()), email, passwordHash: await this.hasher.hash(password, client.ip), createdAt: now, passwordChangedAt: now, origin, provedAt: null };
+      return true;
+    });
+    if (!right) await refuse(new AppError('invalid_credentials', WRONG_PASSWORD));
+    const accepted = await this.accounts.acceptInvitation(hashSecret(token), now, memberLimit, newPerson);
     if (accepted.outcome === 'invalid') await refuse(new AppError('invalid_link', INVALID_LINK));
     if (accepted.outcome === 'limit_reached') await refuse(new AppError('limit_reached', `the workspace is full: its plan allows ${memberLimit} member(s)`));
+    // Someone made the account meanwhile: then this password is not known to be its.
+    if (accepted.outcome === 'email_taken') await refuse(new AppError('invalid_credentials', WRONG_PASSWORD));
     // Already a member (added meanwhile): the invitation has nothing left to do; they keep the role they have.
     const role = accepted.outcome === 'already_member' ? (await this.accounts.getMember(workspace.id, email))?.role ?? invitation.role : invitation.role;
     await this.audit.record(workspace.id, email, 'invitation.accepted', email, { invitation_id: invitation.id, role, ip: client.ip });

@@ -6,6 +6,7 @@ import { hashSecret, newOpaqueToken } from '../../domain/secrets.js';
 import type { MemberRole, PasswordLink, Person, SessionRecord, Workspace } from '../../domain/types.js';
 import type { AccountStore, MetadataStore } from '../../storage/ports.js';
 import type { AuditLog } from './audit-log.js';
+import { DEVICE_TOKEN_DAYS, type DeviceTokens } from './device-tokens.js';
 import { assertAcceptablePassword, type PasswordHasher } from './passwords.js';
 import type { ClientInfo, SessionPrincipal } from './principal.js';
 import type { SessionService } from './sessions.js';
@@ -33,6 +34,12 @@ export interface OneTimeLink {
 const WRONG_CREDENTIALS = 'wrong email or password';
 const INVALID_LINK = 'this link is used, expired or unknown; ask for a new one';
 
+/** The device cookie a sign-in sets, and when the browser may forget it. */
+export interface DeviceCookieValue {
+  value: string;
+  expiresAt: Date;
+}
+
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
 export class PeopleService {
@@ -43,6 +50,7 @@ export class PeopleService {
     private readonly throttle: SignInThrottle,
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
+    private readonly devices: DeviceTokens,
     private readonly passwordLinkTtlHours: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -64,17 +72,27 @@ export class PeopleService {
     };
   }
 
-  /** One answer, in one time, for an unknown email and a wrong password; throttled per account and per address. */
-  async signIn(emailGiven: string, password: string, workspaceId: string | undefined, client: ClientInfo): Promise<{ token: string; me: MeView }> {
+  /**
+   * One answer, in one time, for an unknown email and a wrong password; throttled per account and per address, or per
+   * browser when its device cookie holds a token for the account. A right password renews that token.
+   */
+  async signIn(emailGiven: string, password: string, workspaceId: string | undefined, client: ClientInfo): Promise<{ token: string; me: MeView; deviceCookie: DeviceCookieValue }> {
     const email = normaliseEmail(emailGiven);
+    // Read before the throttle only for a browser that shows a device cookie, so a refused flood costs no read.
+    const shown = client.deviceCookie === null ? null : await this.accounts.findPersonByEmail(email);
+    const device = shown === null ? null : await this.devices.recognise(client.deviceCookie, email, shown.passwordChangedAt);
     // Assigned inside the check, which the compiler does not follow.
     let person = null as Person | null;
-    const right = await this.throttle.attempt({ account: email, ip: client.ip }, async () => {
-      person = await this.accounts.findPersonByEmail(email);
+    const right = await this.throttle.attempt({ account: email, ip: client.ip, ...(device === null ? {} : { device }) }, async () => {
+      person = shown ?? await this.accounts.findPersonByEmail(email);
       return (await this.hasher.verifyOrPretend(password, person?.passwordHash ?? null, client.ip)) && person !== null;
     });
     if (!right || person === null) throw new AppError('invalid_credentials', WRONG_CREDENTIALS);
     const signedIn = person;
+    const deviceCookie = {
+      value: await this.devices.issue(client.deviceCookie, email, signedIn.passwordChangedAt),
+      expiresAt: new Date(this.now().getTime() + DEVICE_TOKEN_DAYS * 86_400_000),
+    };
     const workspaces = await this.memberships(email);
     const chosen = workspaceId === undefined ? workspaces[0] : workspaces.find((entry) => entry.workspace.id === workspaceId);
     if (!chosen) {
@@ -82,27 +100,34 @@ export class PeopleService {
     }
     const { token, session } = await this.sessions.start(signedIn, chosen.workspace.id, client);
     await this.audit.record(chosen.workspace.id, email, 'session.signed_in', email, { ip: client.ip });
-    return { token, me: { person: signedIn, workspace: chosen.workspace, role: chosen.role, workspaces, session } };
+    return { token, me: { person: signedIn, workspace: chosen.workspace, role: chosen.role, workspaces, session }, deviceCookie };
   }
 
-  /** Ends every other session of the person; a wrong current password counts as a failed sign-in. */
+  /**
+   * Ends every other session of the person; a wrong current password counts as a failed sign-in, under the session's
+   * own limit (it is signed in already), so a crowd guessing the account does not keep its owner from changing it.
+   */
   async changePassword(principal: SessionPrincipal, current: string, next: string, client: ClientInfo): Promise<number> {
     const { person } = principal;
-    const right = await this.throttle.attempt({ account: person.email, ip: client.ip }, () => this.hasher.verifyOrPretend(current, person.passwordHash, client.ip));
+    const keys = { account: person.email, ip: client.ip, device: `session:${principal.session.id}` };
+    const right = await this.throttle.attempt(keys, () => this.hasher.verifyOrPretend(current, person.passwordHash, client.ip));
     if (!right) throw new AppError('invalid_credentials', 'the current password is wrong');
     assertAcceptablePassword(next, person.email, 'new_password');
-    await this.accounts.setPersonPassword(person.id, await this.hasher.hash(next, client.ip), this.now());
+    await this.accounts.setPersonPassword(person.id, await this.hasher.hash(next, client.ip), this.now(), false);
     const ended = await this.sessions.endAll(person.id, principal.session.id);
     await this.audit.record(principal.workspace.id, person.email, 'person.password_changed', person.email);
     return ended;
   }
 
-  /** Creates the person without a password unless they exist. */
-  private async ensurePerson(email: string): Promise<void> {
-    if (await this.accounts.findPersonByEmail(email)) return;
+  /** The person, made by the operator without a password unless they exist; `created` when this call made them. */
+  async ensurePerson(email: string): Promise<{ person: Person; created: boolean }> {
+    const found = await this.accounts.findPersonByEmail(email);
+    if (found) return { person: found, created: false };
     const now = this.now();
+    const person: Person = { id: newId('psn', now.getTime()), email, passwordHash: null, createdAt: now, passwordChangedAt: null, origin: { kind: 'operator' }, provedAt: null };
     // Another node or request may create them at the same moment; either way they exist afterwards.
-    await this.accounts.createPerson({ id: newId('psn', now.getTime()), email, passwordHash: null, createdAt: now, passwordChangedAt: null });
+    if ((await this.accounts.createPerson(person)) === 'created') return { person, created: true };
+    return { person: (await this.accounts.findPersonByEmail(email))!, created: false };
   }
 
   private async issuePasswordLink(email: string, baseUrl: string): Promise<OneTimeLink> {
@@ -119,18 +144,6 @@ export class PeopleService {
     await this.ensurePerson(email);
     await this.metadata.addMember({ workspaceId: workspace.id, email, role: 'owner', createdAt: this.now() }, null);
     return this.issuePasswordLink(email, baseUrl);
-  }
-
-  /**
-   * The admin CLI's `member add`, right after the membership: the person and the link that sets their password, so no
-   * membership waits for a password that whoever comes first could choose. Null when the person has a password
-   * already: they sign in with it.
-   */
-  async passwordLinkUnlessSet(emailGiven: string, baseUrl: string): Promise<OneTimeLink | null> {
-    const email = normaliseEmail(emailGiven);
-    await this.ensurePerson(email);
-    const person = await this.accounts.findPersonByEmail(email);
-    return person?.passwordHash != null ? null : this.issuePasswordLink(email, baseUrl);
   }
 
   /** The admin CLI's `member password`: a link for anyone who is a member somewhere; older unused links stop working. */
@@ -161,9 +174,9 @@ export class PeopleService {
     const passwordHash = await this.hasher.hash(password, client.ip);
     const link = await this.accounts.usePasswordLink(hashSecret(token), this.now());
     if (!link) throw new AppError('invalid_link', INVALID_LINK);
-    await this.ensurePerson(link.email);
-    const person = (await this.accounts.findPersonByEmail(link.email))!;
-    await this.accounts.setPersonPassword(person.id, passwordHash, this.now());
+    const { person } = await this.ensurePerson(link.email);
+    // The operator issued the link for this email and handed it to its owner: the account is theirs now.
+    await this.accounts.setPersonPassword(person.id, passwordHash, this.now(), true);
     await this.sessions.endAll(person.id);
     for (const member of await this.accounts.listMembershipsOf(link.email)) {
       await this.audit.record(member.workspaceId, link.email, 'person.password_set', link.email);

@@ -22,4 +22,6 @@ export type Principal = KeyPrincipal | SessionPrincipal;
 export interface ClientInfo {
   ip: string | null;
   userAgent: string | null;
+  /** The device cookie the browser sent (device-tokens.ts); the router sends it with sign-ins only. */
+  deviceCookie: string | null;
 }

@@ -60,6 +60,10 @@ function unconfiguredPlan(name: string, plans: readonly Plan[]): Plan {
 /** Plans are an operator's business, never the dashboard's: this is what the dashboard says about changing one. */
 export const HOW_TO_CHANGE_PLAN = 'Plans are changed by an operator: npm run --silent admin -- plan set --workspace <ws> --plan <name>';
 
+export function assertEmailAddress(email: string): void {
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AppError('invalid_request', `'${email}' is not an email address`);
+}
+
 export class WorkspaceService {
   constructor(
     private readonly metadata: MetadataStore,
@@ -146,7 +150,7 @@ export class WorkspaceService {
 
   async addMember(workspaceId: string, email: string, role: MemberRole): Promise<void> {
     const workspace = await this.requireWorkspace(workspaceId);
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AppError('invalid_request', `'${email}' is not an email address`);
+    assertEmailAddress(email);
     const member = { workspaceId, email: email.toLowerCase(), role, createdAt: this.now() };
     const { memberLimit } = this.planFor(workspace);
     const outcome = await this.metadata.addMember(member, memberLimit);

@@ -68,7 +68,7 @@ export async function openClusterBackend(config: Config, onError: (error: unknow
       messages,
       blobs,
       bus: new RedisEventBus(redis, subscriber, names.redisPrefix, (error) => onError(error, 'event handler')),
-      rateLimiter: new RedisRateLimiter(redis, names.redisPrefix),
+      rateLimiter: new RedisRateLimiter(redis, names.redisPrefix, config.rateLimitMemoryMb * 1024 * 1024),
       webhooks: new RedisWebhookStore(redis, names.redisPrefix, config.nodeId),
       captures,
       probes: [

@@ -203,8 +203,9 @@ return 1
 
 /**
  * acceptInvitation in one step. An email that is a member already uses the invitation up too (it is done with);
- * at the limit the invitation stays pending, to be accepted once a seat is free. Returns {outcome, invitation}.
- * KEYS: token index. ARGV: at ms, member limit ('' = none), key prefix.
+ * at the limit the invitation stays pending, to be accepted once a seat is free. With a new person, it is created
+ * too unless the email has one ('email_taken', nothing written). Returns {outcome, invitation}.
+ * KEYS: token index. ARGV: at ms, member limit ('' = none), key prefix, new person's id ('' = none), its field/value pairs.
  */
 const ACCEPT_INVITATION = new LuaScript(`${MEMBERSHIP_LUA}${PENDING_LUA}
 local id = redis.call('GET', KEYS[1])
@@ -222,6 +223,15 @@ else
     local _, flat = record(key)
     return { 'limit_reached', flat }
   end
+end
+if ARGV[4] ~= '' then
+  local email_index = ARGV[3] .. 'person-email:' .. invitation.email
+  local person = ARGV[3] .. 'person:' .. ARGV[4]
+  if redis.call('EXISTS', email_index) == 1 or redis.call('EXISTS', person) == 1 then return { 'email_taken' } end
+  redis.call('HSET', person, unpack(ARGV, 5))
+  redis.call('SET', email_index, ARGV[4])
+end
+if outcome == 'accepted' then
   redis.call('HSET', members, invitation.email, member_record(invitation.role, ARGV[1]))
   redis.call('ZADD', ARGV[3] .. 'memberships:' .. invitation.email, ARGV[1], invitation.workspaceId)
 end
@@ -270,10 +280,7 @@ export class RedisAccountStore implements AccountStore {
 
   createPerson(person: Person): Promise<'created' | 'email_taken'> {
     return guardedRedis(async () => {
-      const fields: Record<string, string | number> = { id: person.id, email: person.email, createdAt: person.createdAt.getTime() };
-      if (person.passwordHash !== null) fields.passwordHash = person.passwordHash;
-      if (person.passwordChangedAt !== null) fields.passwordChangedAt = person.passwordChangedAt.getTime();
-      const outcome = await CREATE_PERSON.run(this.redis, [this.key('person', person.id), this.key('person-email', person.email)], [person.id, ...pairs(fields)]);
+      const outcome = await CREATE_PERSON.run(this.redis, [this.key('person', person.id), this.key('person-email', person.email)], [person.id, ...pairs(personFields(person))]);
       if (outcome === 'conflict') throw new AppError('already_exists', `person ${person.id} already exists`);
       return outcome as 'created' | 'email_taken';
     });
@@ -287,9 +294,11 @@ export class RedisAccountStore implements AccountStore {
     return guardedRedis(async () => toPerson(await this.getIndexed(this.key('person-email', email), this.key('person', ''))));
   }
 
-  setPersonPassword(id: string, passwordHash: string, at: Date): Promise<boolean> {
-    return guardedRedis(async () =>
-      (await UPDATE_EXISTING.run(this.redis, [this.key('person', id)], ['passwordHash', passwordHash, 'passwordChangedAt', at.getTime()])) === 1);
+  setPersonPassword(id: string, passwordHash: string, at: Date, proved: boolean): Promise<boolean> {
+    return guardedRedis(async () => {
+      const fields = ['passwordHash', passwordHash, 'passwordChangedAt', at.getTime(), ...(proved ? ['provedAt', at.getTime()] : [])];
+      return (await UPDATE_EXISTING.run(this.redis, [this.key('person', id)], fields)) === 1;
+    });
   }
 
   getMember(workspaceId: string, email: string): Promise<Member | null> {
@@ -413,11 +422,12 @@ export class RedisAccountStore implements AccountStore {
     });
   }
 
-  acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null): Promise<AcceptInvitationOutcome> {
+  acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null, newPerson: Person | null): Promise<AcceptInvitationOutcome> {
     return guardedRedis(async () => {
-      const [outcome, flat] = (await ACCEPT_INVITATION.run(this.redis, [this.key('invitation-token', tokenHash)], [at.getTime(), memberLimit ?? '', this.prefix])) as
+      const person = newPerson === null ? [''] : [newPerson.id, ...pairs(personFields(newPerson))];
+      const [outcome, flat] = (await ACCEPT_INVITATION.run(this.redis, [this.key('invitation-token', tokenHash)], [at.getTime(), memberLimit ?? '', this.prefix, ...person])) as
         [AcceptInvitationOutcome['outcome'], string[] | undefined];
-      if (outcome === 'invalid') return { outcome };
+      if (outcome === 'invalid' || outcome === 'email_taken') return { outcome };
       return { outcome, invitation: toInvitation(fieldsOf(flat!))! };
     });
   }
@@ -503,6 +513,20 @@ const newestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; i
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A person's hash; a record without originKind is an operator's (older builds' invitation-made ones were upgraded). */
+function personFields(person: Person): Record<string, string | number> {
+  const fields: Record<string, string | number> = { id: person.id, email: person.email, createdAt: person.createdAt.getTime(), originKind: person.origin.kind };
+  if (person.passwordHash !== null) fields.passwordHash = person.passwordHash;
+  if (person.passwordChangedAt !== null) fields.passwordChangedAt = person.passwordChangedAt.getTime();
+  if (person.origin.kind === 'invitation') {
+    fields.originWorkspaceId = person.origin.workspaceId;
+    fields.originInvitationId = person.origin.invitationId;
+    fields.originInvitedBy = person.origin.invitedBy;
+  }
+  if (person.provedAt !== null) fields.provedAt = person.provedAt.getTime();
+  return fields;
+}
+
 function toPerson(fields: Fields): Person | null {
   if (!exists(fields)) return null;
   return {
@@ -511,6 +535,10 @@ function toPerson(fields: Fields): Person | null {
     passwordHash: fields.passwordHash ?? null,
     createdAt: date(fields.createdAt!),
     passwordChangedAt: optionalDate(fields.passwordChangedAt),
+    origin: fields.originKind === 'invitation'
+      ? { kind: 'invitation', workspaceId: fields.originWorkspaceId!, invitationId: fields.originInvitationId!, invitedBy: fields.originInvitedBy! }
+      : { kind: 'operator' },
+    provedAt: optionalDate(fields.provedAt),
   };
 }
 

@@ -25,6 +25,26 @@ return #KEYS
 `);
 
 /**
+ * Marks the people a workspace's accepted invitations made (PersonOrigin): older builds made such an account, or set
+ * its password, at the very instant the invitation was accepted, and kept no origin. Records with none are read as
+ * an operator's. KEYS: the workspace's invitations. ARGV: key prefix.
+ */
+const MARK_INVITED_PEOPLE = new LuaScript(`
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local invitation = redis.call('HMGET', ARGV[1] .. 'invitation:' .. id, 'email', 'acceptedAt', 'workspaceId', 'invitedBy')
+  local person_id = invitation[2] and redis.call('GET', ARGV[1] .. 'person-email:' .. invitation[1])
+  if person_id then
+    local key = ARGV[1] .. 'person:' .. person_id
+    local person = redis.call('HMGET', key, 'originKind', 'createdAt', 'passwordChangedAt')
+    if not person[1] and (person[2] == invitation[2] or person[3] == invitation[2]) then
+      redis.call('HSET', key, 'originKind', 'invitation', 'originWorkspaceId', invitation[3], 'originInvitationId', id, 'originInvitedBy', invitation[4])
+    end
+  end
+end
+return 1
+`);
+
+/**
  * Each step is idempotent, so nodes starting together may both run it and one that died midway is simply run
  * again; the version is recorded only once a step has finished.
  */
@@ -43,6 +63,12 @@ const STEPS: ((redis: Redis, prefix: string) => Promise<void>)[] = [
   // Webhook deliveries are scheduled per workspace, so claims take turns between workspaces.
   async (redis, prefix) => {
     await splitOldWebhookSchedule(redis, prefix);
+  },
+  // Accounts made through invitations say so, and which workspace's.
+  async (redis, prefix) => {
+    for (const workspaceId of await redis.zrange(`${prefix}workspaces`, 0, -1)) {
+      await MARK_INVITED_PEOPLE.run(redis, [`${prefix}invitations:${workspaceId}`], [prefix]);
+    }
   },
 ];
 

@@ -6,7 +6,10 @@ import type {
 } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 
-interface PersonRow { id: string; email: string; password_hash: string | null; created_at: number; password_changed_at: number | null }
+interface PersonRow {
+  id: string; email: string; password_hash: string | null; created_at: number; password_changed_at: number | null;
+  origin_kind: string; origin_workspace_id: string | null; origin_invitation_id: string | null; origin_invited_by: string | null; proved_at: number | null;
+}
 interface MemberRow { workspace_id: string; email: string; role: string; created_at: number }
 interface SessionRow {
   id: string; token_hash: string; person_id: string; workspace_id: string; csrf_token: string; created_at: number; last_seen_at: number;
@@ -22,7 +25,15 @@ interface AuditRow { id: string; workspace_id: string; at: number; actor: string
 const optionalDate = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
 
 const toPerson = (row: PersonRow): Person => ({
-  id: row.id, email: row.email, passwordHash: row.password_hash, createdAt: new Date(row.created_at), passwordChangedAt: optionalDate(row.password_changed_at),
+  id: row.id,
+  email: row.email,
+  passwordHash: row.password_hash,
+  createdAt: new Date(row.created_at),
+  passwordChangedAt: optionalDate(row.password_changed_at),
+  origin: row.origin_kind === 'invitation'
+    ? { kind: 'invitation', workspaceId: row.origin_workspace_id!, invitationId: row.origin_invitation_id!, invitedBy: row.origin_invited_by! }
+    : { kind: 'operator' },
+  provedAt: optionalDate(row.proved_at),
 });
 const toMember = (row: MemberRow): Member => ({ workspaceId: row.workspace_id, email: row.email, role: row.role as MemberRole, createdAt: new Date(row.created_at) });
 const toSession = (row: SessionRow): SessionRecord => ({
@@ -81,12 +92,19 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   createPerson(person: Person): Promise<'created' | 'email_taken'> {
-    return guarded(() => this.db.transaction(() => {
-      if (this.sql('SELECT 1 FROM people WHERE email = ?').get(person.email)) return 'email_taken' as const;
-      this.sql('INSERT INTO people (id, email, password_hash, created_at, password_changed_at) VALUES (?, ?, ?, ?, ?)')
-        .run(person.id, person.email, person.passwordHash, person.createdAt.getTime(), person.passwordChangedAt?.getTime() ?? null);
-      return 'created' as const;
-    }).immediate());
+    return guarded(() => this.db.transaction(() => this.insertPerson(person)).immediate());
+  }
+
+  /** Inside a transaction. */
+  private insertPerson(person: Person): 'created' | 'email_taken' {
+    if (this.sql('SELECT 1 FROM people WHERE email = ?').get(person.email)) return 'email_taken';
+    const { origin } = person;
+    const [workspaceId, invitationId, invitedBy] = origin.kind === 'invitation' ? [origin.workspaceId, origin.invitationId, origin.invitedBy] : [null, null, null];
+    this.sql(`INSERT INTO people (id, email, password_hash, created_at, password_changed_at, origin_kind, origin_workspace_id, origin_invitation_id,
+              origin_invited_by, proved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(person.id, person.email, person.passwordHash, person.createdAt.getTime(), person.passwordChangedAt?.getTime() ?? null, origin.kind, workspaceId,
+        invitationId, invitedBy, person.provedAt?.getTime() ?? null);
+    return 'created';
   }
 
   getPerson(id: string): Promise<Person | null> {
@@ -103,8 +121,9 @@ export class SqliteAccountStore implements AccountStore {
     });
   }
 
-  setPersonPassword(id: string, passwordHash: string, at: Date): Promise<boolean> {
-    return guarded(() => this.sql('UPDATE people SET password_hash = ?, password_changed_at = ? WHERE id = ?').run(passwordHash, at.getTime(), id).changes === 1);
+  setPersonPassword(id: string, passwordHash: string, at: Date, proved: boolean): Promise<boolean> {
+    return guarded(() => this.sql('UPDATE people SET password_hash = ?, password_changed_at = ?, proved_at = CASE WHEN ? THEN ? ELSE proved_at END WHERE id = ?')
+      .run(passwordHash, at.getTime(), proved ? 1 : 0, at.getTime(), id).changes === 1);
   }
 
   getMember(workspaceId: string, email: string): Promise<Member | null> {
@@ -233,7 +252,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   /** An email that is a member already uses the invitation up too; at the limit it stays pending, for when a seat is free. */
-  acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null): Promise<AcceptInvitationOutcome> {
+  acceptInvitation(tokenHash: string, at: Date, memberLimit: number | null, newPerson: Person | null): Promise<AcceptInvitationOutcome> {
     return guarded(() => this.db.transaction((): AcceptInvitationOutcome => {
       const row = this.sql(`SELECT * FROM invitations WHERE token_hash = ? AND ${PENDING_INVITATION}`).get(tokenHash, at.getTime()) as InvitationRow | undefined;
       if (!row) return { outcome: 'invalid' };
@@ -241,6 +260,10 @@ export class SqliteAccountStore implements AccountStore {
       if (!member) {
         const members = (this.sql('SELECT count(*) AS n FROM members WHERE workspace_id = ?').get(row.workspace_id) as { n: number }).n;
         if (memberLimit !== null && members >= memberLimit) return { outcome: 'limit_reached', invitation: toInvitation(row) };
+      }
+      // Last of the checks, and nothing written before it: a refusal leaves everything as it was.
+      if (newPerson !== null && this.insertPerson(newPerson) === 'email_taken') return { outcome: 'email_taken' };
+      if (!member) {
         this.sql('INSERT INTO members (workspace_id, email, role, created_at) VALUES (?, ?, ?, ?)').run(row.workspace_id, row.email, row.role, at.getTime());
       }
       const accepted = this.sql('UPDATE invitations SET accepted_at = ? WHERE id = ? RETURNING *').get(at.getTime(), row.id) as InvitationRow;

@@ -292,6 +292,22 @@ const MIGRATIONS: string[] = [
     VALUES ('delete', old.seq, old.search_subject, old.search_sender, old.search_recipients, old.search_body);
   END;
   `,
+  `
+  -- How each account came to be (domain/types.ts PersonOrigin) and when a set-password link from an operator proved
+  -- it. An invitation has always made its account, or set its password, at the very instant it was accepted: that
+  -- finds the accounts older builds made so; the others were made by an operator. None counts as proved.
+  ALTER TABLE people ADD COLUMN origin_kind TEXT NOT NULL DEFAULT 'operator';
+  ALTER TABLE people ADD COLUMN origin_workspace_id TEXT;
+  ALTER TABLE people ADD COLUMN origin_invitation_id TEXT;
+  ALTER TABLE people ADD COLUMN origin_invited_by TEXT;
+  ALTER TABLE people ADD COLUMN proved_at INTEGER;
+  UPDATE people SET (origin_kind, origin_workspace_id, origin_invitation_id, origin_invited_by) = (
+    SELECT 'invitation', i.workspace_id, i.id, i.invited_by FROM invitations i
+    WHERE i.email = people.email AND i.accepted_at IN (people.created_at, people.password_changed_at)
+    ORDER BY i.accepted_at LIMIT 1
+  )
+  WHERE EXISTS (SELECT 1 FROM invitations i WHERE i.email = people.email AND i.accepted_at IN (people.created_at, people.password_changed_at));
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */
