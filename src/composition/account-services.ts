@@ -27,8 +27,8 @@ export interface AccountServices {
 export function buildAccountServices(backend: Backend, config: Config, workspaces: WorkspaceService, now: () => Date = () => new Date()): AccountServices {
   const audit = new AuditLog(backend.accounts, now);
   const sessions = new SessionService(backend.accounts, backend.metadata, { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours }, now);
-  const throttle = new SignInThrottle(backend.rateLimiter);
-  const hasher = new PasswordHasher();
+  const throttle = new SignInThrottle(backend.rateLimiter, config.connections.ipv6PrefixBits);
+  const hasher = new PasswordHasher(config.connections.ipv6PrefixBits);
   // One signing secret for every node, so a browser known to one is known to all.
   const devices = new DeviceTokens(() => backend.metadata.secret('device-token-signing', () => randomBytes(32).toString('hex')), now);
   const people = new PeopleService(backend.accounts, backend.metadata, sessions, throttle, hasher, audit, devices, config.passwordLinkTtlHours, now);

@@ -20,7 +20,7 @@ describe('passwords', () => {
   });
 
   it('checks a password against nothing (unknown email) and still says no', async () => {
-    assert.equal(await new PasswordHasher().verifyOrPretend('anything at all', null, '127.0.0.1'), false);
+    assert.equal(await new PasswordHasher(64).verifyOrPretend('anything at all', null, '127.0.0.1'), false);
   });
 
   it('refuses new passwords that are short or the email', () => {
@@ -33,7 +33,7 @@ describe('passwords', () => {
 describe('PasswordHasher', () => {
   it('refuses a client past its share of the checks with 429, and anyone past a full queue with 503', async function () {
     this.timeout(30_000);
-    const hasher = new PasswordHasher();
+    const hasher = new PasswordHasher(64);
     const hash = await hashPassword('correct horse battery');
     // Four per address, running or waiting: a fifth from the same address is refused at once.
     const answers = await Promise.allSettled(Array.from({ length: 5 }, () => hasher.verifyOrPretend('guess', hash, '10.9.0.1')));

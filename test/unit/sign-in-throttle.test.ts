@@ -20,7 +20,7 @@ async function outcome(promise: Promise<boolean>): Promise<string> {
 
 describe('SignInThrottle', () => {
   it('checks at most 5 of 100 concurrent wrong passwords for one account from one address', async () => {
-    const throttle = new SignInThrottle(limiter());
+    const throttle = new SignInThrottle(limiter(), 64);
     let checks = 0;
     const check = async () => {
       checks += 1;
@@ -37,8 +37,17 @@ describe('SignInThrottle', () => {
     assert.equal(await outcome(throttle.attempt({ account: 'owner@example.test', ip: '10.0.0.2' }, right)), 'right', 'the owner elsewhere is not locked out');
   });
 
+  it('counts an IPv6 client by its /64, so one host cannot take a fresh address limit per address it holds', async () => {
+    const throttle = new SignInThrottle(limiter(), 64);
+    const answers = [];
+    for (let i = 0; i < 25; i += 1) answers.push(await outcome(throttle.attempt({ ip: `2001:db8:0:1::${(i + 1).toString(16)}` }, wrong)));
+    assert.equal(answers.filter((answer) => answer === 'wrong').length, 20, 'twenty link guesses for the whole /64');
+    assert.equal(answers.filter((answer) => answer === 'rate_limited').length, 5);
+    assert.equal(await outcome(throttle.attempt({ ip: '2001:db8:0:2::1' }, right)), 'right', 'another /64 is another client');
+  });
+
   it('checks at most 10 wrong passwords a minute for one account from any number of addresses', async () => {
-    const throttle = new SignInThrottle(limiter());
+    const throttle = new SignInThrottle(limiter(), 64);
     let checks = 0;
     const check = async () => {
       checks += 1;
@@ -52,7 +61,7 @@ describe('SignInThrottle', () => {
   });
 
   it('lets a known browser past the crowd, under 5 wrong passwords of its own', async () => {
-    const throttle = new SignInThrottle(limiter());
+    const throttle = new SignInThrottle(limiter(), 64);
     for (let i = 0; i < 50; i += 1) await outcome(throttle.attempt({ account: 'target@example.test', ip: `10.3.0.${i}` }, wrong));
     // The address is one of the crowd's, and past its own limit too.
     for (let i = 0; i < 25; i += 1) await outcome(throttle.attempt({ ip: '10.3.0.1' }, wrong));
@@ -64,7 +73,7 @@ describe('SignInThrottle', () => {
   });
 
   it('does not hand the crowd a fresh allowance when the owner gets in', async () => {
-    const throttle = new SignInThrottle(limiter());
+    const throttle = new SignInThrottle(limiter(), 64);
     for (let i = 0; i < ACCOUNT_CROWD_ATTEMPTS - 1; i += 1) assert.equal(await outcome(throttle.attempt({ account: 'c@example.test', ip: `10.4.0.${i}` }, wrong)), 'wrong');
     assert.equal(await outcome(throttle.attempt({ account: 'c@example.test', ip: '10.4.1.1' }, right)), 'right');
     assert.equal(await outcome(throttle.attempt({ account: 'c@example.test', ip: '10.4.1.2' }, wrong)), 'wrong');
@@ -72,7 +81,7 @@ describe('SignInThrottle', () => {
   });
 
   it('counts link guesses per address, gives right ones back, and refuses past 20 wrong ones', async () => {
-    const throttle = new SignInThrottle(limiter());
+    const throttle = new SignInThrottle(limiter(), 64);
     for (let i = 0; i < 30; i += 1) assert.equal(await outcome(throttle.attempt({ ip: '10.0.3.1' }, right)), 'right');
     for (let i = 0; i < 20; i += 1) assert.equal(await outcome(throttle.attempt({ ip: '10.0.3.1' }, wrong)), 'wrong');
     assert.equal(await outcome(throttle.attempt({ ip: '10.0.3.1' }, right)), 'rate_limited');
@@ -81,7 +90,7 @@ describe('SignInThrottle', () => {
 
   it('makes no state for made-up emails from an address past its limit, nor for attempts given back', async () => {
     const memory = limiter();
-    const throttle = new SignInThrottle(memory);
+    const throttle = new SignInThrottle(memory, 64);
     for (let i = 0; i < 20; i += 1) assert.equal(await outcome(throttle.attempt({ account: `made-up-${i}@example.test`, ip: '10.5.0.1' }, wrong)), 'wrong');
     const { bytes } = await memory.stateSize();
     for (let i = 20; i < 5000; i += 1) assert.equal(await outcome(throttle.attempt({ account: `made-up-${i}@example.test`, ip: '10.5.0.1' }, wrong)), 'rate_limited');
@@ -94,7 +103,7 @@ describe('SignInThrottle', () => {
   });
 
   it('gives every reservation back when the check itself fails', async () => {
-    const throttle = new SignInThrottle(limiter());
+    const throttle = new SignInThrottle(limiter(), 64);
     const busy = async (): Promise<boolean> => {
       throw new AppError('server_busy', 'too many password checks are waiting');
     };

@@ -1,6 +1,7 @@
 // People's passwords: scrypt from node:crypto (memory-hard; async, so it runs on libuv's threadpool, not the event loop).
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { AppError } from '../../errors.js';
+import { addressKey } from '../../domain/address-key.js';
 import { FairGate, GateRefusal } from '../../domain/fair-gate.js';
 
 const COST = { N: 2 ** 15, r: 8, p: 1 };
@@ -48,6 +49,9 @@ const HASHING_LIMITS = { concurrency: 2, queueLimit: 16, perKeyLimit: 4 };
 /** Hashing and checking people's passwords through one bounded, fair gate per process. */
 export class PasswordHasher {
   private readonly gate = new FairGate(HASHING_LIMITS);
+
+  /** `ipv6PrefixBits`: the gate takes turns by an IPv6 client's prefix, as the connection caps count it. */
+  constructor(private readonly ipv6PrefixBits: number) {}
   /** Made once: checking an unknown email against it costs what checking a real one costs. */
   private dummyHash: Promise<string> | null = null;
 
@@ -74,7 +78,7 @@ export class PasswordHasher {
 
   private async gated<T>(client: string | null, work: () => Promise<T>): Promise<T> {
     try {
-      return await this.gate.run(client ?? 'unknown', work);
+      return await this.gate.run(client === null ? 'unknown' : addressKey(client, this.ipv6PrefixBits), work);
     } catch (error) {
       if (!(error instanceof GateRefusal)) throw error;
       throw error.reason === 'key_full'

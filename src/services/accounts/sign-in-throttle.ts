@@ -3,6 +3,7 @@
 // does not know, however many addresses they come from; a browser its owner signed in from before (device-tokens.ts)
 // has a small limit of its own instead, so the crowd cannot keep the owner out.
 import { AppError } from '../../errors.js';
+import { addressKey } from '../../domain/address-key.js';
 import type { RateLimiter } from '../../storage/ports.js';
 
 const WINDOW_SECONDS = 900;
@@ -40,7 +41,8 @@ interface Limit {
 }
 
 export class SignInThrottle {
-  constructor(private readonly limiter: RateLimiter) {}
+  /** `ipv6PrefixBits`: an IPv6 client is counted by its prefix, as the connection caps count it (one host holds a /64). */
+  constructor(private readonly limiter: RateLimiter, private readonly ipv6PrefixBits: number) {}
 
   /**
    * Runs `check` (is this password or link right?) as one reserved attempt and resolves to its answer. A wrong answer
@@ -52,7 +54,8 @@ export class SignInThrottle {
     const giveBack = () => Promise.all(reserved.map(({ key }) => this.limiter.refundAttempt(key)));
     try {
       // The address first: an address past its limit makes no state for the emails it makes up.
-      for (const limit of limitsFor(keys)) {
+      const address = keys.ip === null ? 'unknown' : addressKey(keys.ip, this.ipv6PrefixBits);
+      for (const limit of limitsFor(keys, address)) {
         const reservation = await this.limiter.reserveAttempt(limit.key, limit.windowSeconds, limit.attempts);
         if (!reservation.allowed) {
           const seconds = reservation.resetInSeconds;
@@ -87,8 +90,7 @@ const addressLimit = (address: string): Limit => ({
   onRight: 'give_back',
 });
 
-function limitsFor(keys: ThrottleKeys): Limit[] {
-  const address = keys.ip ?? 'unknown';
+function limitsFor(keys: ThrottleKeys, address: string): Limit[] {
   if (keys.account === undefined) return [addressLimit(address)];
   if (keys.device !== undefined) {
     return [{
