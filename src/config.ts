@@ -57,7 +57,7 @@ export interface Config {
   thumbnailConcurrency: number;
   /** Requests by signed file link per workspace per minute. */
   signedLinkRate: number;
-  /** Message files (raw, HTML, attachments, thumbnails) served at once per workspace; more wait their turn. */
+  /** Message reads (details, links and files: raw, HTML, attachments, thumbnails) served at once per workspace; more wait their turn. */
   fileServesPerWorkspace: number;
   /** Longest a 429 answer is held before it is sent (never past its Retry-After). */
   refusalPauseMs: number;

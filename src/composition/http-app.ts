@@ -54,7 +54,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
       ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
       ...chaosHandlers(services.chaos),
       ...messageHandlers(messages, content, signer, fileTurns),
-      ...viewHandlers(messages, content),
+      ...viewHandlers(messages, content, fileTurns),
       ...tagHandlers(services.tags, tagRules, workspaces),
       ...sendHandlers(services.send),
       ...webhookHandlers(webhooks, workspaces),
@@ -67,7 +67,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
       ...mcpHandlers(config.basePath),
     },
     publicHandlers: {
-      ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),
+      ...fileHandlers(content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),
       ...operationsHandlers({
         readiness: () => checkReadiness(backend.probes),
         metrics,
