@@ -57,6 +57,8 @@ export interface Config {
   thumbnailConcurrency: number;
   /** Requests by signed file link per workspace per minute. */
   signedLinkRate: number;
+  /** Requests by one signed file link (one signature) per minute: a leaked link spends this much of its workspace's. */
+  signedLinkRatePerLink: number;
   /** Message reads (details, links and files: raw, HTML, attachments, thumbnails) served at once per workspace; more wait their turn. */
   fileServesPerWorkspace: number;
   /** Longest a 429 answer is held before it is sent (never past its Retry-After). */
@@ -528,6 +530,12 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
   if (trustProxy && publicUrl === null) {
     throw new ConfigError('SANDBOX_PUBLIC_URL', 'is required with SANDBOX_TRUST_PROXY=1: the scheme and host clients reach the service at, such as https://sandbox.example.com');
   }
+  const signedLinkRate = readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600);
+  // A tenth of the workspace's by default: a page of mail loads each of its links once or a few times.
+  const signedLinkRatePerLink = readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE_PER_LINK', Math.max(1, Math.floor(signedLinkRate / 10)));
+  if (signedLinkRatePerLink > signedLinkRate) {
+    throw new ConfigError('SANDBOX_SIGNED_LINK_RATE_PER_LINK', `must be at most SANDBOX_SIGNED_LINK_RATE (${signedLinkRate}), got ${signedLinkRatePerLink}`);
+  }
   const config: Config = {
     profile: readEnum(env, 'SANDBOX_PROFILE', ['embedded', 'cluster'] as const, 'embedded'),
     dataDir,
@@ -554,7 +562,8 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     contentReadsPerWorkspace: readPositiveInt(env, 'SANDBOX_CONTENT_READS_PER_WORKSPACE', 16),
     thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
     thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),
-    signedLinkRate: readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600),
+    signedLinkRate,
+    signedLinkRatePerLink,
     fileServesPerWorkspace: readPositiveInt(env, 'SANDBOX_FILE_SERVES_PER_WORKSPACE', 4),
     refusalPauseMs: readPositiveInt(env, 'SANDBOX_REFUSAL_PAUSE_MS', 1000),
     tlsCertPath,

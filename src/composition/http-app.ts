@@ -67,7 +67,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
       ...mcpHandlers(config.basePath),
     },
     publicHandlers: {
-      ...fileHandlers(content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),
+      ...fileHandlers(content, signer, new SignedLinkThrottle(backend.rateLimiter, { perWorkspace: config.signedLinkRate, perLink: config.signedLinkRatePerLink }), fileTurns),
       ...operationsHandlers({
         readiness: () => checkReadiness(backend.probes),
         metrics,

@@ -1,5 +1,5 @@
 // End to end, both profiles: one tenant floods signed downloads of many-part messages while another captures and
-// reads; signed links are held to their workspace's budget; sixteen detail reads of a 10 MB
+// reads; signed links are held to their workspace's budget, and one link to its own; sixteen detail reads of a 10 MB
 // message at once cost one parse and answer within the view's limits while another tenant reads; a second download
 // is a blob read, not a parse (by the content task counter in /metrics); a hostile thumbnail gets none; deleting a
 // message removes what was kept of it.
@@ -150,6 +150,29 @@ describe(`content fairness (${testProfile()} profile)`, function () {
     const askedAt = performance.now();
     expectError(await anonymous.get(links[1]!), 429, 'rate_limited', 'the attacker is still past its budget');
     assert.ok(performance.now() - askedAt >= 900, `the refusal came after ${Math.round(performance.now() - askedAt)} ms, not held for its pause`);
+  });
+
+  it('holds one signed link to its own budget: hammered past it, it is refused while the workspace\'s other links still load', async () => {
+    // A workspace of its own: the flood above spent the attacker's workspace budget for this minute.
+    const created = createWorkspace(server.dataDir, uniqueName('leaky'));
+    const owner = new ApiClient(server.httpUrl, created.key.key);
+    const id = await sendMessage(credentialsOf(await createInbox(owner, uniqueName('leaky'))), manyPartMessage(3, 'leaked'));
+    const { files } = await detailOf(owner, id);
+    const stranger = owner.withKey(null);
+    const perLink = SIGNED_LINK_RATE / 10;
+    const hammered = await Promise.all(Array.from({ length: perLink + 8 }, () => stranger.get(files.attachments[0]!)));
+    assert.equal(hammered.filter((response) => response.status === 200).length, perLink, 'the leaked link was served its own budget');
+    const refused = hammered.filter((response) => response.status !== 200);
+    assert.equal(refused.length, 8);
+    for (const response of refused) {
+      assert.match(expectError(response, 429, 'rate_limited', 'the leaked link past its budget'), /the limit for one link \(SANDBOX_SIGNED_LINK_RATE_PER_LINK\)/);
+    }
+    // The workspace's other links, and its fresh ones, still load: the leak spent a tenth of its budget.
+    assert.equal((await stranger.get(files.attachments[1]!)).status, 200);
+    assert.equal((await stranger.get(files.raw)).status, 200);
+    const fresh = await detailOf(owner, id);
+    assert.equal((await stranger.get(fresh.files.html!)).status, 200);
+    expectError(await stranger.get(files.attachments[0]!), 429, 'rate_limited', 'the leaked link is still past its own budget');
   });
 
   it('reads a 10 MB message once: sixteen detail reads at once answer its view\'s limits while another tenant reads its own', async () => {

@@ -8,12 +8,12 @@ import { attachmentReply, htmlReply, previewHtmlReply, rawReply, thumbnailReply 
 
 export function fileHandlers(content: MessageContentService, signer: FileUrlSigner, throttle: SignedLinkThrottle, turns: FileServingTurns) {
   /**
-   * Checks the signature for exactly this path, counts the request against the budget of the workspace that signed it,
-   * then hands back the workspace and message it names.
+   * Checks the signature for exactly this path, counts the request against the link's budget and that of the workspace
+   * that signed it, then hands back the workspace and message it names.
    */
   const verified = async ({ params, query }: PublicRequest<PublicOperationId>, path: string) => {
     signer.verify(path, query.expires, query.signature);
-    await throttle.admit(params.workspace_id);
+    await throttle.admit(params.workspace_id, query.signature);
     return { workspaceId: params.workspace_id, messageId: params.message_id };
   };
   return publicHandlers({
