@@ -35,8 +35,8 @@ type PartsManifest =
   }
   | { failed: string };
 
-/** A reader's view of a message as kept: within the view's limits (VIEW_BODY_CHARACTERS), or why it could not be read. */
-type KeptView = MessageView | { failed: string };
+/** A reader's view of a message, within the view's limits (VIEW_FIELD_CHARACTERS), or why it could not be read. */
+type ViewOutcome = MessageView | { failed: string };
 
 /**
  * A message's manifest, with its parts themselves while they are just parsed and not yet kept: the first read of a kept
@@ -110,8 +110,8 @@ export class MessageContentService {
    */
   private readonly extracting = new Map<string, Promise<PartsReading>>();
   /** Views being read now, by message, so a burst of first detail reads of one message costs one parse. */
-  private readonly viewing = new Map<string, Promise<KeptView>>();
-  private readonly views = new WeightedLru<string, KeptView>(VIEW_CACHE_CHARACTERS);
+  private readonly viewing = new Map<string, Promise<ViewOutcome>>();
+  private readonly views = new WeightedLru<string, MessageView>(VIEW_CACHE_CHARACTERS);
   private readonly manifests = new WeightedLru<string, PartsManifest>(MANIFEST_CACHE_CHARACTERS);
 
   constructor(
@@ -263,7 +263,7 @@ export class MessageContentService {
    * The reader's view of the message, read from the raw message on the first read and kept: a later read costs a blob
    * read of at most the view's limits (or nothing, from memory), however large the message.
    */
-  private async viewOf(record: MessageRecord): Promise<KeptView> {
+  private async viewOf(record: MessageRecord): Promise<ViewOutcome> {
     const messageKey = `${record.workspaceId}/${record.id}`;
     const reading = this.viewing.get(messageKey);
     if (reading) return reading;
@@ -271,7 +271,7 @@ export class MessageContentService {
     if (cached) return cached;
     const stored = await this.blobs.get(viewBlobKey(record.workspaceId, record.id));
     if (stored) {
-      const view = JSON.parse(stored.toString('utf8')) as KeptView;
+      const view = JSON.parse(stored.toString('utf8')) as MessageView;
       this.views.set(messageKey, view, stored.length);
       return view;
     }
@@ -287,22 +287,26 @@ export class MessageContentService {
   }
 
   /**
-   * One parse in the read lane, its outcome kept. Only an overrun is kept as a failure: a busy server or a storage
-   * failure may well pass by the next read. Resolves once parsed; `done` runs once the view is kept (or the read failed).
+   * One parse in the read lane, the view kept. A view that overran its limits is not kept: the capture's analysis of
+   * the same bytes fit them (or the detail would not have asked), so a busy server is the likelier cause, and the next
+   * read tries again. Resolves once parsed; `done` runs once the view is kept (or the read failed).
    */
-  private async readView(record: MessageRecord, done: () => void): Promise<KeptView> {
-    let view: KeptView;
+  private async readView(record: MessageRecord, done: () => void): Promise<ViewOutcome> {
+    let outcome: MessageView | ContentTaskFailure;
     try {
-      const outcome = await this.pool.view(record.workspaceId, () => this.messages.rawOf(record));
-      view = outcome instanceof ContentTaskFailure ? { failed: outcome.message } : outcome;
+      outcome = await this.pool.view(record.workspaceId, () => this.messages.rawOf(record));
     } catch (error) {
       done();
       throw error;
     }
-    const json = Buffer.from(JSON.stringify(view), 'utf8');
-    this.views.set(`${record.workspaceId}/${record.id}`, view, json.length);
+    if (outcome instanceof ContentTaskFailure) {
+      done();
+      return { failed: outcome.message };
+    }
+    const json = Buffer.from(JSON.stringify(outcome), 'utf8');
+    this.views.set(`${record.workspaceId}/${record.id}`, outcome, json.length);
     void this.keep(record, [{ key: viewBlobKey(record.workspaceId, record.id), data: json }]).catch(() => undefined).finally(done);
-    return view;
+    return outcome;
   }
 
   /** What is kept of the message's parts, taking them out first when this is the first read of any of them. */
