@@ -77,7 +77,9 @@ export interface Config {
    * for all nodes on the cluster); past it the state used least recently is forgotten first.
    */
   rateLimitMemoryMb: number;
-  /** Message files (raw, HTML, attachments, thumbnails) served at once per workspace; more wait their turn. */
+  /** Requests by one signed file link (one signature) per minute: a leaked link spends this much of its workspace's. */
+  signedLinkRatePerLink: number;
+  /** Message reads (details, links and files: raw, HTML, attachments, thumbnails) served at once per workspace; more wait their turn. */
   fileServesPerWorkspace: number;
   /** Longest a 429 answer is held before it is sent (never past its Retry-After). */
   refusalPauseMs: number;
@@ -670,6 +672,12 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
   }
   const profile = readEnum(env, 'SANDBOX_PROFILE', ['embedded', 'cluster'] as const, 'embedded');
   const queryThreads = readPositiveInt(env, 'SANDBOX_QUERY_THREADS', 2);
+  const signedLinkRate = readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600);
+  // A tenth of the workspace's by default: a page of mail loads each of its links once or a few times.
+  const signedLinkRatePerLink = readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE_PER_LINK', Math.max(1, Math.floor(signedLinkRate / 10)));
+  if (signedLinkRatePerLink > signedLinkRate) {
+    throw new ConfigError('SANDBOX_SIGNED_LINK_RATE_PER_LINK', `must be at most SANDBOX_SIGNED_LINK_RATE (${signedLinkRate}), got ${signedLinkRatePerLink}`);
+  }
   const config: Config = {
     profile,
     dataDir,
@@ -700,7 +708,8 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
     thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),
     thumbnailMemoryMb: readThumbnailMemoryMb(env),
-    signedLinkRate: readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600),
+    signedLinkRate,
+    signedLinkRatePerLink,
     rateLimitMemoryMb: readPositiveInt(env, 'SANDBOX_RATE_LIMIT_MEMORY_MB', 32),
     fileServesPerWorkspace: readPositiveInt(env, 'SANDBOX_FILE_SERVES_PER_WORKSPACE', 4),
     refusalPauseMs: readPositiveInt(env, 'SANDBOX_REFUSAL_PAUSE_MS', 1000),

@@ -66,7 +66,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
       ...inboxHandlers(inboxes, workspaces, () => ({ host: config.smtpHostname, ports: [smtpPorts.smtpPort, smtpPorts.smtpsPort] })),
       ...chaosHandlers(services.chaos),
       ...messageHandlers(messages, content, signer, fileTurns),
-      ...viewHandlers(messages, content),
+      ...viewHandlers(messages, content, fileTurns),
       ...tagHandlers(services.tags, tagRules, workspaces),
       ...sendHandlers(services.send),
       ...webhookHandlers(webhooks, workspaces),
@@ -79,7 +79,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
       ...mcpHandlers(config.basePath, inProcess, { callsPerWorkspace: config.mcpCallsPerWorkspace, maxBatch: config.mcpMaxBatch }),
     },
     publicHandlers: {
-      ...fileHandlers(messages, content, signer, new SignedLinkThrottle(backend.rateLimiter, config.signedLinkRate), fileTurns),
+      ...fileHandlers(content, signer, new SignedLinkThrottle(backend.rateLimiter, { perWorkspace: config.signedLinkRate, perLink: config.signedLinkRatePerLink }), fileTurns),
       ...operationsHandlers({
         readiness: () => checkReadiness(backend.probes, readinessWarnings),
         metrics,

@@ -100,7 +100,8 @@ export async function buildServices(config: Readonly<Config>, deps: ApplicationD
   const { inboxes, pipeline } = capture;
   const accounts = buildAccountServices(backend, config, capture.workspaces, now);
   const messages = new MessageService(backend, inboxes, config.scanRowsPerPage);
-  const content = new MessageContentService(messages, backend.blobs, contentPool);
+  // Large messages' files are read one at a time per workspace and two over all: each holds the event loop a while.
+  const content = new MessageContentService(messages, backend.blobs, contentPool, new FileServingTurns(1, 2));
   // One secret for every node, so a link signed by one is honoured by all.
   const signer = new FileUrlSigner(await backend.metadata.secret('file-url-signing', () => deps.random(32).toString('hex')), config.fileUrlTtlSeconds);
 

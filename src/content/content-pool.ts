@@ -86,6 +86,12 @@ interface Watched {
 
 type TaskInput<K extends ContentTask['kind']> = Omit<Extract<ContentTask, { kind: K }>, 'raw' | 'started' | 'kind'>;
 
+/**
+ * A message's bytes, or how to read them: a read given the way is let in first and reads them then, so the reads
+ * waiting their turn hold no message in memory and the bytes are read at the pace the lane lets reads in.
+ */
+export type MessageBytes = Buffer | (() => Promise<Buffer>);
+
 const WORKER_FILE = workerFile(import.meta.url, 'content-worker').href;
 
 /** The pool as the configuration sizes it. */
@@ -204,24 +210,24 @@ export class ContentPool {
     });
   }
 
-  /** Bodies, headers, links and attachments as a reader sees them; a message whose analysis overruns shows none. */
-  async view(workspaceId: string, raw: Buffer): Promise<MessageView | ContentTaskFailure> {
+  /** Bodies, headers, links and attachments as a reader sees them, within the view's limits; or why the message has none. */
+  async view(workspaceId: string, raw: MessageBytes): Promise<MessageView | ContentTaskFailure> {
     return this.run('read', workspaceId, 'view', raw, {}, this.options.taskTimeoutMs).catch((error: unknown) => {
       if (error instanceof ContentTaskFailure) return error;
       throw error;
     });
   }
 
-  async html(workspaceId: string, raw: Buffer): Promise<string | null> {
+  async html(workspaceId: string, raw: MessageBytes): Promise<string | null> {
     return this.run('read', workspaceId, 'html', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
-  async attachment(workspaceId: string, raw: Buffer, index: number): Promise<{ attachment: AttachmentContent | null; count: number }> {
+  async attachment(workspaceId: string, raw: MessageBytes, index: number): Promise<{ attachment: AttachmentContent | null; count: number }> {
     return this.run('read', workspaceId, 'attachment', raw, { index }, this.options.taskTimeoutMs).catch(unreadable);
   }
 
   /** The HTML body and every attachment, from one parse, to be kept. */
-  async parts(workspaceId: string, raw: Buffer): Promise<MessageParts> {
+  async parts(workspaceId: string, raw: MessageBytes): Promise<MessageParts> {
     return this.run('read', workspaceId, 'parts', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
@@ -247,12 +253,12 @@ export class ContentPool {
   }
 
   /** The message as a page, its cid: images inlined. */
-  async renderHtml(workspaceId: string, raw: Buffer): Promise<string> {
+  async renderHtml(workspaceId: string, raw: MessageBytes): Promise<string> {
     return this.run('read', workspaceId, 'renderHtml', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
   /** The text part, or text made from the HTML. */
-  async renderText(workspaceId: string, raw: Buffer): Promise<string> {
+  async renderText(workspaceId: string, raw: MessageBytes): Promise<string> {
     return this.run('read', workspaceId, 'renderText', raw, {}, this.options.taskTimeoutMs).catch(unreadable);
   }
 
@@ -279,8 +285,9 @@ export class ContentPool {
   }
 
   /** Runs the task in its lane, once it is its workspace's turn there and the lane has a worker for it. */
-  private run<K extends ContentTask['kind']>(lane: Lane, workspaceId: string, kind: K, raw: Buffer, input: TaskInput<K>, timeoutMs: number): Promise<ContentResults[K]> {
-    return this.admit(lane === 'capture' ? this.captures : this.reads, workspaceId, () => this.runOnWorker(kind, raw, input, timeoutMs));
+  private run<K extends ContentTask['kind']>(lane: Lane, workspaceId: string, kind: K, raw: MessageBytes, input: TaskInput<K>, timeoutMs: number): Promise<ContentResults[K]> {
+    return this.admit(lane === 'capture' ? this.captures : this.reads, workspaceId, async () =>
+      this.runOnWorker(kind, typeof raw === 'function' ? await raw() : raw, input, timeoutMs));
   }
 
   /** Words a lane's refusal: a workspace past its own cap is told to slow down, a full lane that the server is busy. */

@@ -465,7 +465,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The http(s) links of the message, unique, in order of appearance (HTML hrefs first) */
+        /**
+         * The http(s) links of the message, unique, in order of appearance (HTML hrefs first)
+         * @description As many as fit in 262,144 characters together, as the message's detail lists them (its `truncated` says when there are more).
+         */
         get: operations["getMessageLinks"];
         put?: never;
         post?: never;
@@ -2217,12 +2220,27 @@ export interface components {
         };
         MessageSummary: components["schemas"]["MessageSummaryFields"];
         MessageDetail: components["schemas"]["MessageSummaryFields"] & {
-            /** @description The text/plain body, when there is one */
+            /**
+             * @description The text/plain body, when there is one: its first 262,144 characters (then `truncated` names it; the
+             *     whole text is in the raw message, and the `view.html` of a message without HTML shows it)
+             */
             text?: string;
-            /** @description The text/html body, when there is one */
+            /**
+             * @description The text/html body, when there is one: its first 262,144 characters (then `truncated` names it; the
+             *     whole body is at `html_url` and `files.html`)
+             */
             html?: string;
-            /** @description Unique http(s) links from the HTML hrefs and the text body, in order of appearance */
+            /**
+             * @description Unique http(s) links from the HTML hrefs and the text body, in order of appearance: as many as fit
+             *     in 262,144 characters together (then `truncated` names it)
+             */
             links: string[];
+            /**
+             * @description Present when the message is larger than its detail shows: the fields that hold only the start of what
+             *     the message has. A message is read once and its detail kept, and every read of it sends the detail,
+             *     so each of these fields is bounded; the whole message is served as files (raw_url, html_url, the files links).
+             */
+            truncated?: ("text" | "html" | "headers" | "links")[];
             /**
              * @description The links of `links` as the reader sees them, found at capture: each once, HTML first, with its
              *     anchor text (an image's alt text when the anchor holds only an image; empty for a URL written in
@@ -2241,7 +2259,11 @@ export interface components {
              *     scripts/reindex runs).
              */
             codes: components["schemas"]["OneTimeCode"][];
-            /** @description Header name (lower case) to its decoded values, in order of appearance */
+            /**
+             * @description Header name (lower case) to its decoded values, in order of appearance: the fields whose names and
+             *     values fit in 262,144 characters together, the one that crosses it cut there (then `truncated`
+             *     names it; every header is in the raw message)
+             */
             headers?: {
                 [key: string]: string[];
             };
@@ -5891,6 +5913,7 @@ export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<component
 export const streamResetReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StreamReset"]["reason"]> = ["cursor_expired"];
 export const linkDetailSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LinkDetail"]["source"]> = ["html", "text"];
 export const oneTimeCodeSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OneTimeCode"]["source"]> = ["subject", "text", "html"];
+export const messageDetailTruncatedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageDetail"]["truncated"]> = ["text", "html", "headers", "links"];
 export const batchRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BatchRequest"]["action"]> = ["read", "unread", "delete", "tag", "untag"];
 export const htmlCheckWarningCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Category"]> = ["html", "css", "image", "others"];
 export const htmlCheckWarningSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Source"]> = ["caniemail", "mail-sandbox"];

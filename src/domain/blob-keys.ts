@@ -33,6 +33,12 @@ export const attachmentBlobKey = (workspaceId: string, messageId: string, index:
  */
 export const htmlBodyBlobKey = (workspaceId: string, messageId: string): string => `${partsFolder(workspaceId, messageId)}served-body.html`;
 
+/**
+ * A reader's view of the message (its detail's bodies, headers, links and attachments, within the view's limits), or why
+ * it could not be read. The name carries the view's format: a view kept under an older one is read from the raw again.
+ */
+export const viewBlobKey = (workspaceId: string, messageId: string): string => `${partsFolder(workspaceId, messageId)}view-1.json`;
+
 /** What the SMTP or HTTP transaction said about the message (not in its bytes), kept beside it so the index can be rebuilt. */
 export const envelopeBlobKey = (workspaceId: string, messageId: string): string => `${messageBlobFolder(workspaceId, messageId)}${ENVELOPE_NAME}`;
 

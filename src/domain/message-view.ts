@@ -21,6 +21,17 @@ export interface AttachmentInfo {
   isImage: boolean;
 }
 
+/**
+ * Characters each of a view's large fields may hold: the text, the HTML, the header values together and the links
+ * together. The view is parsed once and kept, and every detail read sends it, so its cost to the event loop must not
+ * grow with the message. What is past it is served whole elsewhere (the HTML body, view.txt, the raw message); the
+ * detail names the fields that were cut.
+ */
+export const VIEW_FIELD_CHARACTERS = 256 * 1024;
+
+/** The fields of a view that hold only the start of what the message has. */
+export type TruncatedField = 'text' | 'html' | 'headers' | 'links';
+
 export interface MessageView {
   text: string | null;
   html: string | null;
@@ -28,6 +39,7 @@ export interface MessageView {
   headers: Record<string, string[]>;
   attachments: AttachmentInfo[];
   listUnsubscribe: ListUnsubscribe | null;
+  truncated: TruncatedField[];
 }
 
 export interface AttachmentContent {
@@ -43,7 +55,7 @@ export interface MessageParts {
 }
 
 /** What an unreadable message shows: nothing beyond its index document. */
-export const EMPTY_VIEW: MessageView = { text: null, html: null, links: [], headers: {}, attachments: [], listUnsubscribe: null };
+export const EMPTY_VIEW: MessageView = { text: null, html: null, links: [], headers: {}, attachments: [], listUnsubscribe: null, truncated: [] };
 
 /**
  * Declared types offered a thumbnail: raster formats only (the bytes' own format is checked again before decoding).

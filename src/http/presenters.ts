@@ -149,6 +149,7 @@ export function messageDetailJson(detail: MessageDetailView, signer: FileUrlSign
       expires_at: new Date(expires * 1000).toISOString(),
     },
     ...(detail.listUnsubscribe === null ? {} : { list_unsubscribe: detail.listUnsubscribe }),
+    ...(detail.truncated.length === 0 ? {} : { truncated: detail.truncated }),
   };
 }
 

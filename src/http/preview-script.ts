@@ -80,14 +80,26 @@ function previewScript(options: PreviewOptions): string {
 })();`;
 }
 
+/** The bytes of a UTF-8 byte order mark, read as Latin-1. */
+const UTF8_BOM = '\xef\xbb\xbf';
+
+/**
+ * How much of a page's start is searched for its doctype: a doctype further in (after more comments than any mail
+ * has) is treated as none, and the script goes first.
+ */
+const DOCTYPE_SEARCH_BYTES = 64 * 1024;
+
 /**
  * Where the script goes: first, so no markup of the mail comes before it (an unclosed tag before a nonce'd script
  * could take the nonce as its own), but after a leading doctype and the comments before it, which must stay first
- * for the mail to keep its rendering mode.
+ * for the mail to keep its rendering mode. `html` is the page's start, byte for byte (Latin-1): what is looked for
+ * is ASCII, so an index in it is an offset in the page's bytes.
  */
 function afterDoctype(html: string): number {
-  let at = html.search(/\S/);
-  if (at === -1) return 0;
+  // A UTF-8 byte order mark is taken as one only at the very start, so the script goes after it too.
+  let at = html.startsWith(UTF8_BOM) ? UTF8_BOM.length : 0;
+  while (/\s/.test(html.charAt(at))) at++;
+  if (at === html.length) return 0;
   while (html.startsWith('<!--', at)) {
     const end = html.indexOf('-->', at + 4);
     if (end === -1) return 0;
@@ -98,9 +110,10 @@ function afterDoctype(html: string): number {
   return doctype ? at + doctype[0].length : 0;
 }
 
-/** The page with the preview script in it, and the nonce that lets that script, and only it, run. */
-export function withPreviewScript(html: string, options: PreviewOptions): { html: string; nonce: string } {
+/** The page (UTF-8) with the preview script in it, and the nonce that lets that script, and only it, run. */
+export function withPreviewScript(html: Buffer, options: PreviewOptions): { html: Buffer; nonce: string } {
   const nonce = randomBytes(16).toString('base64');
-  const at = afterDoctype(html);
-  return { html: `${html.slice(0, at)}<script nonce="${nonce}">${previewScript(options)}</script>${html.slice(at)}`, nonce };
+  const at = afterDoctype(html.subarray(0, DOCTYPE_SEARCH_BYTES).toString('latin1'));
+  const script = Buffer.from(`<script nonce="${nonce}">${previewScript(options)}</script>`, 'utf8');
+  return { html: Buffer.concat([html.subarray(0, at), script, html.subarray(at)]), nonce };
 }

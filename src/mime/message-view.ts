@@ -6,7 +6,9 @@ import { inlineCidImages } from './cid-images.js';
 import { extractCheckableLinks, extractLinks } from './extract-links.js';
 import { parseMime } from './parse-email.js';
 import { parseListUnsubscribe } from './list-unsubscribe.js';
-import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageParts, type MessageView } from '../domain/message-view.js';
+import {
+  EMPTY_VIEW, THUMBNAILABLE, VIEW_FIELD_CHARACTERS, type AttachmentContent, type MessageParts, type MessageView, type TruncatedField,
+} from '../domain/message-view.js';
 
 const filenameOf = (attachment: Attachment, index: number) => attachment.filename ?? `attachment-${index + 1}`;
 
@@ -27,28 +29,74 @@ function headerText(binary: string): string {
 /** Broken MIME was stored anyway; whatever mailparser cannot read is simply absent. */
 const parseOrNull = (raw: Buffer): Promise<ParsedMail | null> => parseMime(raw).catch(() => null);
 
+/** The first `limit` UTF-16 units of `text`, one fewer where the cut would split a surrogate pair. */
+function textStart(text: string, limit: number): string {
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 1)) ? limit - 1 : limit;
+  return text.slice(0, end);
+}
+
+/** Keeps fields within VIEW_FIELD_CHARACTERS each, and which of them it cut. */
+class ViewLimits {
+  readonly truncated: TruncatedField[] = [];
+
+  body(field: 'text' | 'html', body: string | null): string | null {
+    return body === null || body.length <= VIEW_FIELD_CHARACTERS ? body : this.cut(field, textStart(body, VIEW_FIELD_CHARACTERS));
+  }
+
+  /** The links, in order, as many as fit whole. */
+  links(links: string[]): string[] {
+    let left = VIEW_FIELD_CHARACTERS;
+    for (const [index, link] of links.entries()) {
+      left -= link.length;
+      if (left < 0) return this.cut('links', links.slice(0, index));
+    }
+    return links;
+  }
+
+  /** The header fields in order, each counted by its name and value; the one that crosses the limit is cut there. */
+  headers(lines: { key: string; value: string }[]): Record<string, string[]> {
+    const headers: Record<string, string[]> = {};
+    let left = VIEW_FIELD_CHARACTERS;
+    for (const { key, value } of lines) {
+      left -= key.length;
+      if (value.length > left) {
+        if (left > 0) (headers[key] ??= []).push(textStart(value, left));
+        return this.cut('headers', headers);
+      }
+      (headers[key] ??= []).push(value);
+      left -= value.length;
+    }
+    return headers;
+  }
+
+  private cut<T>(field: TruncatedField, kept: T): T {
+    this.truncated.push(field);
+    return kept;
+  }
+}
+
+/** A reader's view of the message, its large fields cut at VIEW_FIELD_CHARACTERS each. */
 export async function messageView(raw: Buffer): Promise<MessageView> {
   const parsed = await parseOrNull(raw);
   if (!parsed) return EMPTY_VIEW;
   const html = typeof parsed.html === 'string' ? parsed.html : null;
   const text = parsed.text ?? null;
-  const headers: Record<string, string[]> = {};
   const rawValues = (name: string) => parsed.headerLines.filter((header) => header.key === name).map(({ line }) => headerText(line.slice(line.indexOf(':') + 1)));
-  for (const { key, line } of parsed.headerLines) {
+  const headerLines = parsed.headerLines.map(({ key, line }) => {
     const value = headerText(line.slice(line.indexOf(':') + 1)).replace(/\r?\n[ \t]+/g, ' ').trim();
-    let decoded = value;
     try {
-      decoded = libmime.decodeWords(value);
+      return { key, value: libmime.decodeWords(value) };
     } catch {
       // An undecodable encoded-word is shown as written.
+      return { key, value };
     }
-    (headers[key] ??= []).push(decoded);
-  }
+  });
+  const limits = new ViewLimits();
   return {
-    text,
-    html,
-    links: extractLinks(html ?? '', text ?? ''),
-    headers,
+    text: limits.body('text', text),
+    html: limits.body('html', html),
+    headers: limits.headers(headerLines),
+    links: limits.links(extractLinks(html ?? '', text ?? '')),
     attachments: parsed.attachments.map((attachment, index) => ({
       index,
       filename: filenameOf(attachment, index),
@@ -57,6 +105,7 @@ export async function messageView(raw: Buffer): Promise<MessageView> {
       isImage: THUMBNAILABLE.test(attachment.contentType),
     })),
     listUnsubscribe: parseListUnsubscribe({ listUnsubscribe: rawValues('list-unsubscribe'), listUnsubscribePost: rawValues('list-unsubscribe-post') }),
+    truncated: limits.truncated,
   };
 }
 

@@ -1,16 +1,20 @@
 // End to end, both profiles: one tenant floods signed downloads of many-part messages while another captures and
-// reads; signed links are held to their workspace's budget; a second download is a blob read, not a parse (by the
-// content task counter in /metrics); a hostile thumbnail gets none; deleting a message removes what was kept of it.
+// reads; signed links are held to their workspace's budget, and one link to its own; sixteen detail reads of a 10 MB
+// message at once cost one parse and answer within the view's limits while another tenant reads; a second download
+// is a blob read, not a parse (by the content task counter in /metrics); a hostile thumbnail gets none; deleting a
+// message removes what was kept of it.
 import { strict as assert } from 'node:assert';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { loadConfig } from '../../src/config.js';
-import { attachmentBlobKey, htmlBodyBlobKey, partsManifestBlobKey, thumbnailBlobKey } from '../../src/domain/blob-keys.js';
+import { attachmentBlobKey, htmlBodyBlobKey, partsManifestBlobKey, thumbnailBlobKey, viewBlobKey } from '../../src/domain/blob-keys.js';
+import { VIEW_FIELD_CHARACTERS } from '../../src/domain/message-view.js';
 import { openBackend } from '../../src/storage/index.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { createWorkspace } from '../support/admin.js';
 import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
+import type { MessageDetailJson } from '../support/api-json.js';
 import { detailOf, listMessages } from '../support/messages.js';
 import { profileEnv, testProfile } from '../support/profile.js';
 import { parseExposition } from '../support/prometheus.js';
@@ -35,6 +39,19 @@ function manyPartMessage(parts: number, tag: string): Buffer {
   }
   lines.push('--part--', '');
   return Buffer.from(lines.join('\r\n'));
+}
+
+/** An HTML message of about `bytes` bytes: paragraphs, a link in every twentieth. Its body as a reader gets it (LF line ends). */
+function bigHtmlMessage(bytes: number): { raw: Buffer; html: string } {
+  const lines = ['<html><body>'];
+  for (let size = 0, n = 0; size < bytes; n++) {
+    const line = n % 20 === 0 ? `<p><a href="https://big.test/page/${n}">page ${n}</a></p>` : `<p>Paragraph ${n} of a very long newsletter, read sixteen times at once.</p>`;
+    lines.push(line);
+    size += line.length + 2;
+  }
+  lines.push('</body></html>', '');
+  const header = ['From: big@attacker.test', 'To: me@attacker.test', 'Subject: big html', 'MIME-Version: 1.0', 'Content-Type: text/html; charset=utf-8', 'Content-Transfer-Encoding: 8bit', ''];
+  return { raw: Buffer.from([...header, ...lines].join('\r\n')), html: lines.join('\n') };
 }
 
 async function sendMessage(credentials: SmtpCredentials, raw: Buffer): Promise<string> {
@@ -135,6 +152,69 @@ describe(`content fairness (${testProfile()} profile)`, function () {
     assert.ok(performance.now() - askedAt >= 900, `the refusal came after ${Math.round(performance.now() - askedAt)} ms, not held for its pause`);
   });
 
+  it('holds one signed link to its own budget: hammered past it, it is refused while the workspace\'s other links still load', async () => {
+    // A workspace of its own: the flood above spent the attacker's workspace budget for this minute.
+    const created = createWorkspace(server.dataDir, uniqueName('leaky'));
+    const owner = new ApiClient(server.httpUrl, created.key.key);
+    const id = await sendMessage(credentialsOf(await createInbox(owner, uniqueName('leaky'))), manyPartMessage(3, 'leaked'));
+    const { files } = await detailOf(owner, id);
+    const stranger = owner.withKey(null);
+    const perLink = SIGNED_LINK_RATE / 10;
+    const hammered = await Promise.all(Array.from({ length: perLink + 8 }, () => stranger.get(files.attachments[0]!)));
+    assert.equal(hammered.filter((response) => response.status === 200).length, perLink, 'the leaked link was served its own budget');
+    const refused = hammered.filter((response) => response.status !== 200);
+    assert.equal(refused.length, 8);
+    for (const response of refused) {
+      assert.match(expectError(response, 429, 'rate_limited', 'the leaked link past its budget'), /the limit for one link \(SANDBOX_SIGNED_LINK_RATE_PER_LINK\)/);
+    }
+    // The workspace's other links, and its fresh ones, still load: the leak spent a tenth of its budget.
+    assert.equal((await stranger.get(files.attachments[1]!)).status, 200);
+    assert.equal((await stranger.get(files.raw)).status, 200);
+    const fresh = await detailOf(owner, id);
+    assert.equal((await stranger.get(fresh.files.html!)).status, 200);
+    expectError(await stranger.get(files.attachments[0]!), 429, 'rate_limited', 'the leaked link is still past its own budget');
+  });
+
+  it('reads a 10 MB message once: sixteen detail reads at once answer its view\'s limits while another tenant reads its own', async () => {
+    const big = bigHtmlMessage(10 * 1024 * 1024);
+    const bigId = await sendMessage(attackerSmtp, big.raw);
+    const small = await sendMails(victimSmtp, [1, 2, 3].map((n) => ({ from: 'app@victim.test', to: 'me@victim.test', subject: `small ${n}`, text: `small message ${n}` })));
+    const before = await tasksStarted(victim);
+
+    let bigReadsOver = false;
+    const bigReads = Promise.all(Array.from({ length: 16 }, () => attacker.get(`/v1/messages/${bigId}`))).finally(() => (bigReadsOver = true));
+    const victimReads: ApiResponse<unknown>[] = [];
+    while (!bigReadsOver || victimReads.length < 6) victimReads.push(await victim.get(`/v1/messages/${small[victimReads.length % 3]}`));
+    const details = await bigReads;
+
+    for (const [n, response] of victimReads.entries()) {
+      const detail = expectOk<MessageDetailJson>(response, 200, 'the other tenant\'s read');
+      assert.equal(detail.text, `small message ${(n % 3) + 1}\n`);
+      assert.equal(detail.truncated, undefined, 'a small message is shown whole');
+    }
+    for (const response of details) {
+      const detail = expectOk<MessageDetailJson>(response, 200, 'a read of the big message');
+      assert.deepEqual(detail.truncated, ['html'], 'its HTML is cut to the view\'s limit; its few hundred links fit');
+      assert.equal(detail.html, big.html.slice(0, VIEW_FIELD_CHARACTERS));
+      assert.equal(detail.links[0], 'https://big.test/page/0');
+      assert.ok(detail.html_url && detail.files.html, 'the whole body is offered as a file');
+    }
+    const links = expectOk<string[]>(await attacker.get(`/v1/messages/${bigId}/links`), 200, 'the big message\'s links');
+    assert.deepEqual(links, expectOk<MessageDetailJson>(details[0]!, 200).links, 'the links as the detail lists them');
+    const html = await Promise.all(Array.from({ length: 4 }, () => attacker.get(`/v1/messages/${bigId}/html`)));
+    for (const response of html) {
+      assert.equal(response.status, 200);
+      assert.equal(response.bytes.toString('utf8'), big.html, 'the HTML endpoint serves the whole body');
+    }
+    const after = await tasksStarted(victim);
+    assert.equal((after.view ?? 0) - (before.view ?? 0), 1 + 3, 'one parse for the sixteen reads and the links, one for each small message');
+    assert.equal((after.parts ?? 0) - (before.parts ?? 0), 1, 'one for the four reads of the HTML');
+    assert.equal((after.html ?? 0) - (before.html ?? 0), 0);
+    // Read again: every answer now comes from what was kept.
+    assert.deepEqual(expectOk<MessageDetailJson>(await attacker.get(`/v1/messages/${bigId}`), 200).html, big.html.slice(0, VIEW_FIELD_CHARACTERS));
+    assert.equal((await tasksStarted(victim)).view, after.view);
+  });
+
   it('takes a message\'s parts out once: later downloads and the HTML are blob reads, not parses', async () => {
     const id = await sendMessage(victimSmtp, manyPartMessage(4, 'once'));
     const before = await tasksStarted(victim);
@@ -193,6 +273,7 @@ describe(`content fairness (${testProfile()} profile)`, function () {
   it('removes the parts and thumbnails kept of a message with the message, or with its inbox', async () => {
     const image = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 0, g: 120, b: 240 } } }).png().toBuffer();
     const [id] = await sendMails(victimSmtp, [{ from: 'app@victim.test', to: 'me@victim.test', subject: 'kept parts', html: '<p>kept</p>', attachments: [{ filename: 'pic.png', content: image, contentType: 'image/png' }] }]);
+    await detailOf(victim, id!);
     assert.equal((await victim.get(`/v1/messages/${id}/attachments/0`)).status, 200);
     assert.equal((await victim.get(`/v1/messages/${id}/attachments/0/thumb`)).status, 200);
     // A message of an inbox that is deleted as a whole, its parts kept too.
@@ -201,7 +282,7 @@ describe(`content fairness (${testProfile()} profile)`, function () {
     assert.equal((await victim.get(`/v1/messages/${inInbox}/attachments/0`)).status, 200);
     const keys = [
       partsManifestBlobKey(victimWorkspaceId, id!), attachmentBlobKey(victimWorkspaceId, id!, 0), htmlBodyBlobKey(victimWorkspaceId, id!), thumbnailBlobKey(victimWorkspaceId, id!, 0),
-      partsManifestBlobKey(victimWorkspaceId, inInbox!), attachmentBlobKey(victimWorkspaceId, inInbox!, 0),
+      viewBlobKey(victimWorkspaceId, id!), partsManifestBlobKey(victimWorkspaceId, inInbox!), attachmentBlobKey(victimWorkspaceId, inInbox!, 0),
     ];
 
     /** Which of the keys the blob store holds, read by a backend of the test's own while the server is stopped. */
@@ -216,9 +297,9 @@ describe(`content fairness (${testProfile()} profile)`, function () {
         victim = new ApiClient(server.httpUrl, victimKey);
       }
     };
-    assert.deepEqual(await stored(), [true, true, true, true, true, true], 'the parts, the HTML and the thumbnail were kept');
+    assert.deepEqual(await stored(), Array(7).fill(true), 'the view, the parts, the HTML and the thumbnail were kept');
     expectOk(await victim.delete(`/v1/messages/${id}`));
     expectOk(await victim.delete(`/v1/inboxes/${doomedInbox.id}`));
-    assert.deepEqual(await stored(), [false, false, false, false, false, false], 'deleting the message, and the inbox, removed everything kept of their messages');
+    assert.deepEqual(await stored(), Array(7).fill(false), 'deleting the message, and the inbox, removed everything kept of their messages');
   });
 });

@@ -345,22 +345,32 @@ describe('loadConfig', () => {
   it('reads the content pool\'s and signed links\' fairness limits, refusing anything but a positive whole number', () => {
     const defaults = loadConfig({});
     assert.deepEqual(
-      [defaults.contentReadsPerWorkspace, defaults.thumbnailMaxPixels, defaults.thumbnailConcurrency, defaults.signedLinkRate, defaults.fileServesPerWorkspace, defaults.refusalPauseMs],
-      [16, 40_000_000, 1, 600, 4, 1000],
+      [defaults.contentReadsPerWorkspace, defaults.thumbnailMaxPixels, defaults.thumbnailConcurrency, defaults.signedLinkRate, defaults.signedLinkRatePerLink, defaults.fileServesPerWorkspace, defaults.refusalPauseMs],
+      [16, 40_000_000, 1, 600, 60, 4, 1000],
     );
     const set = loadConfig({
       SANDBOX_CONTENT_READS_PER_WORKSPACE: '4',
       SANDBOX_THUMBNAIL_MAX_PIXELS: '1000000',
       SANDBOX_THUMBNAIL_CONCURRENCY: '2',
       SANDBOX_SIGNED_LINK_RATE: '30',
+      SANDBOX_SIGNED_LINK_RATE_PER_LINK: '20',
       SANDBOX_FILE_SERVES_PER_WORKSPACE: '8',
       SANDBOX_REFUSAL_PAUSE_MS: '250',
     });
     assert.deepEqual(
-      [set.contentReadsPerWorkspace, set.thumbnailMaxPixels, set.thumbnailConcurrency, set.signedLinkRate, set.fileServesPerWorkspace, set.refusalPauseMs],
-      [4, 1_000_000, 2, 30, 8, 250],
+      [set.contentReadsPerWorkspace, set.thumbnailMaxPixels, set.thumbnailConcurrency, set.signedLinkRate, set.signedLinkRatePerLink, set.fileServesPerWorkspace, set.refusalPauseMs],
+      [4, 1_000_000, 2, 30, 20, 8, 250],
     );
-    const variables = ['SANDBOX_CONTENT_READS_PER_WORKSPACE', 'SANDBOX_THUMBNAIL_MAX_PIXELS', 'SANDBOX_THUMBNAIL_CONCURRENCY', 'SANDBOX_SIGNED_LINK_RATE', 'SANDBOX_FILE_SERVES_PER_WORKSPACE', 'SANDBOX_REFUSAL_PAUSE_MS'];
+    assert.equal(loadConfig({ SANDBOX_SIGNED_LINK_RATE: '35' }).signedLinkRatePerLink, 3, 'one link may take a tenth of its workspace\'s budget by default');
+    assert.equal(loadConfig({ SANDBOX_SIGNED_LINK_RATE: '5' }).signedLinkRatePerLink, 1);
+    assert.throws(
+      () => loadConfig({ SANDBOX_SIGNED_LINK_RATE: '30', SANDBOX_SIGNED_LINK_RATE_PER_LINK: '31' }),
+      (error: unknown) => error instanceof ConfigError && /^SANDBOX_SIGNED_LINK_RATE_PER_LINK: must be at most SANDBOX_SIGNED_LINK_RATE \(30\)/.test(error.message),
+    );
+    const variables = [
+      'SANDBOX_CONTENT_READS_PER_WORKSPACE', 'SANDBOX_THUMBNAIL_MAX_PIXELS', 'SANDBOX_THUMBNAIL_CONCURRENCY', 'SANDBOX_SIGNED_LINK_RATE', 'SANDBOX_SIGNED_LINK_RATE_PER_LINK',
+      'SANDBOX_FILE_SERVES_PER_WORKSPACE', 'SANDBOX_REFUSAL_PAUSE_MS',
+    ];
     for (const variable of variables) {
       for (const value of ['0', '-1', 'many', '1.5']) {
         assert.throws(() => loadConfig({ [variable]: value }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${variable}: `), `${variable}=${value}`);

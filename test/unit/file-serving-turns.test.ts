@@ -65,7 +65,7 @@ describe('FileServingTurns', () => {
       assert.ok(error instanceof AppError);
       assert.equal(error.code, 'rate_limited');
       assert.equal(error.headers['Retry-After'], '1');
-      assert.match(error.message, /256 file downloads waiting/);
+      assert.match(error.message, /256 message reads waiting/);
       return true;
     });
     for (let left = held.length; left > 0; left--) {

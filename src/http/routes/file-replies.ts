@@ -44,18 +44,18 @@ function htmlPolicy(remote: 0 | 1, scriptNonce: string | null): string {
   ].join('; ');
 }
 
-const htmlPage = (html: string, remote: 0 | 1, scriptNonce: string | null): FileReply => ({
+const htmlPage = (html: Buffer, remote: 0 | 1, scriptNonce: string | null): FileReply => ({
   file: html,
   contentType: 'text/html; charset=utf-8',
   // Link prefetching is not governed by the policy; without this a <link rel=dns-prefetch> would still reach out.
   headers: { ...FILE_HEADERS, 'Content-Security-Policy': htmlPolicy(remote, scriptNonce), 'X-DNS-Prefetch-Control': 'off' },
 });
 
-/** A page of mail; `remote` is the request's query parameter (0 or 1). */
-export const htmlReply = (html: string, remote: 0 | 1): FileReply => htmlPage(html, remote, null);
+/** A page of mail, in UTF-8; `remote` is the request's query parameter (0 or 1). */
+export const htmlReply = (html: Buffer, remote: 0 | 1): FileReply => htmlPage(html, remote, null);
 
 /** A page of mail with the dashboard viewer's script in it: its height reported, or shown as in dark mode. */
-export function previewHtmlReply(html: string, remote: 0 | 1, options: PreviewOptions): FileReply {
+export function previewHtmlReply(html: Buffer, remote: 0 | 1, options: PreviewOptions): FileReply {
   const preview = withPreviewScript(html, options);
   return htmlPage(preview.html, remote, preview.nonce);
 }

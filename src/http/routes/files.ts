@@ -1,26 +1,25 @@
 // Signed file links: raw, HTML, attachments and thumbnails without an API key, for browsers and <img> tags.
 import type { MessageContentService } from '../../services/mail/message-content.js';
-import type { MessageService } from '../../services/mail/messages.js';
 import type { FileServingTurns } from '../../services/files/file-serving-turns.js';
 import type { FileUrlSigner, SignedLinkThrottle } from '../../services/files/signed-urls.js';
 import { publicHandlers, type PublicOperationId, type PublicRequest } from '../handler.js';
 import { signedFilePath } from '../presenters.js';
 import { attachmentReply, htmlReply, previewHtmlReply, rawReply, thumbnailReply } from './file-replies.js';
 
-export function fileHandlers(messages: MessageService, content: MessageContentService, signer: FileUrlSigner, throttle: SignedLinkThrottle, turns: FileServingTurns) {
+export function fileHandlers(content: MessageContentService, signer: FileUrlSigner, throttle: SignedLinkThrottle, turns: FileServingTurns) {
   /**
-   * Checks the signature for exactly this path, counts the request against the budget of the workspace that signed it,
-   * then hands back the workspace and message it names.
+   * Checks the signature for exactly this path, counts the request against the link's budget and that of the workspace
+   * that signed it, then hands back the workspace and message it names.
    */
   const verified = async ({ params, query }: PublicRequest<PublicOperationId>, path: string) => {
     signer.verify(path, query.expires, query.signature);
-    await throttle.admit(params.workspace_id);
+    await throttle.admit(params.workspace_id, query.signature);
     return { workspaceId: params.workspace_id, messageId: params.message_id };
   };
   return publicHandlers({
     getSignedRaw: async (request) => {
       const { workspaceId, messageId } = await verified(request, signedFilePath.raw(request.params.workspace_id, request.params.message_id));
-      return rawReply(await turns.serve(workspaceId, () => messages.raw(workspaceId, messageId)), messageId);
+      return rawReply(await turns.serve(workspaceId, () => content.raw(workspaceId, messageId)), messageId);
     },
     getSignedHtml: async (request) => {
       const { workspaceId, messageId } = await verified(request, signedFilePath.html(request.params.workspace_id, request.params.message_id));

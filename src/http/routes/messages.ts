@@ -19,14 +19,17 @@ export function messageHandlers(messages: MessageService, content: MessageConten
       });
       return { data: page.items.map(messageSummaryJson), nextCursor: page.nextCursor };
     },
+    // A detail is as large as its view's limits: it takes its turn with the workspace's file downloads, so one tenant's
+    // burst of large details costs the event loop a few at a time, between everyone else's requests.
     getMessage: async ({ principal, params, baseUrl }) => ({
       // The dashboard (a session) shows the message's HTML right after its detail.
-      data: messageDetailJson(await content.detail(principal.workspace.id, params.id, { htmlNext: principal.kind === 'session' }), signer, baseUrl),
+      data: await turns.serve(principal.workspace.id, async () =>
+        messageDetailJson(await content.detail(principal.workspace.id, params.id, { htmlNext: principal.kind === 'session' }), signer, baseUrl)),
     }),
-    getMessageRaw: async ({ principal, params }) => rawReply(await turns.serve(principal.workspace.id, () => messages.raw(principal.workspace.id, params.id)), params.id),
+    getMessageRaw: async ({ principal, params }) => rawReply(await turns.serve(principal.workspace.id, () => content.raw(principal.workspace.id, params.id)), params.id),
     getMessageHtml: async ({ principal, params, query }) =>
       htmlReply(await turns.serve(principal.workspace.id, () => content.html(principal.workspace.id, params.id)), query.remote),
-    getMessageLinks: async ({ principal, params }) => ({ data: await content.links(principal.workspace.id, params.id) }),
+    getMessageLinks: async ({ principal, params }) => ({ data: await turns.serve(principal.workspace.id, () => content.links(principal.workspace.id, params.id)) }),
     getAttachment: async ({ principal, params }) =>
       attachmentReply(await turns.serve(principal.workspace.id, () => content.attachment(principal.workspace.id, params.id, params.index))),
     getAttachmentThumb: async ({ principal, params }) =>

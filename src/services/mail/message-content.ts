@@ -1,15 +1,16 @@
 // What is read from a message's raw source on demand: bodies, headers, links, attachments and thumbnails.
 // Every parse runs in the content worker pool, so a hostile message cannot stall other requests when it is read.
-// Attachments, the HTML body and thumbnails are taken out once and kept as blobs beside the raw message: reading
-// them again is a blob read, not a parse.
+// The reader's view (the detail), attachments, the HTML body and thumbnails are taken out once and kept as blobs beside
+// the raw message: reading them again is a blob read, not a parse.
 import { AppError } from '../../errors.js';
 import type { MessageRecord } from '../../domain/types.js';
 import type { BlobEntry, BlobStore } from '../../storage/ports.js';
 import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageParts, type MessageView } from '../../domain/message-view.js';
-import { attachmentBlobKey, htmlBodyBlobKey, messageBlobFolder, partsManifestBlobKey, thumbnailBlobKey, thumbnailRefusalBlobKey } from '../../domain/blob-keys.js';
+import { attachmentBlobKey, htmlBodyBlobKey, messageBlobFolder, partsManifestBlobKey, thumbnailBlobKey, thumbnailRefusalBlobKey, viewBlobKey } from '../../domain/blob-keys.js';
 import { ContentTaskFailure, ReadShareFull, type ContentPool } from '../../content/content-pool.js';
 import { RASTER_FORMATS_NAMED } from '../../content/raster-format.js';
 import { WeightedLru } from '../../domain/weighted-lru.js';
+import type { FileServingTurns } from '../files/file-serving-turns.js';
 import type { MessageService } from './messages.js';
 
 export interface MessageDetailView extends MessageView {
@@ -35,6 +36,9 @@ type PartsManifest =
   }
   | { failed: string };
 
+/** A reader's view of a message, within the view's limits (VIEW_FIELD_CHARACTERS), or why it could not be read. */
+type ViewOutcome = MessageView | { failed: string };
+
 /**
  * A message's manifest, with its parts themselves while they are just parsed and not yet kept: the first read of a kept
  * part is answered from the parse rather than after the writes (opening a message in the dashboard waits for its
@@ -50,6 +54,19 @@ interface PartsReading {
  * downloads of one message's many parts would otherwise read and parse the whole list once per part.
  */
 const MANIFEST_CACHE_CHARACTERS = 16 * 1024 * 1024;
+
+/**
+ * Views kept in memory, by the length of their JSON: a view never changes once written, and a burst of detail reads
+ * of one message would otherwise read and parse it from storage once per read.
+ */
+const VIEW_CACHE_CHARACTERS = 32 * 1024 * 1024;
+
+/**
+ * A message this large has its raw source and kept parts read from storage in the workspace's turn for large reads
+ * (one at a time per workspace, a few over all): copying megabytes out of storage, and then into a socket, holds the
+ * event loop for tens of milliseconds each time.
+ */
+const LARGE_READ_BYTES = 1024 * 1024;
 
 /** Blobs written per storage call when keeping a message's parts: a message may have a thousand. */
 const PARTS_WRITE_BATCH = 64;
@@ -93,28 +110,35 @@ export class MessageContentService {
    * until its parts are kept, and reads meanwhile are answered from the parse, not from storage that lacks them yet.
    */
   private readonly extracting = new Map<string, Promise<PartsReading>>();
+  /** Views being read now, by message, so a burst of first detail reads of one message costs one parse. */
+  private readonly viewing = new Map<string, Promise<ViewOutcome>>();
+  private readonly views = new WeightedLru<string, MessageView>(VIEW_CACHE_CHARACTERS);
   private readonly manifests = new WeightedLru<string, PartsManifest>(MANIFEST_CACHE_CHARACTERS);
   /** Thumbnails being made now, by blob key, so a burst of requests for one costs one decode. */
   private readonly thumbnailing = new Map<string, Promise<Buffer | { refused: string }>>();
 
-  constructor(private readonly messages: MessageService, private readonly blobs: BlobStore, private readonly pool: ContentPool) {}
+  constructor(
+    private readonly messages: MessageService,
+    private readonly blobs: BlobStore,
+    private readonly pool: ContentPool,
+    private readonly largeReads: FileServingTurns,
+  ) {}
 
   /**
-   * The raw source is the truth; bodies, headers and attachments are read from it on demand. A message whose
-   * reading overruns the analysis limits still answers, with what its index document holds and parse_error
-   * saying which limit stopped the rest. A message whose analysis was cut short at capture is not analysed again
-   * on every read: it would hold a worker for the whole limit each time, to the same end.
+   * The raw source is the truth; bodies, headers and attachments are read from it once and kept. A message whose
+   * reading overruns the analysis limits still answers, with what its index document holds and parse_error saying
+   * which limit stopped the rest. A message whose analysis was cut short at capture is not analysed again on every
+   * read: it would hold a worker for the whole limit each time, to the same end.
    */
   async detail(workspaceId: string, id: string, options: { htmlNext?: boolean } = {}): Promise<MessageDetailView> {
     const record = await this.messages.require(workspaceId, id);
     if (record.analysisCutShort) return { ...EMPTY_VIEW, record };
-    const viewing = this.pool.view(record.workspaceId, await this.messages.rawOf(record));
+    const view = await this.viewOf(record);
     // A reader that shows the HTML next (the dashboard's viewer loads it into its frame once the detail is shown) finds
-    // its parts taken out already, or under way, instead of waiting for a second parse begun only then. Asked for after
-    // the view, so the detail does not wait behind it in the read lane.
+    // its parts taken out already, or under way, instead of waiting for a second parse begun only then. Asked for once
+    // the view is read, so the detail never waits behind it in the read lane.
     if (options.htmlNext && record.hasHtml) void this.partsOf(record).catch(() => undefined);
-    const view = await viewing;
-    if (view instanceof Error) return { ...EMPTY_VIEW, record: { ...record, parseError: record.parseError ?? `${view.message}; parts are not shown` } };
+    if ('failed' in view) return { ...EMPTY_VIEW, record: { ...record, parseError: record.parseError ?? `${view.failed}; parts are not shown` } };
     return { ...view, record };
   }
 
@@ -135,15 +159,16 @@ export class MessageContentService {
     }
   }
 
-  /** The HTML body as served (files.html, /html): as sent, its cid: images inlined as data: URIs (cid-images.ts). */
-  async html(workspaceId: string, id: string): Promise<string> {
+  /** The message exactly as received. */
+  async raw(workspaceId: string, id: string): Promise<Buffer> {
     const record = await this.messages.require(workspaceId, id);
-    const { manifest, parsed } = await this.partsOf(record);
-    if ('failed' in manifest) throw new AppError('analysis_limit', `the HTML of message ${id} could not be read: ${manifest.failed}`);
-    if (manifest.html === 'none') throw new AppError('not_found', `message ${id} has no HTML part`);
-    if (manifest.html === 'kept' && parsed?.html) return parsed.html;
-    const kept = manifest.html === 'kept' ? await this.blobs.get(htmlBodyBlobKey(record.workspaceId, record.id)) : null;
-    const html = kept ? kept.toString('utf8') : await this.pool.html(record.workspaceId, await this.messages.rawOf(record));
+    return this.readInTurn(record, () => this.messages.rawOf(record));
+  }
+
+  /** The HTML body as served (files.html, /html), in UTF-8: as sent, its cid: images inlined as data: URIs (cid-images.ts). */
+  async html(workspaceId: string, id: string): Promise<Buffer> {
+    const record = await this.messages.require(workspaceId, id);
+    const html = await this.servedHtml(record);
     if (html === null) throw new AppError('not_found', `message ${id} has no HTML part`);
     return html;
   }
@@ -152,15 +177,37 @@ export class MessageContentService {
    * The message as a page (view.html): its HTML with its cid: images inlined as data: URIs, or its text as escaped
    * HTML. Reading never marks a message read.
    */
-  async renderHtml(record: MessageRecord): Promise<string> {
+  async renderHtml(record: MessageRecord): Promise<Buffer> {
     this.assertRenderable(record);
-    return this.pool.renderHtml(record.workspaceId, await this.messages.rawOf(record));
+    // An HTML message's page is its HTML body as served, read from what was kept of it.
+    const html = record.hasHtml ? await this.servedHtml(record) : null;
+    return html ?? Buffer.from(await this.pool.renderHtml(record.workspaceId, () => this.messages.rawOf(record)), 'utf8');
   }
 
   /** The message as text (view.txt): its text part, or text made from its HTML. */
   async renderText(record: MessageRecord): Promise<string> {
     this.assertRenderable(record);
-    return this.pool.renderText(record.workspaceId, await this.messages.rawOf(record));
+    return this.pool.renderText(record.workspaceId, () => this.messages.rawOf(record));
+  }
+
+  /**
+   * The HTML body as served, or null when the message has none: the kept blob's bytes as they are, so however large
+   * the body, serving it again costs a blob read and the socket's writes, not a decode and an encode.
+   */
+  private async servedHtml(record: MessageRecord): Promise<Buffer | null> {
+    const { manifest, parsed } = await this.partsOf(record);
+    if ('failed' in manifest) throw new AppError('analysis_limit', `the HTML of message ${record.id} could not be read: ${manifest.failed}`);
+    if (manifest.html === 'none') return null;
+    if (manifest.html === 'kept' && parsed?.html) return Buffer.from(parsed.html, 'utf8');
+    const kept = manifest.html === 'kept' ? await this.readInTurn(record, () => this.blobs.get(htmlBodyBlobKey(record.workspaceId, record.id))) : null;
+    if (kept) return kept;
+    const html = await this.pool.html(record.workspaceId, () => this.messages.rawOf(record));
+    return html === null ? null : Buffer.from(html, 'utf8');
+  }
+
+  /** Reads a large message's blob in its workspace's turn for large reads (LARGE_READ_BYTES); a smaller one's at once. */
+  private readInTurn<T>(record: MessageRecord, read: () => Promise<T>): Promise<T> {
+    return record.size >= LARGE_READ_BYTES ? this.largeReads.serve(record.workspaceId, read) : read();
   }
 
   /** A message whose analysis was cut short at capture would only overrun again, holding a worker to the same end. */
@@ -171,8 +218,8 @@ export class MessageContentService {
   async links(workspaceId: string, id: string): Promise<string[]> {
     const record = await this.messages.require(workspaceId, id);
     if (record.analysisCutShort) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${record.parseError}`);
-    const view = await this.pool.view(record.workspaceId, await this.messages.rawOf(record));
-    if (view instanceof Error) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${view.message}`);
+    const view = await this.viewOf(record);
+    if ('failed' in view) throw new AppError('analysis_limit', `the links of message ${id} could not be read: ${view.failed}`);
     return view.links;
   }
 
@@ -187,9 +234,9 @@ export class MessageContentService {
     if (!entry) throw new AppError('not_found', `message ${record.id} has no attachment ${index} (it has ${manifest.attachments.length})`);
     const parsedAttachment = entry.kept ? parsed?.attachments[index] : undefined;
     if (parsedAttachment) return fileContent(parsedAttachment);
-    const kept = entry.kept ? await this.blobs.get(attachmentBlobKey(record.workspaceId, record.id, index)) : null;
+    const kept = entry.kept ? await this.readInTurn(record, () => this.blobs.get(attachmentBlobKey(record.workspaceId, record.id, index))) : null;
     if (kept) return { filename: entry.filename, contentType: entry.contentType, content: kept };
-    const { attachment, count } = await this.pool.attachment(record.workspaceId, await this.messages.rawOf(record), index);
+    const { attachment, count } = await this.pool.attachment(record.workspaceId, () => this.messages.rawOf(record), index);
     if (!attachment) throw new AppError('not_found', `message ${record.id} has no attachment ${index} (it has ${count})`);
     return fileContent(attachment);
   }
@@ -235,6 +282,56 @@ export class MessageContentService {
     return made;
   }
 
+  /**
+   * The reader's view of the message, read from the raw message on the first read and kept: a later read costs a blob
+   * read of at most the view's limits (or nothing, from memory), however large the message.
+   */
+  private async viewOf(record: MessageRecord): Promise<ViewOutcome> {
+    const messageKey = `${record.workspaceId}/${record.id}`;
+    const reading = this.viewing.get(messageKey);
+    if (reading) return reading;
+    const cached = this.views.get(messageKey);
+    if (cached) return cached;
+    const stored = await this.blobs.get(viewBlobKey(record.workspaceId, record.id));
+    if (stored) {
+      const view = JSON.parse(stored.toString('utf8')) as MessageView;
+      this.views.set(messageKey, view, stored.length);
+      return view;
+    }
+    // Looked up again: another read may have begun reading it, or read it, while this one read storage.
+    const readMeanwhile = this.views.get(messageKey);
+    if (readMeanwhile) return readMeanwhile;
+    let started = this.viewing.get(messageKey);
+    if (!started) {
+      started = this.readView(record, () => this.viewing.delete(messageKey));
+      this.viewing.set(messageKey, started);
+    }
+    return started;
+  }
+
+  /**
+   * One parse in the read lane, the view kept. A view that overran its limits is not kept: the capture's analysis of
+   * the same bytes fit them (or the detail would not have asked), so a busy server is the likelier cause, and the next
+   * read tries again. Resolves once parsed; `done` runs once the view is kept (or the read failed).
+   */
+  private async readView(record: MessageRecord, done: () => void): Promise<ViewOutcome> {
+    let outcome: MessageView | ContentTaskFailure;
+    try {
+      outcome = await this.pool.view(record.workspaceId, () => this.messages.rawOf(record));
+    } catch (error) {
+      done();
+      throw error;
+    }
+    if (outcome instanceof ContentTaskFailure) {
+      done();
+      return { failed: outcome.message };
+    }
+    const json = Buffer.from(JSON.stringify(outcome), 'utf8');
+    this.views.set(`${record.workspaceId}/${record.id}`, outcome, json.length);
+    void this.keep(record, [{ key: viewBlobKey(record.workspaceId, record.id), data: json }]).catch(() => undefined).finally(done);
+    return outcome;
+  }
+
   /** What is kept of the message's parts, taking them out first when this is the first read of any of them. */
   private async partsOf(record: MessageRecord): Promise<PartsReading> {
     const messageKey = `${record.workspaceId}/${record.id}`;
@@ -266,7 +363,7 @@ export class MessageContentService {
     let blobs: BlobEntry[] = [];
     let parsed: MessageParts | undefined;
     try {
-      parsed = await this.pool.parts(record.workspaceId, await this.messages.rawOf(record));
+      parsed = await this.pool.parts(record.workspaceId, () => this.messages.rawOf(record));
       ({ manifest, blobs } = keptParts(record.workspaceId, record.id, parsed, record.size));
     } catch (error) {
       // Only an overrun is kept: a busy server or a storage failure may well pass by the next read.

@@ -52,6 +52,25 @@ describe('ContentPool', function () {
     assert.deepEqual(view.headers['message-id'], ['<plain@example.test>']);
   });
 
+  it('reads a read\'s bytes only once the read lane lets it in, so reads waiting their turn hold no message', async () => {
+    pool = poolWith({ threads: 2, taskTimeoutMs: 5000, memoryMb: 256 });
+    const asked: string[] = [];
+    let release: (raw: Buffer) => void = () => undefined;
+    const first = pool.view(WORKSPACE, () => {
+      asked.push('first');
+      return new Promise<Buffer>((resolve) => (release = resolve));
+    });
+    const second = pool.view(WORKSPACE, async () => {
+      asked.push('second');
+      return plain;
+    });
+    assert.deepEqual(asked, ['first'], 'the read lane has one worker, which the first read holds');
+    release(plain);
+    const views = await Promise.all([first, second]);
+    assert.deepEqual(asked, ['first', 'second']);
+    for (const view of views) assert.ok(!(view instanceof Error) && view.links[0] === 'https://example.test/reset');
+  });
+
   it('runs a check\'s step on a worker: the links to check, the first `limit` of them and how many there are', async () => {
     pool = poolWith({ threads: 1, taskTimeoutMs: 5000, memoryMb: 256 });
     const findLinks = contentStep<typeof checkableLinks>(import.meta.url, '../../../src/mime/message-view', 'checkableLinks');
