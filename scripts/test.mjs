@@ -1,89 +1,144 @@
 // `npm test`: typecheck, lint, the layer check and unit tests once, then the contract, end-to-end and browser suites and
-// the Playwright fixture's suite on both profiles.
-// The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: this
-// starts them with scripts/services/up (installing them the first time) and fails when they cannot start.
+// the Playwright fixture's suite on both profiles, with stages side by side wherever they do not wait on each other:
+// the services install and start while the checks run, and the two profiles' suites run together once their services
+// are up, each with its files two at a time (package.json's test:suites, SANDBOX_TEST_JOBS): most of a suite's time
+// is spent waiting on servers, browsers and Elasticsearch refreshes, not on the CPU.
+// The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: they are
+// started with scripts/services/up (installing them the first time), and the run fails when they cannot start.
 // SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
-import { spawn, spawnSync } from 'node:child_process';
+// Each stage's output is printed whole when it ends, so stages running together never interleave their lines; the
+// stage times close the run, and every failed stage's failure report is printed again at the very end.
+// SANDBOX_TEST_BUDGET_SECONDS: the run fails when it took longer than that, wall clock (.ci/run sets it, so a
+// change that makes a fresh machine's CI slower than its budget is seen the day it lands).
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const failures = [];
+const runStarted = performance.now();
+const seconds = (since) => (performance.now() - since) / 1000;
 
+/** Each stage's title, when it started (seconds into the run), how long it took and whether it passed. */
+const stageTimes = [];
+const failures = [];
 /** Each failed stage's own report of its failures, printed again at the very end. */
 const failureReports = [];
 
 /**
- * Runs one stage, its output passed through as it comes. A failed stage's failure report (from mocha's "N failing" or
- * Playwright's first "1) " to its end; else its last lines) is kept to be printed again last: a log read from its tail
- * would otherwise end with the next stage's passing tests and not say which test failed.
+ * Runs one command with its output (stdout and stderr) collected, then printed whole under its title. A failed stage's
+ * failure report (from mocha's "N failing" or Playwright's first "1) " to its end; else its last lines) is kept to be
+ * printed again last: a log read from its tail would otherwise end with another stage's passing tests.
  */
 async function run(title, command, args, env = {}) {
-  console.log(`\n=== ${title} ===`);
-  const child = spawn(command, args, { cwd: root, stdio: ['inherit', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const started = performance.now();
+  console.log(`--- started: ${title} (${seconds(runStarted).toFixed(0)} s into the run)`);
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk) => {
-    process.stdout.write(chunk);
-    output += chunk;
-  });
+  let stdout = '';
+  for (const [stream, isStdout] of [[child.stdout, true], [child.stderr, false]]) {
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => {
+      output += chunk;
+      if (isStdout) stdout += chunk;
+    });
+  }
   const [code, signal] = await new Promise((resolve) => child.on('close', (...ended) => resolve(ended)));
-  if (code === 0) return;
+  const took = seconds(started);
+  stageTimes.push({ title, start: (started - runStarted) / 1000, seconds: took, passed: code === 0 });
+  console.log(`\n=== ${title} (${took.toFixed(0)} s, ${code === 0 ? 'passed' : `FAILED, exit ${code ?? signal}`}) ===`);
+  process.stdout.write(output.endsWith('\n') || output === '' ? output : `${output}\n`);
+  if (code === 0) return { ok: true, stdout };
   failures.push(title);
   const start = output.search(/^ {2}\d+ failing|^ {2}1\) /m);
   const report = start >= 0 ? output.slice(start) : output.slice(-4000);
   // Each line quoted, so that the counts CI sums from "N passing" / "N failing" lines do not take them twice.
   failureReports.push(`--- ${title} (exit ${code ?? signal}) ---\n${report.trimEnd().replace(/^/gm, '| ')}`);
+  return { ok: false, stdout };
 }
 
-/** package.json's test:suites: the contract and end-to-end suites, for the profile SANDBOX_TEST_PROFILE names. */
+/** Runs scripts/services/up for `services` and returns the SANDBOX_* variables it prints, or null when it failed. */
+async function servicesUp(title, services) {
+  const { ok, stdout } = await run(title, path.join(root, 'scripts/services/up'), services);
+  if (!ok) return null;
+  return Object.fromEntries([...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
+}
+
+/** package.json's test:suites: the contract, end-to-end and browser suites, for the profile SANDBOX_TEST_PROFILE names. */
 const suites = ['run', '--silent', 'test:suites'];
 /** package.json's test:playwright: the Playwright fixture's own suite (@playwright/test), for the same profile. */
 const playwrightSuite = ['run', '--silent', 'test:playwright'];
+const skipCluster = process.env.SANDBOX_TEST_SKIP_CLUSTER === '1';
 
-/** Runs scripts/services/up for `services` (all when none) and returns the SANDBOX_* variables it prints, or null. */
-function servicesUp(services) {
-  const up = spawnSync(path.join(root, 'scripts/services/up'), services, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-  if (up.status !== 0) return null;
-  return Object.fromEntries([...up.stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
+/** The build the suites' servers run (dist/), made once before the suites of both profiles ask for it together. */
+const build = run('build (when stale)', 'node', ['scripts/build-if-needed.mjs']);
+
+// The checks: the server's and the dashboard's (DOM) type checks (package.json's typecheck) beside eslint, then the
+// layer check and the unit tests.
+const checks = (async () => {
+  await Promise.all([
+    run('typecheck', 'npm', ['run', '--silent', 'typecheck']),
+    run('lint', 'npx', ['eslint', '.']),
+  ]);
+  await run('layers', 'npm', ['run', '--silent', 'lint:layers']);
+  await run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
+})();
+
+// spamd and Chromium first (the embedded profile needs only them), then the cluster profile's services: one
+// scripts/services/up at a time (it holds a lock while it installs).
+const embeddedServices = servicesUp('spamd for the spam check and Chromium for the browser tests (scripts/services/up spamd chromium)', ['spamd', 'chromium']);
+const clusterServices = skipCluster ? Promise.resolve(null) : embeddedServices.then(() => servicesUp(
+  'Elasticsearch, MinIO and Redis for the cluster profile (scripts/services/up redis elasticsearch minio)',
+  ['redis', 'elasticsearch', 'minio'],
+));
+
+/** One profile's suites, then its Playwright suite, once its services are up and the build is made. */
+async function profileSuites(profile, services, spamd) {
+  const env = services === null ? null : { ...(spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL }), ...services, SANDBOX_TEST_PROFILE: profile };
+  if (env === null) return;
+  // After the checks: the unit tests' pools and timers are not raced by a profile's servers and browsers.
+  await Promise.all([build, checks]);
+  await run(`contract, end-to-end and browser tests, ${profile} profile`, 'npm', suites, env);
+  await run(`Playwright fixture tests, ${profile} profile`, 'npm', playwrightSuite, env);
 }
 
-// The server's and the dashboard's (DOM) type checks: package.json's typecheck.
-await run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-await run('lint', 'npx', ['eslint', '.']);
-await run('layers', 'npm', ['run', '--silent', 'lint:layers']);
-await run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
-// Only spamd here: the embedded profile needs no other service, and a run that skips the cluster profile should not
-// install Elasticsearch and MinIO (minutes) for it.
-console.log('\n=== starting spamd for the spam check (scripts/services/up spamd) ===');
-const spamd = servicesUp(['spamd']);
-if (spamd === null) {
-  console.error('\nFAILED: spamd did not start (see above); the spam check\'s suites fail without it.');
-  failures.push('spamd for the spam check');
-}
-const spamdEnv = spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL };
-// The browser suites (test/browser/) drive Debian's Chromium; up installs the package the first time.
-console.log('\n=== installing Chromium for the browser tests when missing (scripts/services/up chromium) ===');
-if (servicesUp(['chromium']) === null) {
-  console.error('\nFAILED: Chromium could not be installed (see above); the browser suites fail without /usr/bin/chromium.');
-  failures.push('Chromium for the browser tests');
-}
-const embeddedEnv = { ...spamdEnv, SANDBOX_TEST_PROFILE: 'embedded' };
-await run('contract and end-to-end tests, embedded profile', 'npm', suites, embeddedEnv);
-await run('Playwright fixture tests, embedded profile', 'npm', playwrightSuite, embeddedEnv);
-
-if (process.env.SANDBOX_TEST_SKIP_CLUSTER === '1') {
-  console.log('\n=== cluster profile SKIPPED (SANDBOX_TEST_SKIP_CLUSTER=1): its contract, end-to-end and Playwright suites did not run ===');
-} else {
-  console.log('\n=== starting Elasticsearch, MinIO and Redis (scripts/services/up; spamd runs already) ===');
-  const services = servicesUp([]);
+const embedded = embeddedServices.then(async (spamd) => {
+  if (spamd === null) {
+    console.error('\nFAILED: spamd or Chromium did not start (see above); the spam check\'s and the browser suites fail without them.');
+    failures.push('spamd and Chromium for the embedded profile');
+  }
+  // Run anyway: every other suite still says what it proves.
+  await profileSuites('embedded', {}, spamd);
+});
+const cluster = clusterServices.then(async (services) => {
+  if (skipCluster) {
+    console.log('\n=== cluster profile SKIPPED (SANDBOX_TEST_SKIP_CLUSTER=1): its contract, end-to-end and Playwright suites did not run ===');
+    return;
+  }
   if (services === null) {
     console.error('\nFAILED: the cluster profile\'s services did not start (see above). Set SANDBOX_TEST_SKIP_CLUSTER=1 to run the embedded profile only.');
     failures.push('services for the cluster profile');
+    return;
+  }
+  await profileSuites('cluster', services, await embeddedServices);
+});
+
+await Promise.all([checks, embedded, cluster]);
+
+const total = seconds(runStarted);
+console.log('\n=== stage times (seconds: start, duration) ===');
+for (const stage of stageTimes.sort((a, b) => a.start - b.start)) {
+  console.log(`${stage.start.toFixed(0).padStart(6)} ${stage.seconds.toFixed(0).padStart(6)}  ${stage.title}${stage.passed ? '' : '  FAILED'}`);
+}
+console.log(`${'total'.padStart(6)} ${total.toFixed(0).padStart(6)}  the whole run, wall clock`);
+const budget = process.env.SANDBOX_TEST_BUDGET_SECONDS;
+if (budget !== undefined && budget !== '') {
+  if (!/^\d+$/.test(budget)) {
+    failures.push(`SANDBOX_TEST_BUDGET_SECONDS must be whole seconds, got '${budget}'`);
+  } else if (total > Number(budget)) {
+    console.error(`\nOVER BUDGET: the run took ${total.toFixed(0)} s, its budget is ${budget} s (SANDBOX_TEST_BUDGET_SECONDS); the stage times above say where it went`);
+    failures.push('the time budget');
   } else {
-    const clusterEnv = { ...services, SANDBOX_TEST_PROFILE: 'cluster' };
-    await run('contract and end-to-end tests, cluster profile', 'npm', suites, clusterEnv);
-    await run('Playwright fixture tests, cluster profile', 'npm', playwrightSuite, clusterEnv);
+    console.log(`within budget: ${total.toFixed(0)} s of ${budget} s (SANDBOX_TEST_BUDGET_SECONDS)`);
   }
 }
 

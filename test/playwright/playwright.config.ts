@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { PROJECT_ROOT } from '../../src/project-root.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../support/browser.js';
+import { testProfile } from '../support/profile.js';
 
 /** This folder: paths are absolute so the root's playwright.config.ts (plain `npx playwright test`) can hand this on. */
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,8 +19,9 @@ export default defineConfig({
   workers: 1,
   forbidOnly: true,
   reporter: 'list',
-  // In the worktree's dist/ (ignored, and no other checkout's), not beside the sources.
-  outputDir: path.join(PROJECT_ROOT, 'dist', 'playwright-results'),
+  // In the worktree's dist/ (ignored, and no other checkout's), not beside the sources; one folder per profile, as
+  // npm test runs both profiles' suites at once and each run empties its folder first.
+  outputDir: path.join(PROJECT_ROOT, 'dist', `playwright-results-${testProfile()}`),
   use: {
     browserName: 'chromium',
     headless: true,

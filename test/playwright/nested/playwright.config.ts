@@ -3,11 +3,13 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../../src/project-root.js';
+import { testProfile } from '../../support/profile.js';
 
 export default defineConfig({
   testDir: '.',
   testMatch: '*.nested.ts',
   workers: 1,
   retries: 0,
-  outputDir: path.join(PROJECT_ROOT, 'dist', 'playwright-results', 'nested'),
+  // One folder per profile: npm test runs both profiles' suites at once.
+  outputDir: path.join(PROJECT_ROOT, 'dist', `playwright-results-${testProfile()}`, 'nested'),
 });
