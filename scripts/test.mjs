@@ -12,6 +12,7 @@
 // change that makes a fresh machine's CI slower than its budget is seen the day it lands).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,17 +73,6 @@ const skipCluster = process.env.SANDBOX_TEST_SKIP_CLUSTER === '1';
 /** The build the suites' servers run (dist/), made once before the suites of both profiles ask for it together. */
 const build = run('build (when stale)', 'node', ['scripts/build-if-needed.mjs']);
 
-// The checks: the server's and the dashboard's (DOM) type checks (package.json's typecheck) beside eslint, then the
-// layer check and the unit tests.
-const checks = (async () => {
-  await Promise.all([
-    run('typecheck', 'npm', ['run', '--silent', 'typecheck']),
-    run('lint', 'npx', ['eslint', '.']),
-  ]);
-  await run('layers', 'npm', ['run', '--silent', 'lint:layers']);
-  await run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
-})();
-
 // spamd and Chromium first (the embedded profile needs only them), then the cluster profile's services: one
 // scripts/services/up at a time (it holds a lock while it installs).
 const embeddedServices = servicesUp('spamd for the spam check and Chromium for the browser tests (scripts/services/up spamd chromium)', ['spamd', 'chromium']);
@@ -91,11 +81,24 @@ const clusterServices = skipCluster ? Promise.resolve(null) : embeddedServices.t
   ['redis', 'elasticsearch', 'minio'],
 ));
 
+// The checks: the server's and the dashboard's (DOM) type checks (package.json's typecheck) beside eslint and the
+// services' installs, then the layer check; the unit tests once the installs are done (a fresh machine builds MinIO
+// meanwhile), so that nothing races their pools and timers.
+const checks = (async () => {
+  await Promise.all([
+    run('typecheck', 'npm', ['run', '--silent', 'typecheck']),
+    run('lint', 'npx', ['eslint', '.']),
+  ]);
+  await run('layers', 'npm', ['run', '--silent', 'lint:layers']);
+  await Promise.all([embeddedServices, clusterServices]);
+  await run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
+})();
+
 /** One profile's suites, then its Playwright suite, once its services are up and the build is made. */
 async function profileSuites(profile, services, spamd) {
   const env = services === null ? null : { ...(spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL }), ...services, SANDBOX_TEST_PROFILE: profile };
   if (env === null) return;
-  // After the checks: the unit tests' pools and timers are not raced by a profile's servers and browsers.
+  // After the checks: the unit tests' pools and timers are not raced by a profile's servers and browsers either.
   await Promise.all([build, checks]);
   await run(`contract, end-to-end and browser tests, ${profile} profile`, 'npm', suites, env);
   await run(`Playwright fixture tests, ${profile} profile`, 'npm', playwrightSuite, env);

@@ -321,13 +321,15 @@ const UNAUTHENTICATED_SHARE = 0.75;
 
 /**
  * The cap on unauthenticated connections (`max` of them) and on those of one address (`perAddress`): set, they must fit
- * within the caps on all connections; unset, they default to a share of those.
+ * within the caps on all connections; unset, `max` is a share of the overall cap and `perAddress` the per-address cap.
+ * Every connection is unauthenticated until its first request or AUTH, so a lower default refused a test runner's
+ * burst of parallel clients from one address; a few flooding addresses are held by `max` and by eviction instead.
  */
-function readUnauthenticatedCaps(env: Env, port: 'SMTP' | 'HTTP', caps: { max: number; perAddress: number }, perAddressDefault: number): { max: number; perAddress: number } {
+function readUnauthenticatedCaps(env: Env, port: 'SMTP' | 'HTTP', caps: { max: number; perAddress: number }): { max: number; perAddress: number } {
   const maxName = `SANDBOX_${port}_MAX_UNAUTHENTICATED`;
   const perAddressName = `SANDBOX_${port}_MAX_UNAUTHENTICATED_PER_ADDRESS`;
   const max = readPositiveInt(env, maxName, Math.max(1, Math.floor(caps.max * UNAUTHENTICATED_SHARE)));
-  const perAddress = readPositiveInt(env, perAddressName, Math.min(perAddressDefault, caps.perAddress, max));
+  const perAddress = readPositiveInt(env, perAddressName, Math.min(caps.perAddress, max));
   if (max > caps.max) throw new ConfigError(maxName, `${max} is more than SANDBOX_${port}_MAX_CONNECTIONS (${caps.max})`);
   if (perAddress > caps.perAddress) throw new ConfigError(perAddressName, `${perAddress} is more than SANDBOX_${port}_MAX_CONNECTIONS_PER_ADDRESS (${caps.perAddress})`);
   if (perAddress > max) throw new ConfigError(perAddressName, `${perAddress} is more than ${maxName} (${max})`);
@@ -405,8 +407,8 @@ function readConnectionLimits(env: Env): ConnectionLimits {
   if (http.perAddress > http.max) {
     throw new ConfigError('SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', `${http.perAddress} is more than SANDBOX_HTTP_MAX_CONNECTIONS (${http.max})`);
   }
-  const smtpUnauthenticated = readUnauthenticatedCaps(env, 'SMTP', smtp, 32);
-  const httpUnauthenticated = readUnauthenticatedCaps(env, 'HTTP', http, 64);
+  const smtpUnauthenticated = readUnauthenticatedCaps(env, 'SMTP', smtp);
+  const httpUnauthenticated = readUnauthenticatedCaps(env, 'HTTP', http);
   const limits: ConnectionLimits = {
     smtpMax: smtp.max,
     smtpPerAddress: smtp.perAddress,

@@ -211,8 +211,8 @@ describe('loadConfig', () => {
   it('reads the connection and transfer caps, with defaults that keep a per-address cap within its overall one', () => {
     const { connections, captures } = loadConfig({});
     assert.deepEqual(connections, {
-      smtpMax: 1000, smtpPerAddress: 100, smtpMaxUnauthenticated: 750, smtpUnauthenticatedPerAddress: 32, smtpAuthTimeoutMs: 15_000,
-      httpMax: 2000, httpPerAddress: 256, httpMaxUnauthenticated: 1500, httpUnauthenticatedPerAddress: 64,
+      smtpMax: 1000, smtpPerAddress: 100, smtpMaxUnauthenticated: 750, smtpUnauthenticatedPerAddress: 100, smtpAuthTimeoutMs: 15_000,
+      httpMax: 2000, httpPerAddress: 256, httpMaxUnauthenticated: 1500, httpUnauthenticatedPerAddress: 256,
       httpHeadersTimeoutMs: 20_000, httpRequestTimeoutMs: 120_000, ipv6PrefixBits: 64,
     });
     assert.deepEqual(captures, {

@@ -98,4 +98,5 @@ export class MemoryRateLimiter implements RateLimiter {
 }
 
 /** Whole seconds, rounded up, so a caller told to come back then finds the window over. */
-const secondsUntil = (endsAt: number, now: number): number => Math.max(1, Math.ceil((endsAt - now) / 1000));
+/** Whole milliseconds first: the clock is fractional, and (now + 900,000) - now can come out a hair over 900,000. */
+const secondsUntil = (endsAt: number, now: number): number => Math.max(1, Math.ceil(Math.round(endsAt - now) / 1000));
