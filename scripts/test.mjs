@@ -8,8 +8,8 @@
 // SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
 // Each stage's output is printed whole when it ends, so stages running together never interleave their lines; the
 // stage times close the run, and every failed stage's failure report is printed again at the very end.
-// SANDBOX_TEST_BUDGET_SECONDS: the run fails when it took longer than that, wall clock (.ci/run sets it, so a
-// change that makes a fresh machine's CI slower than its budget is seen the day it lands).
+// SANDBOX_TEST_BUDGET_SECONDS: the run fails when it took longer than that, wall clock, so a change that makes the
+// suite slower than its budget is seen the day it lands.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
