@@ -59,27 +59,12 @@ export function inboxWithCredentialsJson(inbox: InboxView, password: string, smt
   };
 }
 
+/** The summary: a delivery's fields and what the API adds to them, drawn from the bodies (the snippet). */
 export function messageSummaryJson(message: MessageRecord): Schemas['MessageSummary'] {
   return {
-    id: message.id,
-    inbox_id: message.inboxId,
-    received_at: message.receivedAt.toISOString(),
-    envelope_from: message.envelopeFrom,
-    recipients: message.recipients,
-    from: message.from,
-    to: message.to,
-    subject: message.subject,
-    message_id: message.messageId,
-    size: message.size,
-    has_text: message.hasText,
-    has_html: message.hasHtml,
-    attachment_count: message.attachmentCount,
-    link_count: message.linkCount,
+    ...webhookMessageJson(message),
     snippet: message.snippet,
-    tls: message.tls,
     ...(message.parseError === null ? {} : { parse_error: message.parseError }),
-    read: message.read,
-    tags: message.tags,
   };
 }
 
