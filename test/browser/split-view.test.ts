@@ -111,6 +111,8 @@ describe('split view: an inbox and its open message (browser)', function () {
     const newest = MESSAGES - 1;
     await page.goto(messagePath(ids[newest]!).slice(1));
     await messageHeading(subjectOf(newest)).waitFor();
+    // The keys move along the list, which may load after the message: they start once its row is marked.
+    await pollUntil(async () => (await openRowText()).includes(subjectOf(newest)), 10_000, 'the open message\'s row');
     await page.locator('body').click({ position: { x: 1, y: 1 } });
     const expectOpen = async (index: number, key: string) => {
       await messageHeading(subjectOf(index)).waitFor();
