@@ -3,7 +3,8 @@
 // replaced; the caller hears why and decides what to answer (capture stores the message anyway).
 // Tasks are let onto the workers by workspace, in two lanes: captures, which may use every worker, and reads, which
 // leave one free for captures and take turns between workspaces, each workspace with a cap of its own. Large
-// captures leave one free for small ones, so everyday mail never waits behind another tenant's 20 MB messages.
+// captures leave one free for small ones, so everyday mail never waits behind another tenant's 20 MB messages; large
+// reads have a worker of their own beside them, so a detail read never waits behind another tenant's 10 MB parse.
 // Thumbnails are made in processes of their own, under a memory limit, a few at once (see thumbnail-processes.ts).
 import { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
@@ -39,8 +40,13 @@ export interface ContentPoolOptions {
 
 /** Captures, and reads, waiting for a free worker before new ones are refused as busy (each holds a message's bytes). */
 const MAX_QUEUED_TASKS = 1000;
-/** A capture this large takes a parse of a second or more: it goes through the large-capture gate first. */
-const LARGE_CAPTURE_BYTES = 1024 * 1024;
+/**
+ * A message this large takes a parse of a second or more: its capture goes through the large-capture gate first, and
+ * its reads through the large-read lane rather than the one small reads take.
+ */
+const LARGE_MESSAGE_BYTES = 1024 * 1024;
+/** Workers for large reads, beside the threads setting's. */
+const LARGE_READ_WORKERS = 1;
 /** Longest edge of a thumbnail, in pixels. */
 const THUMBNAIL_EDGE = 240;
 /** The lanes: a capture goes through the capture lane, anything else through the read lane. */
@@ -87,10 +93,13 @@ interface Watched {
 type TaskInput<K extends ContentTask['kind']> = Omit<Extract<ContentTask, { kind: K }>, 'raw' | 'started' | 'kind'>;
 
 /**
- * A message's bytes, or how to read them: a read given the way is let in first and reads them then, so the reads
- * waiting their turn hold no message in memory and the bytes are read at the pace the lane lets reads in.
+ * A message's bytes, or its size and how to read them: a read given the way is let in first and reads them then, so
+ * the reads waiting their turn hold no message in memory and the bytes are read at the pace the lane lets reads in.
+ * The size picks the lane.
  */
-export type MessageBytes = Buffer | (() => Promise<Buffer>);
+export type MessageBytes = Buffer | { size: number; read: () => Promise<Buffer> };
+
+const sizeOf = (raw: MessageBytes): number => (Buffer.isBuffer(raw) ? raw.byteLength : raw.size);
 
 const WORKER_FILE = workerFile(import.meta.url, 'content-worker').href;
 
@@ -121,6 +130,12 @@ export class ContentPool {
    */
   private readonly reads: FairGate;
   /**
+   * Reads of large messages (LARGE_MESSAGE_BYTES) take turns on workers of their own, one more than the threads
+   * setting: a first parse of a 10 MB message holds a worker for a second or more, and a small read let in beside it
+   * finds a worker free rather than waiting for that parse. The same cap per workspace as small reads.
+   */
+  private readonly largeReads: FairGate;
+  /**
    * Large captures leave one worker to small ones (when there are two or more), and take turns between workspaces:
    * a burst of large messages costs its sender time, not every other sender's, and only so many are parsed at once.
    */
@@ -139,16 +154,17 @@ export class ContentPool {
     const readWorkers = Math.max(1, options.threads - 1);
     this.largeCaptures = new FairGate({ concurrency: readWorkers, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: MAX_QUEUED_TASKS });
     this.reads = new FairGate({ concurrency: readWorkers, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: options.readsPerWorkspace });
+    this.largeReads = new FairGate({ concurrency: LARGE_READ_WORKERS, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: options.readsPerWorkspace });
     this.thumbnails = new FairGate({ concurrency: options.thumbnailConcurrency, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: options.readsPerWorkspace });
     this.pool = new Piscina({
       filename: WORKER_FILE,
       // Started by the first task and kept while tasks come: starting one (loading the MIME stack) costs far more than
       // a typical parse. An idle server lets them go, and their memory (about 25 MB each) with them.
       minThreads: 0,
-      maxThreads: options.threads,
+      maxThreads: options.threads + LARGE_READ_WORKERS,
       idleTimeout: options.idleMs,
       // The lanes above hold what waits; piscina's own queue holds at most the reads let in while captures fill it.
-      maxQueue: options.threads + readWorkers,
+      maxQueue: options.threads + readWorkers + LARGE_READ_WORKERS,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       niceIncrement: WORKER_NICE_INCREMENT,
     });
@@ -163,7 +179,7 @@ export class ContentPool {
   stats(): { running: number; waiting: number } {
     let running = 0;
     for (const watched of this.running) if (Atomics.load(watched.started, 0) !== 0n) running++;
-    const queued = [this.captures, this.largeCaptures, this.reads, this.thumbnails].reduce((sum, gate) => sum + gate.stats().waiting, 0);
+    const queued = [this.captures, this.largeCaptures, this.reads, this.largeReads, this.thumbnails].reduce((sum, gate) => sum + gate.stats().waiting, 0);
     return { running: running + this.thumbnailProcesses.running, waiting: this.running.size - running + queued };
   }
 
@@ -186,7 +202,7 @@ export class ContentPool {
   async analyze(workspaceId: string, raw: Buffer, tagRules?: AnalyzeTagRules): Promise<ContentResults['analyze']> {
     try {
       const analysis = () => this.run('capture', workspaceId, 'analyze', raw, tagRules ? { tagRules } : {}, this.options.taskTimeoutMs);
-      return await (raw.byteLength >= LARGE_CAPTURE_BYTES ? this.admit(this.largeCaptures, workspaceId, analysis) : analysis());
+      return await (raw.byteLength >= LARGE_MESSAGE_BYTES ? this.admit(this.largeCaptures, workspaceId, analysis) : analysis());
     } catch (error) {
       if (!(error instanceof ContentTaskFailure)) throw error;
       const headers = await this.run('capture', workspaceId, 'headers', raw, {}, FALLBACK_TIMEOUT_MS)
@@ -270,11 +286,12 @@ export class ContentPool {
   }
 
   /**
-   * Resolves once the workspace has room in the read lane: a read asked for then is let in, unless the workspace's
-   * other reads take the room first (it is refused with ReadShareFull, and the caller waits for room again).
+   * Resolves once the workspace has room in the read lane of a message of `size` bytes: a read asked for then is let
+   * in, unless the workspace's other reads take the room first (it is refused with ReadShareFull, and the caller waits
+   * for room again).
    */
-  readRoom(workspaceId: string, signal?: AbortSignal): Promise<void> {
-    return this.reads.whenRoom(workspaceId, signal);
+  readRoom(workspaceId: string, size: number, signal?: AbortSignal): Promise<void> {
+    return this.readGate(size).whenRoom(workspaceId, signal);
   }
 
   /** Stops every worker and thumbnail process; tasks still running or queued fail. */
@@ -286,8 +303,12 @@ export class ContentPool {
 
   /** Runs the task in its lane, once it is its workspace's turn there and the lane has a worker for it. */
   private run<K extends ContentTask['kind']>(lane: Lane, workspaceId: string, kind: K, raw: MessageBytes, input: TaskInput<K>, timeoutMs: number): Promise<ContentResults[K]> {
-    return this.admit(lane === 'capture' ? this.captures : this.reads, workspaceId, async () =>
-      this.runOnWorker(kind, typeof raw === 'function' ? await raw() : raw, input, timeoutMs));
+    return this.admit(lane === 'capture' ? this.captures : this.readGate(sizeOf(raw)), workspaceId, async () =>
+      this.runOnWorker(kind, Buffer.isBuffer(raw) ? raw : await raw.read(), input, timeoutMs));
+  }
+
+  private readGate(size: number): FairGate {
+    return size >= LARGE_MESSAGE_BYTES ? this.largeReads : this.reads;
   }
 
   /** Words a lane's refusal: a workspace past its own cap is told to slow down, a full lane that the server is busy. */
@@ -297,7 +318,7 @@ export class ContentPool {
     } catch (error) {
       if (!(error instanceof GateRefusal)) throw error;
       if (error.reason === 'key_full') throw new ReadShareFull(this.options.readsPerWorkspace);
-      const what = gate === this.captures || gate === this.largeCaptures ? 'messages' : gate === this.reads ? 'content reads' : 'thumbnails';
+      const what = gate === this.captures || gate === this.largeCaptures ? 'messages' : gate === this.thumbnails ? 'thumbnails' : 'content reads';
       throw new AppError('server_busy', `the server has ${MAX_QUEUED_TASKS} ${what} waiting already; retry after 1s`, { headers: { 'Retry-After': '1' } });
     }
   }

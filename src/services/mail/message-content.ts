@@ -7,7 +7,7 @@ import type { MessageRecord } from '../../domain/types.js';
 import type { BlobEntry, BlobStore } from '../../storage/ports.js';
 import { EMPTY_VIEW, THUMBNAILABLE, type AttachmentContent, type MessageParts, type MessageView } from '../../domain/message-view.js';
 import { attachmentBlobKey, htmlBodyBlobKey, messageBlobFolder, partsManifestBlobKey, thumbnailBlobKey, thumbnailRefusalBlobKey, viewBlobKey } from '../../domain/blob-keys.js';
-import { ContentTaskFailure, ReadShareFull, type ContentPool } from '../../content/content-pool.js';
+import { ContentTaskFailure, ReadShareFull, type ContentPool, type MessageBytes } from '../../content/content-pool.js';
 import { RASTER_FORMATS_NAMED } from '../../content/raster-format.js';
 import { WeightedLru } from '../../domain/weighted-lru.js';
 import type { FileServingTurns } from '../files/file-serving-turns.js';
@@ -131,7 +131,10 @@ export class MessageContentService {
    * read: it would hold a worker for the whole limit each time, to the same end.
    */
   async detail(workspaceId: string, id: string, options: { htmlNext?: boolean } = {}): Promise<MessageDetailView> {
-    const record = await this.messages.require(workspaceId, id);
+    return this.detailOf(await this.messages.require(workspaceId, id), options);
+  }
+
+  private async detailOf(record: MessageRecord, options: { htmlNext?: boolean } = {}): Promise<MessageDetailView> {
     if (record.analysisCutShort) return { ...EMPTY_VIEW, record };
     const view = await this.viewOf(record);
     // A reader that shows the HTML next (the dashboard's viewer loads it into its frame once the detail is shown) finds
@@ -149,10 +152,11 @@ export class MessageContentService {
    * room. The waits one workspace may have open bound how many wait here.
    */
   async detailInTurn(workspaceId: string, id: string, signal: AbortSignal): Promise<MessageDetailView> {
+    const record = await this.messages.require(workspaceId, id);
     for (;;) {
-      await this.pool.readRoom(workspaceId, signal);
+      await this.pool.readRoom(workspaceId, record.size, signal);
       try {
-        return await this.detail(workspaceId, id);
+        return await this.detailOf(record);
       } catch (error) {
         if (!(error instanceof ReadShareFull)) throw error;
       }
@@ -181,13 +185,13 @@ export class MessageContentService {
     this.assertRenderable(record);
     // An HTML message's page is its HTML body as served, read from what was kept of it.
     const html = record.hasHtml ? await this.servedHtml(record) : null;
-    return html ?? Buffer.from(await this.pool.renderHtml(record.workspaceId, () => this.messages.rawOf(record)), 'utf8');
+    return html ?? Buffer.from(await this.pool.renderHtml(record.workspaceId, this.rawSource(record)), 'utf8');
   }
 
   /** The message as text (view.txt): its text part, or text made from its HTML. */
   async renderText(record: MessageRecord): Promise<string> {
     this.assertRenderable(record);
-    return this.pool.renderText(record.workspaceId, () => this.messages.rawOf(record));
+    return this.pool.renderText(record.workspaceId, this.rawSource(record));
   }
 
   /**
@@ -201,8 +205,13 @@ export class MessageContentService {
     if (manifest.html === 'kept' && parsed?.html) return Buffer.from(parsed.html, 'utf8');
     const kept = manifest.html === 'kept' ? await this.readInTurn(record, () => this.blobs.get(htmlBodyBlobKey(record.workspaceId, record.id))) : null;
     if (kept) return kept;
-    const html = await this.pool.html(record.workspaceId, () => this.messages.rawOf(record));
+    const html = await this.pool.html(record.workspaceId, this.rawSource(record));
     return html === null ? null : Buffer.from(html, 'utf8');
+  }
+
+  /** The raw source as the content pool reads it: once a read is let in, in the lane its size picks. */
+  private rawSource(record: MessageRecord): MessageBytes {
+    return { size: record.size, read: () => this.messages.rawOf(record) };
   }
 
   /** Reads a large message's blob in its workspace's turn for large reads (LARGE_READ_BYTES); a smaller one's at once. */
@@ -236,7 +245,7 @@ export class MessageContentService {
     if (parsedAttachment) return fileContent(parsedAttachment);
     const kept = entry.kept ? await this.readInTurn(record, () => this.blobs.get(attachmentBlobKey(record.workspaceId, record.id, index))) : null;
     if (kept) return { filename: entry.filename, contentType: entry.contentType, content: kept };
-    const { attachment, count } = await this.pool.attachment(record.workspaceId, () => this.messages.rawOf(record), index);
+    const { attachment, count } = await this.pool.attachment(record.workspaceId, this.rawSource(record), index);
     if (!attachment) throw new AppError('not_found', `message ${record.id} has no attachment ${index} (it has ${count})`);
     return fileContent(attachment);
   }
@@ -317,7 +326,7 @@ export class MessageContentService {
   private async readView(record: MessageRecord, done: () => void): Promise<ViewOutcome> {
     let outcome: MessageView | ContentTaskFailure;
     try {
-      outcome = await this.pool.view(record.workspaceId, () => this.messages.rawOf(record));
+      outcome = await this.pool.view(record.workspaceId, this.rawSource(record));
     } catch (error) {
       done();
       throw error;
@@ -363,7 +372,7 @@ export class MessageContentService {
     let blobs: BlobEntry[] = [];
     let parsed: MessageParts | undefined;
     try {
-      parsed = await this.pool.parts(record.workspaceId, () => this.messages.rawOf(record));
+      parsed = await this.pool.parts(record.workspaceId, this.rawSource(record));
       ({ manifest, blobs } = keptParts(record.workspaceId, record.id, parsed, record.size));
     } catch (error) {
       // Only an overrun is kept: a busy server or a storage failure may well pass by the next read.
