@@ -1,6 +1,6 @@
-// The content pool's scheduling between workspaces: captures never wait behind reads nor small captures behind large
-// ones, reads take turns between workspaces within a cap per workspace, parts come out of one parse, and thumbnails
-// keep to the pixel limit.
+// The content pool's scheduling between workspaces: captures never wait behind reads, small captures behind large
+// ones, nor small reads behind large reads or thumbnails; reads take turns between workspaces within a cap per
+// workspace, parts come out of one parse, and thumbnails keep to the pixel limit.
 import { strict as assert } from 'node:assert';
 import sharp from 'sharp';
 import { ContentPool, type ContentPoolOptions } from '../../../src/content/content-pool.js';
@@ -83,6 +83,35 @@ describe('ContentPool lanes', function () {
     const rest = [read('ws_a', 'a2'), read('ws_a', 'a3'), read('ws_a', 'a4'), read('ws_b', 'b1')];
     await Promise.all([first, ...rest]);
     assert.deepEqual(order, ['a1', 'a2', 'b1', 'a3', 'a4'], 'b1, queued last, ran as soon as it was its workspace\'s turn');
+  });
+
+  it('answers a small read while another workspace\'s large read holds its worker, and large reads take turns of their own', async () => {
+    pool = poolWith({ taskTimeoutMs: 5000 });
+    // Three tasks at once start all three workers: a worker's start would otherwise count against the small read.
+    await Promise.all([pool.analyze('ws_warm', plain), pool.analyze('ws_warm', plain), pool.view('ws_warm', shape('nested-div-25mb'))]);
+    const slow = shape('nested-div-25mb');
+    const finished: string[] = [];
+    const large = ['ws_large', 'ws_other_large'].map((workspace) => pool.view(workspace, slow).then(() => finished.push(workspace), () => finished.push(workspace)));
+    await pollUntil(async () => pool.stats().running === 1, 10_000, 'the first large read to start');
+    assert.deepEqual(pool.stats(), { running: 1, waiting: 1 }, 'one large read runs, the other waits for it');
+    const small = await pool.view('ws_small', plain);
+    finished.push('ws_small');
+    assert.ok(!(small instanceof Error));
+    await Promise.all(large);
+    assert.deepEqual(finished, ['ws_small', 'ws_large', 'ws_other_large'], 'the small read did not wait behind the large ones');
+  });
+
+  it('answers a read while a thumbnail is being made: a decode holds no worker of the read lane', async () => {
+    pool = poolWith({});
+    assert.ok(!((await pool.view('ws_reader', plain)) instanceof Error), 'a first read starts the worker');
+    const image = await sharp({ create: { width: 900, height: 900, channels: 3, background: { r: 9, g: 99, b: 199 } } }).jpeg().toBuffer();
+    const finished: string[] = [];
+    const thumbnail = pool.thumbnail('ws_images', image).then(() => finished.push('thumbnail'));
+    await pollUntil(async () => pool.stats().running === 1, 10_000, 'the thumbnail\'s process to start');
+    assert.ok(!((await pool.view('ws_reader', plain)) instanceof Error));
+    finished.push('read');
+    await thumbnail;
+    assert.deepEqual(finished, ['read', 'thumbnail'], 'the read was answered before the thumbnail\'s process was done');
   });
 
   it('takes the HTML body and every attachment out of one parse, and counts tasks by kind', async () => {
