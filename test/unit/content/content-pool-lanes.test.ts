@@ -19,6 +19,14 @@ const plain = Buffer.from('From: a@example.test\r\nTo: b@example.test\r\nSubject
 const poolWith = (options: Partial<ContentPoolOptions>) =>
   new ContentPool({ threads: 2, idleMs: 30_000, taskTimeoutMs: 60_000, memoryMb: 512, readsPerWorkspace: 16, thumbnailMaxPixels: 40_000_000, thumbnailConcurrency: 1, thumbnailMemoryMb: 512, ...options });
 
+/**
+ * Starts the two threads' workers and the large reads' one, by giving each lane a task at once: a worker's start (it
+ * loads the MIME stack, seconds on a busy machine) would otherwise count against the task a test times.
+ */
+const startEveryWorker = async (pool: ContentPool) => {
+  await Promise.all([pool.analyze('ws_warm', plain), pool.analyze('ws_warm', plain), pool.view('ws_warm', { size: 10 * 1024 * 1024, read: async () => plain })]);
+};
+
 describe('ContentPool lanes', function () {
   this.timeout(120_000);
   let pool: ContentPool;
@@ -45,6 +53,7 @@ describe('ContentPool lanes', function () {
   it('parses one large capture at a time on two workers, so a small capture of another workspace does not wait behind them', async () => {
     // 5.9 MB of 100,000 links: each analysis takes a second or more (or stops at the time limit), and the message is still captured.
     pool = poolWith({ taskTimeoutMs: 4000 });
+    await startEveryWorker(pool);
     const large = shape('links-100000');
     const finished: string[] = [];
     const captures = Array.from({ length: 3 }, (_, index) => pool.analyze('ws_large', large).then(() => finished.push(`large ${index}`)));
@@ -87,8 +96,7 @@ describe('ContentPool lanes', function () {
 
   it('answers a small read while another workspace\'s large read holds its worker, and large reads take turns of their own', async () => {
     pool = poolWith({ taskTimeoutMs: 5000 });
-    // Three tasks at once start all three workers: a worker's start would otherwise count against the small read.
-    await Promise.all([pool.analyze('ws_warm', plain), pool.analyze('ws_warm', plain), pool.view('ws_warm', shape('nested-div-25mb'))]);
+    await startEveryWorker(pool);
     const slow = shape('nested-div-25mb');
     const finished: string[] = [];
     const large = ['ws_large', 'ws_other_large'].map((workspace) => pool.view(workspace, slow).then(() => finished.push(workspace), () => finished.push(workspace)));
