@@ -75,7 +75,7 @@ export default async function runContentTask(task: ContentTask): Promise<Content
     case 'composeMessage': {
       // Loaded on a worker's first send: the composer is not needed by a worker that only parses captures.
       const { composeFromJson } = await import('../mime/compose-message.js');
-      return transferringMessage(await composeFromJson(raw));
+      return transferringMessage(await composeFromJson(raw, task.dialect));
     }
   }
 }

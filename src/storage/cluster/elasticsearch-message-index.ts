@@ -368,6 +368,17 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     });
   }
 
+  count(workspaceId: string, inboxId: string, filter: QueryNode): Promise<InboxCounts> {
+    return this.guard(async () => {
+      const result = await this.budgetedSearch(workspaceId, {
+        index: this.alias, query: this.scoped(workspaceId, { term: { inbox_id: inboxId } }, compileEs(filter)), size: 0, track_total_hits: true,
+        aggs: { unread: { filter: { term: { read: false } } } },
+      });
+      const unread = (result.aggregations as Record<'unread', estypes.AggregationsFilterAggregate> | undefined)?.unread.doc_count ?? 0;
+      return { messages: (result.hits.total as estypes.SearchTotalHits).value, unread };
+    });
+  }
+
   /**
    * Whether the text every match needs is in fewer than `scanLimit` of the inbox's messages. Then those are all a
    * page examines (the index finds them), so a rare phrase is answered whole however deep in the inbox its matches
@@ -521,13 +532,14 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     });
   }
 
-  tagCounts(workspaceId: string): Promise<Map<string, number>> {
+  tagCounts(workspaceId: string, inboxId?: string): Promise<Map<string, number>> {
     return this.guard(async () => {
       const counts = new Map<string, number>();
       let after: Record<string, estypes.FieldValue> | undefined;
       do {
         const result = await this.client.search<MessageDoc, Record<'tags', estypes.AggregationsCompositeAggregate>>({
-          index: this.alias, routing: workspaceId, size: 0, track_total_hits: false, query: this.scoped(workspaceId),
+          index: this.alias, routing: workspaceId, size: 0, track_total_hits: false,
+          query: inboxId === undefined ? this.scoped(workspaceId) : this.scoped(workspaceId, { term: { inbox_id: inboxId } }),
           aggs: { tags: { composite: { size: READ_BATCH, sources: [{ tag: { terms: { field: 'tags' } } }], after } } },
         });
         const tags = result.aggregations!.tags;
