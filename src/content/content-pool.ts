@@ -206,10 +206,10 @@ export class ContentPool {
     } catch (error) {
       if (!(error instanceof ContentTaskFailure)) throw error;
       const headers = await this.run('capture', workspaceId, 'headers', raw, {}, FALLBACK_TIMEOUT_MS)
-        .catch((): HeaderSummary => ({ from: '', to: '', cc: '', subject: '', messageId: '' }));
+        .catch((): HeaderSummary => ({ from: '', to: '', cc: '', bcc: '', replyTo: '', subject: '', messageId: '' }));
       return {
-        ...headers, hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, searchBody: '', snippet: '', codes: [], linkDetails: [],
-        parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Subject and Message-ID were read)`,
+        ...headers, hasText: false, hasHtml: false, attachmentCount: 0, inlineCount: 0, linkCount: 0, searchBody: '', snippet: '', codes: [], linkDetails: [],
+        parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Bcc, Reply-To, Subject and Message-ID were read)`,
         analysisCutShort: true,
       };
     }

@@ -41,6 +41,8 @@ interface MessageDoc {
   has_text: boolean;
   has_html: boolean;
   attachment_count: number;
+  /** Absent from documents written before it was, as the search_ fields of single headers (scripts/reindex adds them). */
+  inline_count?: number;
   link_count: number;
   /** Absent from documents written before it was (scripts/reindex rewrites them with it). */
   snippet?: string;
@@ -59,6 +61,11 @@ interface MessageDoc {
   search_sender: string;
   search_recipients: string;
   search_body: string;
+  search_to?: string;
+  search_cc?: string;
+  search_bcc?: string;
+  search_reply_to?: string;
+  search_message_id?: string;
 }
 
 type Hit = estypes.SearchHit<MessageDoc>;
@@ -82,6 +89,7 @@ const toDoc = (m: MessageRecord): MessageDoc => ({
   has_text: m.hasText,
   has_html: m.hasHtml,
   attachment_count: m.attachmentCount,
+  inline_count: m.inlineCount,
   link_count: m.linkCount,
   snippet: m.snippet,
   codes: m.codes,
@@ -97,7 +105,14 @@ const toDoc = (m: MessageRecord): MessageDoc => ({
   search_sender: padSearchText(m.search.sender),
   search_recipients: padSearchText(m.search.recipients),
   search_body: padSearchText(m.search.body),
+  search_to: padSearchText(m.search.to),
+  search_cc: padSearchText(m.search.cc),
+  search_bcc: padSearchText(m.search.bcc),
+  search_reply_to: padSearchText(m.search.replyTo),
+  search_message_id: padSearchText(m.search.messageId),
 });
+
+const unpadOptional = (stored: string | undefined): string => (stored === undefined ? '' : unpadSearchText(stored));
 
 const toMessage = (d: MessageDoc): MessageRecord => ({
   id: d.id,
@@ -115,6 +130,7 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
   hasText: d.has_text,
   hasHtml: d.has_html,
   attachmentCount: d.attachment_count,
+  inlineCount: d.inline_count ?? 0,
   linkCount: d.link_count,
   snippet: d.snippet ?? '',
   codes: d.codes ?? [],
@@ -130,6 +146,11 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
     sender: unpadSearchText(d.search_sender),
     recipients: unpadSearchText(d.search_recipients),
     body: unpadSearchText(d.search_body),
+    to: unpadOptional(d.search_to),
+    cc: unpadOptional(d.search_cc),
+    bcc: unpadOptional(d.search_bcc),
+    replyTo: unpadOptional(d.search_reply_to),
+    messageId: unpadOptional(d.search_message_id),
   },
 });
 
