@@ -1,7 +1,7 @@
 // MessageIndex contract, run against every backend.
 import { strict as assert } from 'node:assert';
 import type { MessageIndex } from '../../src/storage/ports.js';
-import { matchAll } from '../../src/query/ast.js';
+import { matchAll, type QueryNode } from '../../src/query/ast.js';
 import { cutShortSentence } from '../../src/domain/analysis-outcome.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 import { insertOne, aMessage, UNLIMITED } from './fixtures.js';
@@ -70,7 +70,7 @@ for (const factory of backendFactories) {
         aMessage('ws_other', 'inb_q', subject('invoice 4')),
       ];
       for (const message of messages) await insertOne(under.backend.captures, message, UNLIMITED);
-      const invoices = { kind: 'text', fields: ['subject'], needle: 'invoice' } as const;
+      const invoices: QueryNode = { kind: 'text', fields: ['subject'], needle: 'invoice' };
       assert.deepEqual(await index.count('ws_q', 'inb_q', invoices), { messages: 2, unread: 1 });
       assert.deepEqual(await index.count('ws_q', 'inb_q', matchAll()), { messages: 3, unread: 2 });
       assert.deepEqual(await index.count('ws_q', 'inb_none', matchAll()), { messages: 0, unread: 0 });

@@ -39,11 +39,11 @@ export class MailboxService {
     let after: MessagePosition | null = null;
     while (records.length < limit) {
       const want = Math.min(WALK_STEP, skip + limit - records.length);
-      const step = (await this.storage.messages.list(workspaceId, inboxId, { filter: filter ?? matchAll(), limit: want, after })).records;
+      const step: MessageRecord[] = (await this.storage.messages.list(workspaceId, inboxId, { filter: filter ?? matchAll(), limit: want, after })).records;
       const skipped = Math.min(skip, step.length);
       skip -= skipped;
       records.push(...step.slice(skipped));
-      const last = step.at(-1);
+      const last: MessageRecord | undefined = step.at(-1);
       if (step.length < want || !last) break;
       after = { receivedAt: last.receivedAt, id: last.id };
     }
