@@ -33,7 +33,7 @@ import { mailpitApi } from '../http/mailpit/mailpit-router.js';
 import { mailpitHandlers } from '../http/mailpit/mailpit-routes.js';
 import { MailboxService } from '../services/mail/mailbox.js';
 import { OpenInboxFinder } from '../services/mail/open-inbox.js';
-import { MCP_SERVER_VERSION } from '../mcp/version.js';
+import { PROJECT_VERSION } from '../project-root.js';
 import type { Services } from './services.js';
 
 export interface HttpApplication {
@@ -82,7 +82,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
     contract: loadOpenApi(MAILPIT_API_FILE),
     handlers: mailpitHandlers({
       messages, content, mailbox: new MailboxService(backend), chaos: services.chaos, send: services.send, turns: fileTurns, checks, checkRunner,
-      version: MCP_SERVER_VERSION,
+      version: PROJECT_VERSION,
       uptimeSeconds: () => (now().getTime() - startedAt) / 1000,
     }),
     authenticator: mailpitAuthenticator,

@@ -384,7 +384,7 @@ export interface paths {
                 query?: components["parameters"]["LatestQuery"];
                 /** @description The IANA time zone that before: and after: dates are read in */
                 tz?: components["parameters"]["TimeZone"];
-                /** @description 1: links open in a new window (target="_blank", rel="noreferrer noopener") */
+                /** @description Accepted for Mailpit's clients; the page is the same */
                 embed?: string;
             };
             header?: never;
@@ -1250,7 +1250,7 @@ export interface operations {
                 query?: components["parameters"]["LatestQuery"];
                 /** @description The IANA time zone that before: and after: dates are read in */
                 tz?: components["parameters"]["TimeZone"];
-                /** @description 1: links open in a new window (target="_blank", rel="noreferrer noopener") */
+                /** @description Accepted for Mailpit's clients; the page is the same */
                 embed?: string;
             };
             header?: never;

@@ -126,8 +126,8 @@ export function mailpitHandlers(services: MailpitServices): MailpitHandlerTable 
     mailpitGetMessage: async (request) => {
       const { access } = request;
       const detail = await detailOf(access, await messageOf(request));
-      // Reading a message in Mailpit marks it read, and its clients count on that.
-      await messages.setRead(access.workspace.id, detail.record.id, true);
+      // Reading a message in Mailpit marks it read, and its clients count on that; a read key changes nothing, even so.
+      if (access.access === 'read_write') await messages.setRead(access.workspace.id, detail.record.id, true);
       return { json: messageJson(detail) };
     },
     mailpitGetHeaders: async (request) => ({ json: headersJson((await detailOf(request.access, await messageOf(request))).headers) }),
