@@ -551,17 +551,33 @@ export interface components {
         };
         /** @description The /v1 HTML check's report (openapi.yaml's HtmlCheck), whose fields are Mailpit's and one more, Stylesheets */
         HTMLCheckResponse: {
-            Warnings: Record<string, never>[];
+            Warnings: {
+                Slug: string;
+                Title: string;
+                Category: string;
+                Score: Record<string, never>;
+                Results: unknown[];
+            }[];
             Platforms: {
                 [key: string]: string[];
             };
-            Total: Record<string, never>;
+            Total: {
+                Nodes: number;
+                Tests: number;
+                Supported: number;
+                Partial: number;
+                Unsupported: number;
+            };
             Stylesheets?: unknown[];
         };
         /** @description The /v1 link check's report (openapi.yaml's LinkCheck), whose fields are Mailpit's and a few more */
         LinkCheckResponse: {
             Errors: number;
-            Links: Record<string, never>[];
+            Links: {
+                URL: string;
+                StatusCode: number;
+                Status: string;
+            }[];
         };
         SpamAssassinResponse: {
             /** @description Why there is no verdict (spamd could not be asked); empty when there is one */
