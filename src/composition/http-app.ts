@@ -32,7 +32,7 @@ import { MailpitAuthenticator } from '../http/mailpit/mailpit-auth.js';
 import { mailpitApi } from '../http/mailpit/mailpit-router.js';
 import { mailpitHandlers } from '../http/mailpit/mailpit-routes.js';
 import { MailboxService } from '../services/mail/mailbox.js';
-import { OpenInboxFinder } from '../services/mail/open-inbox.js';
+import { AppError } from '../errors.js';
 import { PROJECT_VERSION } from '../project-root.js';
 import type { Services } from './services.js';
 
@@ -70,12 +70,16 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
   // One list of checks and one runner for both APIs: the link check's cache of outcomes is the workspace's, whichever asks.
   const checks = messageChecks(config, outboundNames);
   const checkRunner = new MessageCheckRunner(messages, contentPool);
-  const openInbox = config.openInbox === null ? null : new OpenInboxFinder(config.openInbox.inbox, backend.metadata, inboxes);
+  const { openInbox } = services;
   const mailpitAuthenticator = new MailpitAuthenticator({
     metadata: backend.metadata,
     inboxes,
     now,
-    openInbox: async () => (openInbox === null ? null : openInbox.find()),
+    // An open inbox that does not exist (yet, or any more) opens nothing: such a request needs credentials like any other.
+    openInbox: async () => (openInbox === null ? null : openInbox.current().catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'not_found') return null;
+      throw error;
+    })),
   });
   const startedAt = now().getTime();
   const mailpit = mailpitApi({

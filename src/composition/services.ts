@@ -20,6 +20,7 @@ import { SendService } from '../services/capture/send.js';
 import { InboxFeeds } from '../services/realtime/inbox-feeds.js';
 import { MessageWaiter } from '../services/realtime/message-waiter.js';
 import { InboxEventStreams } from '../services/realtime/inbox-event-streams.js';
+import { OpenInbox } from '../services/mail/open-inbox.js';
 import { buildCaptureServices, type CaptureServices } from './capture-services.js';
 import { buildAccountServices, type AccountServices } from './account-services.js';
 import type { Teardown } from './teardown.js';
@@ -56,6 +57,8 @@ export interface Services extends CaptureServices {
   send: SendService;
   waiter: MessageWaiter;
   eventStreams: InboxEventStreams;
+  /** SANDBOX_OPEN_INBOX's inbox, which takes mail without credentials on a port of its own; null: none is named. */
+  openInbox: OpenInbox | null;
   /** Ends open waits (503) and event streams, so HTTP can close: shutdown runs it before the teardown sweep does. */
   closeFeeds: () => Promise<void>;
 }
@@ -131,6 +134,7 @@ export async function buildServices(config: Readonly<Config>, deps: ApplicationD
     send: new SendService(inboxes, pipeline, config.maxMessageBytes),
     waiter: new MessageWaiter(feeds, backend.messages, inboxes, {}, config.waitsPerWorkspace),
     eventStreams: new InboxEventStreams(feeds, backend.messages, inboxes, { perWorkspace: config.streamsPerWorkspace }),
+    openInbox: config.openInbox && new OpenInbox(config.openInbox, backend.metadata),
     closeFeeds,
   };
 }

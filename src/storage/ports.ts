@@ -51,6 +51,8 @@ export interface MetadataStore {
   createInbox(inbox: Inbox, inboxLimit: number | null): Promise<CreateInboxOutcome>;
   getInbox(workspaceId: string, id: string): Promise<Inbox | null>;
   findInboxBySmtpUsername(username: string): Promise<Inbox | null>;
+  /** The inbox with this id, whichever workspace holds it: for the one inbox an operator names by id (SANDBOX_OPEN_INBOX). */
+  findInboxById(id: string): Promise<Inbox | null>;
   listInboxes(workspaceId: string): Promise<Inbox[]>;
   countInboxes(workspaceId: string): Promise<number>;
   /** Deletes the inbox alone (InboxService removes what belongs to it); false when it does not exist in the workspace. */

@@ -1,55 +1,83 @@
-// The operator's open inbox (SANDBOX_OPEN_INBOX), looked up as the configuration names it: by id, or by workspace and
-// name. It is looked up again on each use, so a deleted or renamed inbox stops being open at once.
+// The open inbox (SANDBOX_OPEN_INBOX): the one inbox an operator named to take mail without credentials, found as
+// storage holds it now, or the reason there is none, worded once for the SMTP port and the Mailpit API alike.
 import { AppError } from '../../errors.js';
-import type { OpenInboxName } from '../../config.js';
+import type { OpenInboxConfig } from '../../config.js';
 import type { Inbox } from '../../domain/types.js';
 import { inboxNameKey } from '../../domain/inbox-names.js';
 import type { MetadataStore } from '../../storage/ports.js';
-import type { InboxService } from './inboxes.js';
 
-export class OpenInboxFinder {
-  /** Where the inbox was found last: its own id only needs its workspace, which an id alone does not say. */
-  private lastWorkspaceId: string | null = null;
+/** A workspace id as newId('ws') makes it. */
+const WORKSPACE_ID = /^ws_[0-9a-hjkmnp-tv-z]{26}$/;
+
+/**
+ * How long the answer "there is no such inbox" is reused: a client told so again and again (a refused MAIL FROM in a
+ * loop) must not make each telling a scan of the workspaces. Creating the inbox takes effect within this long.
+ */
+const MISSING_MEMO_MS = 1000;
+
+export type OpenInboxStore = Pick<MetadataStore, 'findInboxById' | 'getInbox' | 'getWorkspace' | 'listWorkspaces' | 'listInboxes'>;
+
+export class OpenInbox {
+  /** Where a name last led: read again by id first, since ids never move between workspaces. */
+  private found: { workspaceId: string; inboxId: string } | null = null;
+  private missing: { error: AppError; until: number } | null = null;
 
   constructor(
-    private readonly name: OpenInboxName,
-    private readonly metadata: Pick<MetadataStore, 'listWorkspaces' | 'getWorkspace'>,
-    private readonly inboxes: Pick<InboxService, 'find' | 'findByIdOrName'>,
+    private readonly config: OpenInboxConfig,
+    private readonly metadata: OpenInboxStore,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** The open inbox as it is now, or null when nothing matches the configured name any more. */
-  async find(): Promise<Inbox | null> {
-    if (this.name.kind === 'id') return this.findById(this.name.inboxId);
-    const workspaces = await this.workspacesNamed(this.name.workspace);
-    if (workspaces.length > 1) {
-      throw new AppError('not_configured', `SANDBOX_OPEN_INBOX names workspace '${this.name.workspace}', and ${workspaces.length} workspaces have that name; name it by its id`);
-    }
-    const [workspaceId] = workspaces;
-    if (workspaceId === undefined) return null;
-    const inbox = await this.inboxes.findByIdOrName(workspaceId, this.name.inboxName);
-    // By name only: an inbox whose id happens to be the configured name is not the one named.
-    return inbox && inboxNameKey(inbox.name) === inboxNameKey(this.name.inboxName) ? inbox : null;
+  /** SANDBOX_OPEN_INBOX as the operator wrote it. */
+  get label(): string {
+    return this.config.label;
   }
 
-  private async findById(inboxId: string): Promise<Inbox | null> {
-    if (this.lastWorkspaceId !== null) {
-      const inbox = await this.inboxes.find(this.lastWorkspaceId, inboxId);
-      if (inbox) return inbox;
+  /**
+   * The inbox as storage holds it now. Throws not_found naming why when there is none (never created, deleted, or its
+   * workspace's name is not one workspace's); a storage failure throws as it is (storage_unavailable: retry).
+   */
+  async current(): Promise<Inbox> {
+    if (this.missing && this.now() < this.missing.until) throw this.missing.error;
+    this.missing = null;
+    try {
+      return await this.lookUp();
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') this.missing = { error, until: this.now() + MISSING_MEMO_MS };
+      throw error;
     }
-    for (const workspace of await this.metadata.listWorkspaces()) {
-      const inbox = await this.inboxes.find(workspace.id, inboxId);
-      if (inbox) {
-        this.lastWorkspaceId = workspace.id;
-        return inbox;
-      }
-    }
-    return null;
   }
 
-  /** The ids of the workspaces with this id, or else with this name. */
-  private async workspacesNamed(reference: string): Promise<string[]> {
-    const byId = await this.metadata.getWorkspace(reference);
-    if (byId) return [byId.id];
-    return (await this.metadata.listWorkspaces()).filter((workspace) => workspace.name === reference).map((workspace) => workspace.id);
+  private async lookUp(): Promise<Inbox> {
+    const named = this.config.inbox;
+    if (named.kind === 'id') {
+      const inbox = await this.metadata.findInboxById(named.inboxId);
+      if (!inbox) throw this.noInbox(`no inbox has the id ${named.inboxId} (never created, or deleted)`);
+      return inbox;
+    }
+    if (this.found) {
+      const inbox = await this.metadata.getInbox(this.found.workspaceId, this.found.inboxId);
+      if (inbox && inboxNameKey(inbox.name) === inboxNameKey(named.inboxName)) return inbox;
+      this.found = null;
+    }
+    const workspaceId = await this.workspaceId(named.workspace);
+    const key = inboxNameKey(named.inboxName);
+    const inbox = (await this.metadata.listInboxes(workspaceId)).find((candidate) => inboxNameKey(candidate.name) === key);
+    if (!inbox) throw this.noInbox(`workspace '${named.workspace}' has no inbox named '${named.inboxName}' (never created, or deleted)`);
+    this.found = { workspaceId, inboxId: inbox.id };
+    return inbox;
+  }
+
+  /** The workspace named by its id or, failing that, by a name exactly one workspace has. */
+  private async workspaceId(workspace: string): Promise<string> {
+    if (WORKSPACE_ID.test(workspace) && (await this.metadata.getWorkspace(workspace))) return workspace;
+    const named = (await this.metadata.listWorkspaces()).filter((candidate) => candidate.name === workspace);
+    if (named.length === 0) throw this.noInbox(`no workspace has the id or name '${workspace}'`);
+    if (named.length > 1) throw this.noInbox(`${named.length} workspaces are named '${workspace}'; name the workspace by its id`);
+    return named[0]!.id;
+  }
+
+  private noInbox(why: string): AppError {
+    return new AppError('not_found', `The open inbox SANDBOX_OPEN_INBOX=${this.config.label} does not exist: ${why}`);
   }
 }
