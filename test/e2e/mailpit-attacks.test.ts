@@ -10,6 +10,7 @@ import type { InboxWithCredentialsJson, MessageSummaryJson } from '../support/ap
 import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { watchMailpitAnswers, type MailpitAnswerWatch } from '../support/mailpit-contract.js';
+import { pollUntil } from '../support/poll.js';
 import { testProfile } from '../support/profile.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails } from '../support/smtp.js';
@@ -205,6 +206,8 @@ describe(`Mailpit API: the open inbox (${testProfile()} profile)`, function () {
       const [openId] = await sendMails(credentialsOf(open), [{ from: 'a@open.test', to: 'b@open.test', subject: 'For the open inbox', text: 'x' }]) as [string];
       const [closedId] = await sendMails(credentialsOf(closed), [{ from: 'a@open.test', to: 'b@open.test', subject: 'Closed', text: 'x' }]) as [string];
       const anonymous = new MailpitClient(server.httpUrl);
+      // The server remembers for a moment that the open inbox did not exist; it opens once it is looked up again.
+      await pollUntil(async () => (await fetch(`${server.httpUrl}/api/v1/messages`)).status === 200, 10_000, 'the open inbox to answer');
       assert.deepEqual((await anonymous.listMessages()).messages.map((m) => m.ID), [openId]);
       assert.equal((await anonymous.getMessageSummary(openId)).Subject, 'For the open inbox');
       assert.equal(await anonymous.setReadStatus({ Read: true }), 'ok', 'read_write, within the open inbox');
