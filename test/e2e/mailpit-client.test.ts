@@ -183,6 +183,22 @@ describe(`Mailpit API: the mailpit-api client (${testProfile()} profile)`, funct
     await mailpit.deleteMessages({ IDs: [ID] });
   });
 
+  it('takes the send body cypress-mailpit builds (every list present, empty ones included) and its //view URLs', async () => {
+    const body = {
+      Attachments: [], Bcc: ['bcc@example.com'], Cc: [{ Email: 'cc@example.com', Name: 'CC' }], From: { Email: 'from@example.com', Name: 'From' },
+      HTML: '<p>hello from mailpit</p>', Headers: {}, ReplyTo: [{ Email: 'replyto@example.com', Name: 'ReplyTo' }], Subject: 'Hello Mailpit',
+      Tags: [], Text: 'hello from mailpit', To: [{ Email: 'jane@example.com', Name: 'Jane' }],
+    };
+    const sent = await fetchAs('/api/v1/send', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    assert.equal(sent.status, 200, await sent.clone().text());
+    const { ID } = (await sent.json()) as { ID: string };
+    const message = await mailpit.getMessageSummary(ID);
+    assert.deepEqual([message.Subject, message.ReplyTo, message.Cc], ['Hello Mailpit', [{ Name: 'ReplyTo', Address: 'replyto@example.com' }], [{ Name: 'CC', Address: 'cc@example.com' }]]);
+    const page = await fetchAs(`//view/${ID}.html`);
+    assert.equal(await page.text(), '<p>hello from mailpit</p>');
+    await mailpit.deleteMessages({ IDs: [ID] });
+  });
+
   it('waits for a message with waitForMessage and waitForMessages', async () => {
     const found = await mailpit.waitForMessage({ query: 'subject:"Deploy note"' }, { timeout: 5000, interval: 100 });
     assert.equal(found.ID, noteId);
