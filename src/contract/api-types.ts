@@ -1559,7 +1559,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Prometheus text exposition format (0.0.4). The catalogue is in the README; no metric has a workspace,
+         * @description Prometheus text exposition format (0.0.4). The catalogue is in docs/operations.md; no metric has a workspace,
          *     inbox or address label. With SANDBOX_METRICS_TOKEN set, the request must carry
          *     `Authorization: Bearer <token>` (401 `unauthorized` otherwise). Without it, metrics are open on a server
          *     bound to loopback only; bound beyond loopback (SANDBOX_BIND 0.0.0.0, ::, a LAN address) they answer 403
