@@ -257,6 +257,7 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
     cc: cc.map(formatAddress).join(', '),
     envelopeFrom,
     recipients: [...to, ...cc, ...bcc].map((a) => a.address),
+    messageId: `<${id}@${sender.address.split('@')[1]}>`,
   };
   return {
     id,
@@ -264,11 +265,11 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
     inboxId,
     receivedAt: new Date(receivedAt),
     ...headers,
-    messageId: `<${id}@${sender.address.split('@')[1]}>`,
     size: Math.max(1024, Math.round(kb * 1024)),
     hasText,
     hasHtml,
     attachmentCount,
+    inlineCount: 0,
     linkCount: int(0, 6),
     snippet: snippetOf(text),
     codes: [],
@@ -281,7 +282,7 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
     // The list endpoint never reads the raw blob, so none is written.
     rawKey: `raw/${workspaceId}/${id}.eml`,
     // As the ingest pipeline does: the HTML alternative's text repeats the plain text.
-    search: searchFields(headers, searchBody(hasText ? text : '', hasHtml ? text : '')),
+    search: searchFields({ ...headers, bcc: '', replyTo: '' }, searchBody(hasText ? text : '', hasHtml ? text : '')),
   };
 }
 

@@ -26,6 +26,8 @@ const messageArb = fc.record({
   envelopeFrom: fc.constantFrom('alpha@x.test', 'beta@y.test', ''),
   to: sentence,
   cc: sentence,
+  bcc: sentence,
+  replyTo: sentence,
   recipients: fc.array(fc.constantFrom('gamma@z.test', 'reset@x.test', 'ab@q.test'), { maxLength: 3 }),
   text: sentence,
   html: sentence,
@@ -87,7 +89,7 @@ for (const factory of searchPlanFactories) {
           subject: g.subject, from: g.from, envelopeFrom: g.envelopeFrom, to: g.to, cc: g.cc, recipients: g.recipients,
           read: g.read, tags: g.tags, attachmentCount: g.attachmentCount, size: g.size, receivedAt: g.receivedAt,
         });
-        const record = { ...base, search: searchFields(base, searchBody(g.text, g.html)) };
+        const record = { ...base, search: searchFields({ ...base, bcc: g.bcc, replyTo: g.replyTo }, searchBody(g.text, g.html)) };
         await insertOne(under.backend.captures, record, UNLIMITED);
         stored.push(record);
       }
@@ -150,7 +152,7 @@ for (const factory of searchPlanFactories) {
         const inboxId = `inb_pace_${pace.replace(/\W+/g, '_')}`;
         const records = Array.from({ length: 250 }, (_, i) => {
           const base = aMessage('ws_q', inboxId, { receivedAt: new Date(end - age(i)), read: false });
-          return { ...base, search: searchFields(base, '') };
+          return { ...base, search: searchFields({ ...base, bcc: '', replyTo: '' }, '') };
         });
         for (let start = 0; start < records.length; start += 50) {
           const outcomes = await under.backend.captures.storeAll(records.slice(start, start + 50).map((record) => ({ record, charge: UNLIMITED, blobs: [] })));
@@ -186,7 +188,7 @@ for (const factory of searchPlanFactories) {
       const shortOnes: MessageRecord[] = [];
       for (const subject of subjects) {
         const base = aMessage('ws_q', 'inb_short', { subject, from: '', envelopeFrom: '', to: '', cc: '', recipients: [] });
-        const record = { ...base, search: searchFields(base, '') };
+        const record = { ...base, search: searchFields({ ...base, bcc: '', replyTo: '' }, '') };
         await insertOne(under.backend.captures, record, UNLIMITED);
         shortOnes.push(record);
       }
