@@ -31,6 +31,7 @@ import { loadOpenApi, MAILPIT_API_FILE } from '../http/openapi.js';
 import { MailpitAuthenticator } from '../http/mailpit/mailpit-auth.js';
 import { mailpitApi } from '../http/mailpit/mailpit-router.js';
 import { mailpitHandlers } from '../http/mailpit/mailpit-routes.js';
+import { mailpitEvents } from '../http/mailpit/mailpit-events-socket.js';
 import { MailboxService } from '../services/mail/mailbox.js';
 import { AppError } from '../errors.js';
 import { PROJECT_VERSION } from '../project-root.js';
@@ -141,6 +142,18 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
     dashboard: dashboardSite({ root: DASHBOARD_ROOT, basePath: config.basePath }),
     // Mailpit's API (mailpit-api.yaml) at /api/v1/... and /view/..., for Mailpit's clients.
     mailpit,
+    mailpitEvents: mailpitEvents({
+      authenticator: mailpitAuthenticator,
+      activity: services.activity,
+      rateLimiter: backend.rateLimiter,
+      workspaces,
+      publicOrigin: config.publicUrl === null ? null : new URL(config.publicUrl).origin,
+      refusalPauseMs: config.refusalPauseMs,
+      heartbeatMs: config.streamHeartbeatSeconds * 1000,
+      maxMs: config.streamMaxSeconds * 1000,
+      connectionAuthenticated,
+      version: PROJECT_VERSION,
+    }),
     // Base64 grows attachments by a third; leave room for the JSON around them.
     maxMessageBodyBytes: sendBodyLimit(config.maxMessageBytes),
     captureAdmission: services.captureAdmission,

@@ -47,6 +47,8 @@ export interface HttpAppDeps {
   dashboard: Middleware | null;
   /** The Mailpit-compatible API (src/http/mailpit/): it answers /api/v1/... and /view/... before the API's routes; null serves none. */
   mailpit: Middleware | null;
+  /** Mailpit's event stream (src/http/mailpit/mailpit-events-socket.ts): the WebSocket at /api/events; null serves none. */
+  mailpitEvents: Middleware | null;
   /** Body limit of operations that declare `x-body-limit: message` (send). */
   maxMessageBodyBytes: number;
   /** Admits the captures in transfer that message-sized bodies are (capture-admission.ts). */
@@ -439,6 +441,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   if (deps.hostCheck) app.use(answeredHosts(deps.hostCheck));
   app.use(underBasePath(deps.basePath));
   if (deps.mailpit) app.use(deps.mailpit);
+  if (deps.mailpitEvents) app.use(deps.mailpitEvents);
   app.use(router.routes());
   // What the API's routes leave (GETs outside /v1 and the operators' paths) goes to the web application.
   if (deps.dashboard) app.use(deps.dashboard);

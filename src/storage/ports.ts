@@ -348,7 +348,19 @@ export interface MessageReceivedEvent {
   messageId: string;
 }
 
-export type BusEvent = MessageReceivedEvent;
+/**
+ * Messages of an inbox changed after they arrived, for the live views that show them (Mailpit's events). `messageIds`
+ * name the messages when the change knows them (read state, tags, deletion); `cleared`: the whole inbox was emptied;
+ * `pruned`: an unknown set changed (a change by query, or across inboxes: inboxId null), so views re-read.
+ */
+export interface MessagesChangedEvent {
+  type: 'messages.changed';
+  workspaceId: string;
+  inboxId: string | null;
+  change: { kind: 'read'; value: boolean; messageIds: string[] } | { kind: 'tagged' | 'deleted'; messageIds: string[] } | { kind: 'cleared' | 'pruned' };
+}
+
+export type BusEvent = MessageReceivedEvent | MessagesChangedEvent;
 
 export interface EventBus {
   publish(event: BusEvent): Promise<void>;

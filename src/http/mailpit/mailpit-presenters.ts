@@ -6,6 +6,7 @@ import type { ChaosSettingsInForce } from '../../domain/chaos.js';
 import type { Inbox, MessageRecord } from '../../domain/types.js';
 import type { MessageDetailView } from '../../services/mail/message-content.js';
 import type { MailboxPage } from '../../services/mail/mailbox.js';
+import type { ActivityItem } from '../../services/realtime/inbox-activity.js';
 
 type Schemas = components['schemas'];
 
@@ -140,4 +141,25 @@ export function chaosTriggersJson(settings: ChaosSettingsInForce): Schemas['Chao
   const trigger = ({ code, probability }: { code: number; probability: number }): Schemas['ChaosTrigger'] =>
     ({ ErrorCode: code, Probability: settings.enabled ? probability : 0 });
   return { Authentication: trigger(settings.authentication), Sender: trigger(settings.sender), Recipient: trigger(settings.recipient) };
+}
+
+/** One frame of Mailpit's event stream (/api/events): its Type and, for each, the Data Mailpit sends with it. */
+export type MailpitEvent =
+  | { Type: 'new'; Data: Schemas['MessageSummary'] }
+  | { Type: 'update'; Data: { ID: string; Read: boolean } | { ID: string; Tags: string[] } }
+  | { Type: 'delete'; Data: { ID: string } }
+  | { Type: 'truncate' | 'prune'; Data: null }
+  | { Type: 'stats'; Data: { Total: number; Unread: number; Version: string } };
+
+/** An inbox's activity as Mailpit's event: emptied is its truncate, an unknown set changed its prune. */
+export function mailpitEventJson(item: Exclude<ActivityItem, { kind: 'closed' }>, version: string): MailpitEvent {
+  switch (item.kind) {
+    case 'new': return { Type: 'new', Data: messageSummaryJson(item.record) };
+    case 'read': return { Type: 'update', Data: { ID: item.messageId, Read: item.read } };
+    case 'tags': return { Type: 'update', Data: { ID: item.messageId, Tags: item.tags } };
+    case 'deleted': return { Type: 'delete', Data: { ID: item.messageId } };
+    case 'cleared': return { Type: 'truncate', Data: null };
+    case 'pruned': return { Type: 'prune', Data: null };
+    case 'stats': return { Type: 'stats', Data: { Total: item.total, Unread: item.unread, Version: version } };
+  }
 }
