@@ -539,24 +539,53 @@ export interface components {
                 SMTPServer: string;
                 ReturnPath: string;
                 AllowedRecipients: string;
+                /** @description AllowedRecipients under its older name, which Mailpit still answers */
+                RecipientAllowlist: string;
                 BlockedRecipients: string;
                 OverrideFrom: string;
                 PreserveMessageIDs: boolean;
             };
             SpamAssassin: boolean;
             /** @constant */
+            Rspamd: false;
+            /** @constant */
             ChaosEnabled: true;
             DuplicatesIgnored: boolean;
             HideDeleteAllButton: boolean;
         };
-        /** @description The /v1 HTML check's report (openapi.yaml's HtmlCheck), whose fields are Mailpit's and one more, Stylesheets */
+        /** @description The /v1 HTML check's report (openapi.yaml's HtmlCheck) in Mailpit's fields only */
         HTMLCheckResponse: {
             Warnings: {
                 Slug: string;
                 Title: string;
+                Description: string;
+                /** @description The feature's caniemail.com page; empty for this service's own rules */
+                URL: string;
                 Category: string;
-                Score: Record<string, never>;
-                Results: unknown[];
+                Tags: string[];
+                /**
+                 * @description Always empty, as Mailpit leaves it
+                 * @constant
+                 */
+                Keywords: "";
+                Results: {
+                    Name: string;
+                    Family: string;
+                    Platform: string;
+                    Version: string;
+                    Support: string;
+                    /** @description The first key of NotesByNumber that qualifies this result; empty when none does */
+                    NoteNumber: string;
+                }[];
+                NotesByNumber: {
+                    [key: string]: string;
+                };
+                Score: {
+                    Found: number;
+                    Supported: number;
+                    Partial: number;
+                    Unsupported: number;
+                };
             }[];
             Platforms: {
                 [key: string]: string[];
@@ -568,9 +597,8 @@ export interface components {
                 Partial: number;
                 Unsupported: number;
             };
-            Stylesheets?: unknown[];
         };
-        /** @description The /v1 link check's report (openapi.yaml's LinkCheck), whose fields are Mailpit's and a few more */
+        /** @description The /v1 link check's report (openapi.yaml's LinkCheck) in Mailpit's fields only */
         LinkCheckResponse: {
             Errors: number;
             Links: {
@@ -1004,7 +1032,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The HTML check's report, as /v1's `GET /v1/messages/{id}/html-check` gives it */
+            /** @description The HTML check's report, as /v1's `GET /v1/messages/{id}/html-check` gives it, in Mailpit's fields (a message without HTML answers 400, as in Mailpit) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -2,13 +2,16 @@
 // from this server's records and views. The Mailpit routes' JSON is made here, never in a route.
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 import type { components } from '../../contract/mailpit-api-types.js';
+import type { components as SandboxComponents } from '../../contract/api-types.js';
 import type { ChaosSettingsInForce } from '../../domain/chaos.js';
 import type { Inbox, MessageRecord } from '../../domain/types.js';
 import type { MessageDetailView } from '../../services/mail/message-content.js';
 import type { MailboxPage } from '../../services/mail/mailbox.js';
 import type { ActivityItem } from '../../services/realtime/inbox-activity.js';
+import type { OperationData } from '../../services/checks/message-check.js';
 
 type Schemas = components['schemas'];
+type LinkCheckJson = OperationData<'checkMessageLinks'>;
 
 /** Every address of a header's value, groups flattened; an empty value has none. */
 function addressesOf(value: string): Schemas['Address'][] {
@@ -129,11 +132,39 @@ export const appInformationJson = (inbox: Inbox, counts: { messages: number; unr
 
 export const webUiJson = (inbox: Inbox, spamAssassin: boolean): Schemas['WebUIConfiguration'] => ({
   Label: inbox.name,
-  MessageRelay: { Enabled: false, SMTPServer: '', ReturnPath: '', AllowedRecipients: '', BlockedRecipients: '', OverrideFrom: '', PreserveMessageIDs: false },
+  MessageRelay: { Enabled: false, SMTPServer: '', ReturnPath: '', AllowedRecipients: '', RecipientAllowlist: '', BlockedRecipients: '', OverrideFrom: '', PreserveMessageIDs: false },
   SpamAssassin: spamAssassin,
+  Rspamd: false,
   ChaosEnabled: true,
   DuplicatesIgnored: false,
   HideDeleteAllButton: false,
+});
+
+/**
+ * The /v1 HTML check's report in Mailpit's fields only: a result's first note number where Mailpit has one, Keywords
+ * empty as Mailpit leaves it; what /v1 adds (Stylesheets, Source, Score.Unknown) is not Mailpit's.
+ */
+export const htmlCheckJson = ({ Warnings, Platforms, Total }: SandboxComponents['schemas']['HtmlCheck']): Schemas['HTMLCheckResponse'] => ({
+  Warnings: Warnings.map(({ Slug, Title, Description, URL, Category, Tags, Results, NotesByNumber, Score }) => ({
+    Slug,
+    Title,
+    Description,
+    URL: URL ?? '',
+    Category,
+    Tags,
+    Keywords: '',
+    Results: Results.map(({ Name, Family, Platform, Version, Support, NoteNumbers }) => ({ Name, Family, Platform, Version, Support, NoteNumber: NoteNumbers[0] ?? '' })),
+    NotesByNumber,
+    Score: { Found: Score.Found, Supported: Score.Supported, Partial: Score.Partial, Unsupported: Score.Unsupported },
+  })),
+  Platforms,
+  Total,
+});
+
+/** The /v1 link check's report in Mailpit's fields only (without Found, Capped and where redirects led). */
+export const linkCheckJson = ({ Errors, Links }: LinkCheckJson): Schemas['LinkCheckResponse'] => ({
+  Errors,
+  Links: Links.map(({ URL, StatusCode, Status }) => ({ URL, StatusCode, Status })),
 });
 
 /** The three triggers Mailpit knows, as in force: all at 0 while the inbox's chaos is disabled. */

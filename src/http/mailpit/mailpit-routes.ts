@@ -17,7 +17,7 @@ import type { FileServingTurns } from '../../services/files/file-serving-turns.j
 import type { MessageCheckRunner } from '../../services/checks/check-runner.js';
 import type { messageChecks } from '../../services/checks/message-checks.js';
 import { attachmentReply, htmlReply, rawTextReply, textReply, thumbnailReply } from '../routes/file-replies.js';
-import { appInformationJson, chaosTriggersJson, headersJson, messageJson, messagesSummaryJson, webUiJson } from './mailpit-presenters.js';
+import { appInformationJson, chaosTriggersJson, headersJson, htmlCheckJson, linkCheckJson, messageJson, messagesSummaryJson, webUiJson } from './mailpit-presenters.js';
 import type { MailpitAccess } from './mailpit-auth.js';
 import type { MailpitHandlerTable, MailpitRequest } from './mailpit-router.js';
 
@@ -147,13 +147,15 @@ export function mailpitHandlers(services: MailpitServices): MailpitHandlerTable 
       return thumbnailReply(await turns.serve(request.access.workspace.id, () => content.thumbnail(request.access.workspace.id, record.id, index)));
     },
     mailpitHtmlCheck: async (request) => {
-      const { workspaceId, id } = await checked(request);
-      return { json: htmlCheck.present(await checkRunner.run(htmlCheck, workspaceId, id, {}, request.signal)) };
+      const record = await messageOf(request);
+      // Mailpit answers a message without HTML as bad input, where /v1 says the HTML is not there.
+      if (!record.hasHtml) throw new AppError('invalid_request', `message ${record.id} has no HTML part to check`);
+      return { json: htmlCheckJson(htmlCheck.present(await checkRunner.run(htmlCheck, record.workspaceId, record.id, {}, request.signal))) };
     },
     mailpitLinkCheck: async (request) => {
       const follow = ['true', '1'].includes((request.query.follow ?? '').toLowerCase());
       const { workspaceId, id } = await checked(request);
-      return { json: linkCheck.present(await checkRunner.run(linkCheck, workspaceId, id, { follow }, request.signal)) };
+      return { json: linkCheckJson(linkCheck.present(await checkRunner.run(linkCheck, workspaceId, id, { follow }, request.signal))) };
     },
     mailpitSpamCheck: async (request) => {
       // Mailpit without SpamAssassin has no such route.
