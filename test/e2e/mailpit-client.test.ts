@@ -158,6 +158,7 @@ describe(`Mailpit API: the mailpit-api client (${testProfile()} profile)`, funct
     const html = await mailpit.htmlCheck(welcomeId);
     assert.ok(Array.isArray(html.Warnings));
     assert.equal(typeof html.Total.Nodes, 'number');
+    assert.equal((await refusal(mailpit.htmlCheck(noteId))).status, 400, 'a message without HTML is bad input, as in Mailpit');
     const links = await mailpit.linkCheck(noteId);
     assert.deepEqual(links, { ...links, Errors: 0, Links: [] });
     assert.equal((await refusal(mailpit.spamAssassinCheck(noteId))).status, 404);
