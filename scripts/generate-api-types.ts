@@ -1,14 +1,16 @@
-// Writes src/contract/api-types.ts, the TypeScript types of openapi.yaml and the value lists of its enums; `npm run generate:api-types` runs it, and
-// test/unit/api-types.test.ts fails when the checked-in file differs from what this produces.
+// Writes src/contract/api-types.ts, the TypeScript types of openapi.yaml and the value lists of its enums, and
+// src/contract/mailpit-api-types.ts, those of mailpit-api.yaml; `npm run generate:api-types` runs it, and
+// test/unit/api-types.test.ts fails when a checked-in file differs from what this produces.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { loadOpenApi } from '../src/http/openapi.js';
+import { loadOpenApi, MAILPIT_API_FILE } from '../src/http/openapi.js';
 import { PROJECT_ROOT } from '../src/project-root.js';
 
 export const API_TYPES_FILE = path.join(PROJECT_ROOT, 'src', 'contract', 'api-types.ts');
 const SPEC_FILE = path.join(PROJECT_ROOT, 'openapi.yaml');
+export const MAILPIT_API_TYPES_FILE = path.join(PROJECT_ROOT, 'src', 'contract', 'mailpit-api-types.ts');
 
 const HEADER = `// Types of the HTTP API and the values of its enums, generated from openapi.yaml by scripts/generate-api-types.ts (openapi-typescript): do not
 // edit; run \`npm run generate:api-types\` after changing openapi.yaml (the unit tests fail while this file is stale).
@@ -52,7 +54,18 @@ export async function generateApiTypes(): Promise<string> {
   return `${HEADER}${astToString(ast)}${validationFacts()}`;
 }
 
+const MAILPIT_HEADER = `// Types of the Mailpit-compatible API, generated from mailpit-api.yaml by scripts/generate-api-types.ts (openapi-typescript): do
+// not edit; run \`npm run generate:api-types\` after changing mailpit-api.yaml (the unit tests fail while this file is stale).
+`;
+
+export async function generateMailpitApiTypes(): Promise<string> {
+  const ast = await openapiTS(pathToFileURL(MAILPIT_API_FILE), { defaultNonNullable: false, silent: true });
+  return `${MAILPIT_HEADER}${astToString(ast)}`;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   fs.writeFileSync(API_TYPES_FILE, await generateApiTypes());
   console.log(`wrote ${path.relative(PROJECT_ROOT, API_TYPES_FILE)}`);
+  fs.writeFileSync(MAILPIT_API_TYPES_FILE, await generateMailpitApiTypes());
+  console.log(`wrote ${path.relative(PROJECT_ROOT, MAILPIT_API_TYPES_FILE)}`);
 }

@@ -136,6 +136,8 @@ export interface Config {
   allowedHosts: readonly string[];
   /** Refuse SMTP AUTH on the plain port until STARTTLS (538 5.7.11); the implicit-TLS port is always encrypted. */
   smtpRequireTls: boolean;
+  /** SANDBOX_OPEN_INBOX: the one inbox that takes mail without SMTP AUTH on a port of its own; null (the default): none. */
+  openInbox: OpenInboxConfig | null;
   /** Connections admitted, overall and per client address, and how long they may idle before a request or AUTH. */
   connections: ConnectionLimits;
   /** Captures in progress (SMTP transactions and /send requests) and the bytes held for them. */
@@ -182,6 +184,21 @@ export interface Config {
   dnsLookupsPerWorkspace: number;
   /** Ports the link check and the HTML check's stylesheet fetches request, as inclusive ranges. */
   linkCheckPorts: readonly (readonly [number, number])[];
+}
+
+/** How SANDBOX_OPEN_INBOX names its inbox: by id, or by its workspace (an id, or a name) and its own name. */
+export type OpenInboxName =
+  | { kind: 'id'; inboxId: string }
+  | { kind: 'name'; workspace: string; inboxName: string };
+
+export interface OpenInboxConfig {
+  inbox: OpenInboxName;
+  /** SANDBOX_OPEN_INBOX as written, for the log lines and refusals that name it. */
+  label: string;
+  /** SANDBOX_OPEN_INBOX_SMTP_PORT: the port that takes mail without AUTH, for this inbox only. */
+  smtpPort: number;
+  /** SANDBOX_OPEN_INBOX_BIND: the address that port listens on; loopback unless the operator says otherwise. */
+  bind: string;
 }
 
 export interface ConnectionLimits {
@@ -556,6 +573,49 @@ function readPortRanges(env: Env, name: string, fallback: string): [number, numb
   });
 }
 
+/** An inbox id as newId('inb') makes it: the prefix and a lower-case ULID. */
+const INBOX_ID = /^inb_[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** Inbox names, and workspace names, are at most this long (openapi.yaml). */
+const MAX_NAME_LENGTH = 100;
+
+/**
+ * SANDBOX_OPEN_INBOX: `inb_...` (the inbox's id) or `<workspace>/<inbox name>`, the workspace by its id or its name (a
+ * name without '/'), such as `default/mailpit`. Off when unset; its port and bind settings mean nothing without it.
+ */
+function readOpenInbox(env: Env, ports: readonly (readonly [string, number | null])[]): OpenInboxConfig | null {
+  const raw = (env.SANDBOX_OPEN_INBOX ?? '').trim();
+  if (raw === '') {
+    for (const name of ['SANDBOX_OPEN_INBOX_SMTP_PORT', 'SANDBOX_OPEN_INBOX_BIND']) {
+      if (env[name]) throw new ConfigError(name, 'only means something with SANDBOX_OPEN_INBOX');
+    }
+    return null;
+  }
+  const slash = raw.indexOf('/');
+  let inbox: OpenInboxName;
+  if (slash === -1) {
+    if (!INBOX_ID.test(raw)) {
+      throw new ConfigError('SANDBOX_OPEN_INBOX', `expected an inbox id (inb_ and 26 letters and digits) or <workspace id or name>/<inbox name> such as default/mailpit, got '${raw}'`);
+    }
+    inbox = { kind: 'id', inboxId: raw };
+  } else {
+    const workspace = raw.slice(0, slash).trim();
+    const inboxName = raw.slice(slash + 1).trim();
+    if (workspace === '' || inboxName === '' || workspace.length > MAX_NAME_LENGTH || inboxName.length > MAX_NAME_LENGTH) {
+      throw new ConfigError('SANDBOX_OPEN_INBOX', `expected <workspace id or name>/<inbox name>, each 1-${MAX_NAME_LENGTH} characters, such as default/mailpit, got '${raw}'`);
+    }
+    inbox = { kind: 'name', workspace, inboxName };
+  }
+  const smtpPort = readPort(env, 'SANDBOX_OPEN_INBOX_SMTP_PORT', 1025);
+  const taken = ports.find(([, port]) => port !== null && port !== 0 && port === smtpPort);
+  if (taken) throw new ConfigError('SANDBOX_OPEN_INBOX_SMTP_PORT', `${smtpPort} is ${taken[0]}'s port too; the open inbox needs a port of its own`);
+  const bind = (env.SANDBOX_OPEN_INBOX_BIND ?? '').trim() || '127.0.0.1';
+  if (bind.toLowerCase() !== 'localhost' && net.isIP(bind) === 0) {
+    throw new ConfigError('SANDBOX_OPEN_INBOX_BIND', `expected an IP address to listen on, such as 127.0.0.1 (the default), ::1 or 0.0.0.0, got '${bind}'`);
+  }
+  return Object.freeze({ inbox: Object.freeze(inbox), label: raw, smtpPort, bind });
+}
+
 /** Longest unix socket path the kernel takes (sun_path holds 108 bytes with the terminating NUL). */
 const MAX_SOCKET_PATH_BYTES = 107;
 
@@ -680,14 +740,18 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
   if (signedLinkRatePerLink > signedLinkRate) {
     throw new ConfigError('SANDBOX_SIGNED_LINK_RATE_PER_LINK', `must be at most SANDBOX_SIGNED_LINK_RATE (${signedLinkRate}), got ${signedLinkRatePerLink}`);
   }
+  const httpPort = readPort(env, 'SANDBOX_HTTP_PORT', 8025);
+  const smtpPort = readPort(env, 'SANDBOX_SMTP_PORT', 2525);
+  const smtpsPort = readPort(env, 'SANDBOX_SMTPS_PORT', 2465);
+  const metricsPort = env.SANDBOX_METRICS_PORT ? readPort(env, 'SANDBOX_METRICS_PORT', 0) : null;
   const config: Config = {
     profile,
     dataDir,
     namespace,
     bind,
-    httpPort: readPort(env, 'SANDBOX_HTTP_PORT', 8025),
-    smtpPort: readPort(env, 'SANDBOX_SMTP_PORT', 2525),
-    smtpsPort: readPort(env, 'SANDBOX_SMTPS_PORT', 2465),
+    httpPort,
+    smtpPort,
+    smtpsPort,
     smtpHostname: env.SANDBOX_SMTP_HOSTNAME || (bind === '0.0.0.0' || bind === '::' ? 'localhost' : bind),
     maxMessageBytes,
     maxRecipients: readPositiveInt(env, 'SANDBOX_MAX_RECIPIENTS', 5000),
@@ -742,11 +806,12 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     trustProxyHops: readTrustProxyHops(env, trustProxy),
     allowedHosts: Object.freeze(readAllowedHosts(env)),
     smtpRequireTls: readEnum(env, 'SANDBOX_SMTP_REQUIRE_TLS', ['0', '1'] as const, '0') === '1',
+    openInbox: readOpenInbox(env, [['SANDBOX_HTTP_PORT', httpPort], ['SANDBOX_SMTP_PORT', smtpPort], ['SANDBOX_SMTPS_PORT', smtpsPort], ['SANDBOX_METRICS_PORT', metricsPort]]),
     connections: Object.freeze(readConnectionLimits(env)),
     captures: Object.freeze(readCaptureLimits(env, maxMessageBytes)),
     logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     metricsToken: readMetricsToken(env),
-    metricsPort: env.SANDBOX_METRICS_PORT ? readPort(env, 'SANDBOX_METRICS_PORT', 0) : null,
+    metricsPort,
     plans: Object.freeze(readPlans(env)),
     defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',
     elasticsearchUrl: readServiceUrl(env, 'SANDBOX_ELASTICSEARCH_URL', 'http://127.0.0.1:9200', ['http:', 'https:']),

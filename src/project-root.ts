@@ -14,3 +14,6 @@ function findRoot(start: string): string {
 }
 
 export const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+/** The package's version, for what reports which build answered (the MCP handshake, the Mailpit API's info). */
+export const PROJECT_VERSION = (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -1,25 +1,19 @@
 // Compares this service with Mailpit v1.33.1 side by side on this machine: capture rate, latency and memory over plain SMTP + AUTH PLAIN, then search latency per query shape on the same corpus; run `npm run bench:vs-mailpit -- [--messages 2000] [--rounds 2] [--clients 4,16,64] [--search-sizes 20000,100000] [--search-runs 20] [--phase capture|search|all]`.
-// Mailpit is built once with `go install` into ~/.cache/mail-sandbox (outside the work tree). Our server is the built
+// Mailpit is built once with `go install` (scripts/support/mailpit.ts). Our server is the built
 // dist (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { freePort } from '../../test/support/free-port.js';
 import { startServer, type StartedServer } from '../../test/support/server.js';
 import { profileEnv, testProfile } from '../../test/support/profile.js';
 import { loadConfig } from '../../src/config.js';
 import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import { loadAverage, percentile, positiveInt, processCpuMs, round, rssKb, sampleRss } from './measure.js';
+import { ensureMailpit, MAILPIT_VERSION, startMailpit, type Mailpit } from '../support/mailpit.js';
 import { buildBenchMessage, driveSmtpLoad, MESSAGE_BYTES, summarizeLoad, type LoadRun, type OutgoingMessage, type SmtpTarget } from './smtp-load.js';
 
-const MAILPIT_VERSION = 'v1.33.1';
-const MAILPIT_DIR = path.join(os.homedir(), '.cache', 'mail-sandbox', `mailpit-${MAILPIT_VERSION}`);
-const MAILPIT_BINARY = path.join(MAILPIT_DIR, 'mailpit');
 const PHASES = ['capture', 'search', 'all'] as const;
 /** Clients loading the search corpus into each server. */
 const LOAD_CLIENTS = 16;
@@ -27,101 +21,7 @@ const PAGE_LIMIT = 50;
 const WARMUP_RUNS = 2;
 /** Messages each server captures before the measured capture rounds. */
 const WARMUP_MESSAGES = 500;
-const READY_TIMEOUT_MS = 30_000;
 const progress = (line: string) => process.stderr.write(`[bench:vs-mailpit] ${line}\n`);
-
-// ---------- Mailpit ----------
-
-/** Builds the Mailpit binary once; later runs find it in the cache. */
-function ensureMailpit(): string {
-  if (fs.existsSync(MAILPIT_BINARY)) return MAILPIT_BINARY;
-  progress(`building Mailpit ${MAILPIT_VERSION} into ${MAILPIT_DIR} (once; a few minutes)`);
-  const built = spawnSync('go', ['install', `github.com/axllent/mailpit@${MAILPIT_VERSION}`], {
-    env: { ...process.env, GOBIN: MAILPIT_DIR },
-    stdio: ['ignore', 2, 2],
-  });
-  if (built.status !== 0 || !fs.existsSync(MAILPIT_BINARY)) throw new Error(`go install of Mailpit ${MAILPIT_VERSION} failed (${built.error?.message ?? `exit ${built.status}`})`);
-  return MAILPIT_BINARY;
-}
-
-async function waitUntil(what: string, ready: () => Promise<boolean>, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!(await ready().catch(() => false))) {
-    if (child.exitCode !== null) throw new Error(`${what}: the process exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`${what}: not ready within ${READY_TIMEOUT_MS / 1000} s`);
-    await sleep(50);
-  }
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-interface Mailpit {
-  process: ChildProcess;
-  dir: string;
-  httpUrl: string;
-  smtpPort: number;
-  stop(): Promise<void>;
-}
-
-async function startMailpit(binary: string): Promise<Mailpit> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-sandbox-mailpit-'));
-  const [httpPort, smtpPort] = [await freePort(), await freePort()];
-  const logFile = path.join(dir, 'mailpit.log');
-  const log = fs.openSync(logFile, 'a');
-  const child = spawn(
-    binary,
-    [
-      '--listen', `127.0.0.1:${httpPort}`,
-      '--smtp', `127.0.0.1:${smtpPort}`,
-      '--database', path.join(dir, 'mailpit.db'),
-      '--max', '0',
-      '--smtp-auth-accept-any',
-      '--smtp-auth-allow-insecure',
-      '--smtp-disable-rdns',
-      // No internet here; the web UI would otherwise ask GitHub for newer releases.
-      '--disable-version-check',
-    ],
-    // Its log goes to a file, so neither a full pipe nor this process's reading of it affects the figures.
-    { stdio: ['ignore', log, log] },
-  );
-  fs.closeSync(log);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const httpUrl = `http://127.0.0.1:${httpPort}`;
-  const mailpit: Mailpit = {
-    process: child,
-    dir,
-    httpUrl,
-    smtpPort,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(killer);
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  try {
-    await waitUntil('Mailpit HTTP', async () => (await fetch(`${httpUrl}/readyz`)).status === 200, child);
-    // SMTP starts beside HTTP, not before it; the first client must not meet a refused connection.
-    await waitUntil('Mailpit SMTP', () => canConnect(smtpPort), child);
-  } catch (error) {
-    const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-2000) : '';
-    await mailpit.stop();
-    throw new Error(`${(error as Error).message}\n${tail}`, { cause: error });
-  }
-  return mailpit;
-}
 
 // ---------- the two contenders behind one shape ----------
 
@@ -459,7 +359,8 @@ async function main(): Promise<void> {
   if (!(PHASES as readonly string[]).includes(phase)) throw new Error(`--phase must be one of ${PHASES.join(', ')}, got '${phase}'`);
 
   const loadAtStart = loadAverage();
-  const mailpit = await startMailpit(ensureMailpit());
+  // Mailpit accepts any login, so both servers are sent the same AUTH PLAIN exchange.
+  const mailpit = await startMailpit(ensureMailpit(progress), ['--smtp-auth-accept-any', '--smtp-auth-allow-insecure']);
   let server: StartedServer | null = null;
   try {
     server = await startServer();

@@ -3,6 +3,7 @@
 // run it in-process too; each phase is a module of its own here and can be used alone.
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import { linkBaseUrl, perNodeCaps, type Config } from '../config.js';
+import { announceOpenInbox } from './open-inbox-announcement.js';
 import { embeddedRoot } from '../storage/index.js';
 import { fitConnectionLimits, openFileLimit } from '../services/operations/descriptor-budget.js';
 import { nodeHttpServer } from '../http/node-server.js';
@@ -20,6 +21,8 @@ export interface ListeningAddresses {
   smtpsPort: number;
   /** The port metrics are served on when SANDBOX_METRICS_PORT is set; null: on the HTTP port. */
   metricsPort: number | null;
+  /** The open inbox's SMTP port when SANDBOX_OPEN_INBOX is set; null: none is open. */
+  openInboxSmtpPort: number | null;
 }
 
 export interface Application {
@@ -69,6 +72,9 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const smtp = await buildSmtp(config, services, connections);
     const smtpPorts = await smtp.listen();
     const closeSmtp = teardown.add(() => smtp.close());
+    if (config.openInbox && services.openInbox && smtpPorts.openInboxSmtpPort !== null) {
+      await announceOpenInbox(config.openInbox, services.openInbox, smtpPorts.openInboxSmtpPort, log);
+    }
 
     const admission = new HttpConnectionAdmission({
       max: connections.httpMax,
@@ -129,7 +135,9 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
       smtp_port: smtpPorts.smtpPort,
       smtps_port: smtpPorts.smtpsPort,
       ...(metricsPort === null ? {} : { metrics_port: metricsPort }),
-    }, `mail-sandbox listening: HTTP ${httpPort}, SMTP ${smtpPorts.smtpPort} (STARTTLS), SMTPS ${smtpPorts.smtpsPort}`);
+      ...(smtpPorts.openInboxSmtpPort === null ? {} : { open_inbox_smtp_port: smtpPorts.openInboxSmtpPort }),
+    }, `mail-sandbox listening: HTTP ${httpPort}, SMTP ${smtpPorts.smtpPort} (STARTTLS), SMTPS ${smtpPorts.smtpsPort}${
+      smtpPorts.openInboxSmtpPort === null ? '' : `, open inbox SMTP ${smtpPorts.openInboxSmtpPort} (no AUTH)`}`);
     return { httpPort, ...smtpPorts, metricsPort };
   }
 

@@ -6,7 +6,6 @@ import { cachedWarnings, checkReadiness, planWarnings } from '../services/operat
 import { SignedLinkThrottle } from '../services/files/signed-urls.js';
 import { createHttpApp } from '../http/app.js';
 import { DASHBOARD_ROOT, dashboardSite } from '../http/dashboard-site.js';
-import { loadOpenApi } from '../http/openapi.js';
 import { hostCheck, type HostCheck } from '../http/host-allow-list.js';
 import { workspaceHandlers } from '../http/routes/workspace.js';
 import { inboxHandlers } from '../http/routes/inboxes.js';
@@ -28,6 +27,14 @@ import { mcpHandlers } from '../http/routes/mcp.js';
 import { InProcessHttp } from '../http/in-process-fetch.js';
 import { fileHandlers } from '../http/routes/files.js';
 import { operationsHandlers, type MetricsAccess } from '../http/routes/operations.js';
+import { loadOpenApi, MAILPIT_API_FILE } from '../http/openapi.js';
+import { MailpitAuthenticator } from '../http/mailpit/mailpit-auth.js';
+import { mailpitApi } from '../http/mailpit/mailpit-router.js';
+import { mailpitHandlers } from '../http/mailpit/mailpit-routes.js';
+import { mailpitEvents } from '../http/mailpit/mailpit-events-socket.js';
+import { MailboxService } from '../services/mail/mailbox.js';
+import { AppError } from '../errors.js';
+import { PROJECT_VERSION } from '../project-root.js';
 import type { Services } from './services.js';
 
 export interface HttpApplication {
@@ -59,6 +66,40 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
   // The MCP tools' API requests are answered by this app itself, in this process.
   const inProcess = new InProcessHttp();
   const readinessWarnings = cachedWarnings(async () => planWarnings(await workspaces.unconfiguredPlans()));
+  // One list of checks and one runner for both APIs: the link check's cache of outcomes is the workspace's, whichever asks.
+  const checks = messageChecks(config, outboundNames);
+  const checkRunner = new MessageCheckRunner(messages, contentPool);
+  const { openInbox } = services;
+  // Who a Mailpit-compatible request is: the API and the /api/events stream share one authenticator.
+  const mailpitAuthenticator = new MailpitAuthenticator({
+    metadata: backend.metadata,
+    inboxes,
+    now,
+    // An open inbox that does not exist (yet, or any more) opens nothing: such a request needs credentials like any other.
+    openInbox: async () => (openInbox === null ? null : openInbox.current().catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'not_found') return null;
+      throw error;
+    })),
+  });
+  const startedAt = now().getTime();
+  const mailpit = mailpitApi({
+    contract: loadOpenApi(MAILPIT_API_FILE),
+    handlers: mailpitHandlers({
+      messages, content, mailbox: new MailboxService(backend), chaos: services.chaos, send: services.send, turns: fileTurns, checks, checkRunner,
+      version: PROJECT_VERSION,
+      uptimeSeconds: () => (now().getTime() - startedAt) / 1000,
+    }),
+    authenticator: mailpitAuthenticator,
+    rateLimiter: backend.rateLimiter,
+    workspaces,
+    captureAdmission: services.captureAdmission,
+    messageComposer: contentPool,
+    maxMessageBodyBytes: sendBodyLimit(config.maxMessageBytes),
+    publicOrigin: config.publicUrl === null ? null : new URL(config.publicUrl).origin,
+    refusalPauseMs: config.refusalPauseMs,
+    connectionAuthenticated,
+    metrics,
+  });
   const app = createHttpApp({
     openapi: loadOpenApi(),
     handlers: {
@@ -71,7 +112,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
       ...sendHandlers(services.send),
       ...webhookHandlers(webhooks, workspaces),
       ...realtimeHandlers(services.waiter, services.eventStreams, content, signer, metrics),
-      ...messageCheckHandlers(messageChecks(config, outboundNames), new MessageCheckRunner(messages, contentPool)),
+      ...messageCheckHandlers(checks, checkRunner),
       ...sessionHandlers(accounts.people, accounts.sessions),
       ...teamHandlers(accounts.members, accounts.invitations),
       ...apiKeyHandlers(accounts.apiKeys),
@@ -98,6 +139,20 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
     // The web application (static files under a strict CSP) mounts here: a Koa middleware for the GETs outside /v1
     // and the operators' paths, run after the API's routes and before the 404 envelope.
     dashboard: dashboardSite({ root: DASHBOARD_ROOT, basePath: config.basePath }),
+    // Mailpit's API (mailpit-api.yaml) at /api/v1/... and /view/..., for Mailpit's clients.
+    mailpit,
+    mailpitEvents: mailpitEvents({
+      authenticator: mailpitAuthenticator,
+      activity: services.activity,
+      rateLimiter: backend.rateLimiter,
+      workspaces,
+      publicOrigin: config.publicUrl === null ? null : new URL(config.publicUrl).origin,
+      refusalPauseMs: config.refusalPauseMs,
+      heartbeatMs: config.streamHeartbeatSeconds * 1000,
+      maxMs: config.streamMaxSeconds * 1000,
+      connectionAuthenticated,
+      version: PROJECT_VERSION,
+    }),
     // Base64 grows attachments by a third; leave room for the JSON around them.
     maxMessageBodyBytes: sendBodyLimit(config.maxMessageBytes),
     captureAdmission: services.captureAdmission,

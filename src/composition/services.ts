@@ -19,7 +19,10 @@ import { TagService } from '../services/mail/tags.js';
 import { SendService } from '../services/capture/send.js';
 import { InboxFeeds } from '../services/realtime/inbox-feeds.js';
 import { MessageWaiter } from '../services/realtime/message-waiter.js';
-import { InboxEventStreams } from '../services/realtime/inbox-event-streams.js';
+import { InboxEventStreams, streamPlaces } from '../services/realtime/inbox-event-streams.js';
+import { InboxActivity } from '../services/realtime/inbox-activity.js';
+import { OpenInbox } from '../services/mail/open-inbox.js';
+import { announcingChanges } from '../services/realtime/change-announcements.js';
 import { buildCaptureServices, type CaptureServices } from './capture-services.js';
 import { buildAccountServices, type AccountServices } from './account-services.js';
 import type { Teardown } from './teardown.js';
@@ -56,9 +59,16 @@ export interface Services extends CaptureServices {
   send: SendService;
   waiter: MessageWaiter;
   eventStreams: InboxEventStreams;
+  /** What happens to an inbox's messages, live, for Mailpit's /api/events. */
+  activity: InboxActivity;
+  /** SANDBOX_OPEN_INBOX's inbox, which takes mail without credentials on a port of its own; null: none is named. */
+  openInbox: OpenInbox | null;
   /** Ends open waits (503) and event streams, so HTTP can close: shutdown runs it before the teardown sweep does. */
   closeFeeds: () => Promise<void>;
 }
+
+/** Mailpit sends a mailbox's counts at most four times a second; so does its event stream here, per inbox and node. */
+const MAILPIT_STATS_DELAY_MS = 250;
 
 /** A uniform number in [0, 1) from 48 random bits. */
 const chanceFrom = (random: (bytes: number) => Buffer): Chance => () => random(6).readUIntBE(0, 6) / 2 ** 48;
@@ -68,8 +78,10 @@ export async function buildServices(config: Readonly<Config>, deps: ApplicationD
   const { log } = deps;
   const now = deps.now ?? (() => new Date());
   const chance = deps.chance ?? chanceFrom(deps.random);
-  const backend = await openBackend(config, { onError: (error, context) => log.warn({ err: error }, `${context} failed`) });
-  teardown.add(() => backend.close());
+  const opened = await openBackend(config, { onError: (error, context) => log.warn({ err: error }, `${context} failed`) });
+  teardown.add(() => opened.close());
+  // Every change to messages, whichever service makes it, is announced to the live views of every node.
+  const backend: Backend = { ...opened, messages: announcingChanges(opened.messages, opened.bus, (error) => log.warn({ err: error }, 'announcing a change to messages failed')) };
   const contentPool = contentPoolFor(config);
   teardown.add(() => contentPool.close());
   const metrics = new ServiceMetrics({
@@ -108,6 +120,12 @@ export async function buildServices(config: Readonly<Config>, deps: ApplicationD
   // Waits and event streams hear of arrivals through the feeds, which follow the bus from here on.
   const feeds = new InboxFeeds(backend.messages, backend.bus, (error, context) => log.warn({ err: error }, `${context} failed`));
   await feeds.start();
+  // One count of open streams per workspace for SSE and Mailpit's WebSocket together: the cap is on streams, of any kind.
+  const places = streamPlaces(config.streamsPerWorkspace);
+  const activity = new InboxActivity(feeds, backend.bus, backend.messages, inboxes, places, { statsDelayMs: MAILPIT_STATS_DELAY_MS },
+    (error, context) => log.warn({ err: error }, `${context} failed`));
+  await activity.start();
+  teardown.add(() => activity.close());
   const closeFeeds = teardown.add(() => feeds.close());
 
   return {
@@ -130,7 +148,9 @@ export async function buildServices(config: Readonly<Config>, deps: ApplicationD
     tags: new TagService(backend.metadata, backend.messages),
     send: new SendService(inboxes, pipeline, config.maxMessageBytes),
     waiter: new MessageWaiter(feeds, backend.messages, inboxes, {}, config.waitsPerWorkspace),
-    eventStreams: new InboxEventStreams(feeds, backend.messages, inboxes, { perWorkspace: config.streamsPerWorkspace }),
+    eventStreams: new InboxEventStreams(feeds, backend.messages, inboxes, { places }),
+    activity,
+    openInbox: config.openInbox && new OpenInbox(config.openInbox, backend.metadata),
     closeFeeds,
   };
 }

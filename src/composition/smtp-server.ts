@@ -12,7 +12,14 @@ import type { Services } from './services.js';
 
 /** `connections`: the caps as fitted below the open-file limit. */
 export async function buildSmtp(config: Readonly<Config>, services: Services, connections: ConnectionLimits): Promise<SmtpCaptureServer> {
-  const { inboxes, pipeline, captureAdmission, chance, metrics, log } = services;
+  const { inboxes, pipeline, captureAdmission, chance, metrics, log, openInbox } = services;
+  // What every transaction meets once its inbox is known: by a login (authPolicy first), or on the open inbox's port.
+  const inboxPolicies = [
+    quotaPolicy(pipeline),
+    sizePolicy(config.maxMessageBytes),
+    recipientLimitPolicy(config.maxRecipients),
+    chaosPolicy(chance, metrics, log),
+  ];
   const tls = await loadTlsMaterial({ certPath: config.tlsCertPath, keyPath: config.tlsKeyPath, dataDir: embeddedRoot(config), hostname: config.smtpHostname });
   return new SmtpCaptureServer({
     bind: config.bind,
@@ -32,11 +39,6 @@ export async function buildSmtp(config: Readonly<Config>, services: Services, co
     },
     spool: { dir: await prepareSpoolDir(path.join(embeddedRoot(config), 'spool')), thresholdBytes: config.captures.spoolThresholdBytes },
     tls,
-  }, [
-    authPolicy,
-    quotaPolicy(pipeline),
-    sizePolicy(config.maxMessageBytes),
-    recipientLimitPolicy(config.maxRecipients),
-    chaosPolicy(chance, metrics, log),
-  ], inboxes, pipeline, captureAdmission, log, metrics);
+    openInbox: config.openInbox && openInbox && { port: config.openInbox.smtpPort, bind: config.openInbox.bind, inbox: openInbox, policies: inboxPolicies },
+  }, [authPolicy, ...inboxPolicies], inboxes, pipeline, captureAdmission, log, metrics);
 }

@@ -13,7 +13,7 @@ import { workerFile } from '../worker-file.js';
 import { FairGate, GateRefusal } from '../domain/fair-gate.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
-import type { ComposedBody } from '../mime/compose-message.js';
+import type { ComposedBody, SendDialect } from '../mime/compose-message.js';
 import { cutShortSentence } from '../domain/analysis-outcome.js';
 import type { AnalyzeTagRules, ContentResults, ContentStep, ContentTask, ThumbnailOutcome } from './content-tasks.js';
 import { NOT_A_RASTER_IMAGE, rasterFormatOf } from './raster-format.js';
@@ -206,10 +206,10 @@ export class ContentPool {
     } catch (error) {
       if (!(error instanceof ContentTaskFailure)) throw error;
       const headers = await this.run('capture', workspaceId, 'headers', raw, {}, FALLBACK_TIMEOUT_MS)
-        .catch((): HeaderSummary => ({ from: '', to: '', cc: '', subject: '', messageId: '' }));
+        .catch((): HeaderSummary => ({ from: '', to: '', cc: '', bcc: '', replyTo: '', subject: '', messageId: '' }));
       return {
-        ...headers, hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, searchBody: '', snippet: '', codes: [], linkDetails: [],
-        parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Subject and Message-ID were read)`,
+        ...headers, hasText: false, hasHtml: false, attachmentCount: 0, inlineCount: 0, linkCount: 0, searchBody: '', snippet: '', codes: [], linkDetails: [],
+        parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Bcc, Reply-To, Subject and Message-ID were read)`,
         analysisCutShort: true,
       };
     }
@@ -219,8 +219,8 @@ export class ContentPool {
    * A send request's message, composed from its JSON body (see compose-message.ts). It is a capture: it goes through
    * the capture lane, and a body that overruns the limits is refused as unreadable.
    */
-  async composeMessage(workspaceId: string, body: Buffer): Promise<ComposedBody> {
-    return this.run('capture', workspaceId, 'composeMessage', body, {}, this.options.taskTimeoutMs).catch((error: unknown) => {
+  async composeMessage(workspaceId: string, body: Buffer, dialect: SendDialect = 'sandbox'): Promise<ComposedBody> {
+    return this.run('capture', workspaceId, 'composeMessage', body, { dialect }, this.options.taskTimeoutMs).catch((error: unknown) => {
       if (error instanceof ContentTaskFailure) throw new AppError('analysis_limit', `the send body could not be read: ${error.message}`, { cause: error });
       throw error;
     });

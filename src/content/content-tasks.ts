@@ -14,7 +14,7 @@ export interface AnalyzeTagRules {
   /** Matching stops after this long; the rules not reached give no tags (SANDBOX_TAG_RULE_BUDGET_MS). */
   budgetMs: number;
 }
-import type { ComposedBody } from '../mime/compose-message.js';
+import type { ComposedBody, SendDialect } from '../mime/compose-message.js';
 
 interface TaskBase {
   raw: Uint8Array;
@@ -34,7 +34,7 @@ export type ContentTask =
   | (TaskBase & { kind: 'checkStep'; module: string; exportName: string; args: unknown[] })
   | (TaskBase & { kind: 'parts' })
   /** raw: a send request's JSON body, not a message. */
-  | (TaskBase & { kind: 'composeMessage' });
+  | (TaskBase & { kind: 'composeMessage'; dialect: SendDialect });
 
 /**
  * A function of a message's bytes that a message check runs on a content worker: named by its module and export rather

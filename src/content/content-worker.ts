@@ -45,7 +45,7 @@ export default async function runContentTask(task: ContentTask): Promise<Content
       if (!task.tagRules) return analysis;
       const { rules, envelope, budgetMs } = task.tagRules;
       const message = {
-        read: false, tags: envelope.tags, attachmentCount: analysis.attachmentCount, codes: analysis.codes, size: envelope.size, receivedAt: envelope.receivedAt,
+        read: false, tags: envelope.tags, attachmentCount: analysis.attachmentCount, inlineCount: analysis.inlineCount, codes: analysis.codes, size: envelope.size, receivedAt: envelope.receivedAt,
         search: searchFields({ ...analysis, envelopeFrom: envelope.envelopeFrom, recipients: envelope.recipients }, analysis.searchBody),
       };
       return { ...analysis, ruleTags: matchRules(rules, message, budgetMs) };
@@ -75,7 +75,7 @@ export default async function runContentTask(task: ContentTask): Promise<Content
     case 'composeMessage': {
       // Loaded on a worker's first send: the composer is not needed by a worker that only parses captures.
       const { composeFromJson } = await import('../mime/compose-message.js');
-      return transferringMessage(await composeFromJson(raw));
+      return transferringMessage(await composeFromJson(raw, task.dialect));
     }
   }
 }

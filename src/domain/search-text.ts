@@ -18,12 +18,27 @@ const joinValues = (values: string[]) => values.map(normalizeSearchText).join(FI
 /** A message's body as search reads it: its text part and its HTML's text, each normalised. */
 export const searchBody = (textBody: string, htmlText: string): string => joinValues([textBody, htmlText]);
 
-/** The search fields of a message whose body searchBody has already read (where its parse ran, in a content worker). */
-export function searchFields(message: Pick<MessageRecord, 'subject' | 'from' | 'envelopeFrom' | 'to' | 'cc' | 'recipients'>, body: string): SearchFields {
+/** What search reads of a message's header fields and envelope; Bcc and Reply-To are read for search alone. */
+export type SearchSource = Pick<MessageRecord, 'subject' | 'from' | 'envelopeFrom' | 'to' | 'cc' | 'recipients' | 'messageId'> & { bcc: string; replyTo: string };
+
+/**
+ * The search fields of a message whose body searchBody has already read (where its parse ran, in a content worker).
+ * The to, cc and bcc fields each hold values of `recipients`, so the SQLite trigram index can narrow a search of
+ * one of them by that column.
+ */
+export function searchFields(message: SearchSource, body: string): SearchFields {
+  const named = normalizeSearchText(`${message.to}\n${message.cc}`);
+  const blind = message.recipients.filter((recipient) => !named.includes(normalizeSearchText(recipient)));
+  const bcc = joinValues([message.bcc, ...blind].filter((value) => value !== ''));
   return {
     subject: normalizeSearchText(message.subject),
     sender: joinValues([message.from, message.envelopeFrom]),
-    recipients: joinValues([message.to, message.cc, ...message.recipients]),
+    recipients: joinValues([message.to, message.cc, message.bcc, ...message.recipients]),
     body,
+    to: normalizeSearchText(message.to),
+    cc: normalizeSearchText(message.cc),
+    bcc,
+    replyTo: normalizeSearchText(message.replyTo),
+    messageId: normalizeSearchText(message.messageId),
   };
 }

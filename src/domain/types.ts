@@ -153,10 +153,17 @@ export interface SearchFields {
   subject: string;
   /** From header and envelope sender. */
   sender: string;
-  /** To and Cc headers and every envelope recipient. */
+  /** To, Cc and Bcc headers and every envelope recipient. */
   recipients: string;
   /** Text body and the text of the HTML body. */
   body: string;
+  /** The To header alone. */
+  to: string;
+  cc: string;
+  /** The Bcc header and the envelope recipients that no To or Cc header names (who got it blind, as Mailpit has it). */
+  bcc: string;
+  replyTo: string;
+  messageId: string;
 }
 
 /** A one-time code found in a message: as typed, where it was found, and the text around it (the API's own shape). */
@@ -182,6 +189,8 @@ export interface MessageRecord {
   hasText: boolean;
   hasHtml: boolean;
   attachmentCount: number;
+  /** Parts shown inside the message (see has_inline in query/ast.ts); counted among the attachments too. */
+  inlineCount: number;
   linkCount: number;
   /** The start of the message's text on one line, at most 140 characters, for a message list; empty when it has none. */
   snippet: string;

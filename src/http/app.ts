@@ -23,6 +23,7 @@ import { pauseBeforeRefusal } from './refusal-pause.js';
 import { wellFormedHost, type HostCheck } from './host-allow-list.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
+import { enforceRateLimit } from './rate-limit.js';
 
 export interface HttpAppDeps {
   openapi: OpenApiDocument;
@@ -44,6 +45,10 @@ export interface HttpAppDeps {
   basePath: string;
   /** The web application's middleware: it answers the GETs the API's routes leave alone; null serves none. */
   dashboard: Middleware | null;
+  /** The Mailpit-compatible API (src/http/mailpit/): it answers /api/v1/... and /view/... before the API's routes; null serves none. */
+  mailpit: Middleware | null;
+  /** Mailpit's event stream (src/http/mailpit/mailpit-events-socket.ts): the WebSocket at /api/events; null serves none. */
+  mailpitEvents: Middleware | null;
   /** Body limit of operations that declare `x-body-limit: message` (send). */
   maxMessageBodyBytes: number;
   /** Admits the captures in transfer that message-sized bodies are (capture-admission.ts). */
@@ -112,18 +117,6 @@ function errorEnvelope(metrics: Pick<ServiceMetrics, 'storageFailed'>, refusalPa
       sendError(ctx, error);
     }
   };
-}
-
-async function enforceRateLimit(limiter: RateLimiter, workspaces: WorkspaceService, principal: Principal): Promise<void> {
-  const { workspace } = principal;
-  const perSecond = workspaces.planFor(workspace).requestsPerSecond;
-  if (perSecond === null) return;
-  const decision = await limiter.take(`api:${workspace.id}`, perSecond);
-  if (!decision.allowed) {
-    throw new AppError('rate_limited', `more than ${perSecond} requests per second for this workspace; retry after ${decision.retryAfterSeconds}s`, {
-      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-    });
-  }
 }
 
 /** The whole surface moves under the base path; anything outside it is not ours. */
@@ -395,7 +388,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
         if (spec.sessionOnly && principal.kind === 'key') {
           throw new AppError('session_required', `${spec.method.toUpperCase()} ${spec.path} is for dashboard sessions only; API keys cannot use it`);
         }
-        await enforceRateLimit(deps.rateLimiter, deps.workspaces, principal);
+        await enforceRateLimit(deps.rateLimiter, deps.workspaces, principal.workspace);
         authorize(ctx, spec, principal, expectedOrigin);
       } else if (changesState(ctx.method)) {
         // Sign-in and the one-time links take no credentials, but a page of another site must not drive them either.
@@ -447,6 +440,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   app.use(errorEnvelope(deps.metrics, deps.refusalPauseMs));
   if (deps.hostCheck) app.use(answeredHosts(deps.hostCheck));
   app.use(underBasePath(deps.basePath));
+  if (deps.mailpit) app.use(deps.mailpit);
+  if (deps.mailpitEvents) app.use(deps.mailpitEvents);
   app.use(router.routes());
   // What the API's routes leave (GETs outside /v1 and the operators' paths) goes to the web application.
   if (deps.dashboard) app.use(deps.dashboard);

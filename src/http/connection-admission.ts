@@ -42,6 +42,13 @@ export class HttpConnectionAdmission {
       place.busy();
       response.once('close', () => place.idle());
     });
+    // An upgraded connection (a WebSocket) is answering its one request for as long as it is open.
+    server.on('upgrade', (request: http.IncomingMessage) => {
+      const place = this.places.get(request.socket);
+      if (!place) return;
+      place.busy();
+      request.socket.once('close', () => place.idle());
+    });
     return net.createServer({ pauseOnConnect: true }, (socket) => {
       // An evicted connection is idle: no request of it is being answered, so closing it loses nothing.
       const claim = this.caps.claim(addressKey(socket.remoteAddress ?? 'unknown', this.ipv6PrefixBits), () => {

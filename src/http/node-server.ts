@@ -1,7 +1,7 @@
 // The Node HTTP server the Koa app runs in: header size, request timeouts and keep-alive, the connection caps in front
 // of it, and the JSON envelope for requests Node cannot parse.
 import http from 'node:http';
-import type { Server as NetServer } from 'node:net';
+import type { Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectionLimits } from '../config.js';
 import { AppError } from '../errors.js';
@@ -35,6 +35,30 @@ function answerUnparseableRequest(error: NodeJS.ErrnoException, socket: Duplex, 
   socket.end(`HTTP/1.1 ${refusal.httpStatus} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
+/** An upgrade request (a WebSocket handshake), which the app answers like any request: the bytes read past its headers. */
+interface UpgradeRequest extends http.IncomingMessage {
+  upgradeHead: Buffer;
+}
+
+/** The bytes read past an upgrade request's headers, which the upgrade takes over; null for any other request. */
+export const upgradeHeadOf = (request: http.IncomingMessage): Buffer | null => ('upgradeHead' in request ? (request as UpgradeRequest).upgradeHead : null);
+
+/**
+ * Upgrade requests go through the app like any request (Host check, base path, authentication, rate limit): a route
+ * that takes the upgrade writes nothing itself (ctx.respond = false); any other answer is written to the socket, and
+ * then the connection ends, since it was asked to switch protocols, not to carry more requests.
+ */
+function answerUpgrades(server: http.Server, handle: http.RequestListener): void {
+  server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    Object.assign(request, { upgradeHead: head });
+    const response = new http.ServerResponse(request);
+    response.assignSocket(socket as Socket);
+    response.shouldKeepAlive = false;
+    response.once('finish', () => socket.end());
+    handle(request, response);
+  });
+}
+
 /**
  * The server never listens itself: the caller listens on `listener` and then emits 'listening' on `server`, which
  * starts its connection tracking (the timeouts below, idle closes).
@@ -49,6 +73,7 @@ export function nodeHttpServer(handle: http.RequestListener, limits: HttpLimits,
   // A client that trickles its headers or body holds a connection; these bound how long it may.
   server.headersTimeout = limits.httpHeadersTimeoutMs;
   server.requestTimeout = limits.httpRequestTimeoutMs;
+  answerUpgrades(server, handle);
   const listener = admission.listener(server);
   return { server, listener };
 }

@@ -89,6 +89,9 @@ function readMinRole(operation: JsonObject): MemberRole {
   return value as MemberRole;
 }
 
+/** The Mailpit-compatible API's own contract (src/http/mailpit/). */
+export const MAILPIT_API_FILE = path.join(PROJECT_ROOT, 'mailpit-api.yaml');
+
 export function loadOpenApi(file: string = path.join(PROJECT_ROOT, 'openapi.yaml')): OpenApiDocument {
   const raw = parseYaml(fs.readFileSync(file, 'utf8')) as JsonObject;
   const operations: OperationSpec[] = [];
@@ -125,7 +128,8 @@ export function loadOpenApi(file: string = path.join(PROJECT_ROOT, 'openapi.yaml
       });
     }
   }
-  const errorCodes = (((raw.components as JsonObject).schemas as JsonObject).ErrorCode as { enum: string[] }).enum;
+  // openapi.yaml's error codes; mailpit-api.yaml has none, its errors being plain text.
+  const errorCodes = (((raw.components as JsonObject).schemas as JsonObject).ErrorCode as { enum: string[] } | undefined)?.enum ?? [];
   return { raw, operations, errorCodes };
 }
 

@@ -55,6 +55,7 @@ export function messageRecord(source: RecordSource, parsed: MessageAnalysis): Me
     hasText: parsed.hasText,
     hasHtml: parsed.hasHtml,
     attachmentCount: parsed.attachmentCount,
+    inlineCount: parsed.inlineCount,
     linkCount: parsed.linkCount,
     snippet: parsed.snippet,
     codes: parsed.codes,

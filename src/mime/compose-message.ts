@@ -3,9 +3,13 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { components } from '../contract/api-types.js';
+import { fromMailpitSend, mailpitOutline, MailpitSendRefusal, type MailpitSendRequest } from './mailpit-send.js';
 
 type Address = components['schemas']['Address'];
 export type SendRequest = components['schemas']['SendRequest'];
+
+/** Whose send request a body is: this server's (openapi.yaml) or Mailpit's (mailpit-api.yaml). */
+export type SendDialect = 'sandbox' | 'mailpit';
 
 /** Why a body made no message: not JSON at all, or JSON whose fields cannot be composed. */
 export interface ComposeRefusal {
@@ -80,17 +84,19 @@ export async function composeMessage(request: SendRequest): Promise<Buffer> {
  * Parses a send body and composes its message. A body the contract would refuse may fail to compose in any way;
  * the event loop validates the outline first, so such a body is answered with what the contract says of it.
  */
-export async function composeFromJson(body: Buffer): Promise<ComposedBody> {
+export async function composeFromJson(body: Buffer, dialect: SendDialect = 'sandbox'): Promise<ComposedBody> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch (error) {
     return { outline: undefined, composed: { refused: { code: 'invalid_json', message: `the body is not valid JSON: ${(error as Error).message}` } } };
   }
+  const outline = dialect === 'mailpit' ? mailpitOutline(parsed) : outlineOf(parsed);
   try {
-    return { outline: outlineOf(parsed), composed: { raw: await composeMessage(parsed as SendRequest) } };
+    const request = dialect === 'mailpit' ? fromMailpitSend(parsed as MailpitSendRequest) : parsed as SendRequest;
+    return { outline, composed: { raw: await composeMessage(request) } };
   } catch (error) {
-    const message = error instanceof InvalidField ? error.message : `the message could not be composed: ${(error as Error).message}`;
-    return { outline: outlineOf(parsed), composed: { refused: { code: 'invalid_request', message } } };
+    const message = error instanceof InvalidField || error instanceof MailpitSendRefusal ? error.message : `the message could not be composed: ${(error as Error).message}`;
+    return { outline, composed: { refused: { code: 'invalid_request', message } } };
   }
 }

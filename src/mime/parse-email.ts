@@ -1,6 +1,6 @@
 // Derives the searchable fields of a message from its raw bytes; never throws, reports problems in parseError.
 // Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
-import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from 'mailparser';
+import { simpleParser, type AddressObject, type Attachment, type HeaderValue, type ParsedMail } from 'mailparser';
 import { linkDetails, LINK_DETAILS_KEPT } from './extract-links.js';
 import { readHtml } from './html-text.js';
 import { headerSummary } from './header-summary.js';
@@ -13,11 +13,15 @@ export interface ParsedEmail {
   from: string;
   to: string;
   cc: string;
+  /** Read for search alone (search-text.ts), as are replyTo and inlineCount's parts. */
+  bcc: string;
+  replyTo: string;
   subject: string;
   messageId: string;
   hasText: boolean;
   hasHtml: boolean;
   attachmentCount: number;
+  inlineCount: number;
   linkCount: number;
   /** The text body for full-text search: its first SEARCH_TEXT_LIMIT characters. */
   textBody: string;
@@ -51,6 +55,9 @@ export const SEARCH_TEXT_LIMIT = 128 * 1024;
 
 const addressText = (value: AddressObject | AddressObject[] | undefined): string =>
   value === undefined ? '' : (Array.isArray(value) ? value : [value]).map((entry) => entry.text).join(', ');
+
+/** A part the message shows in its body: marked inline, or an image its HTML embeds by cid: (multipart/related). */
+const isShownInline = (attachment: Attachment): boolean => attachment.contentDisposition === 'inline' || attachment.related === true;
 
 const HEADER_LINE = /^[!-9;-~]+:/;
 
@@ -109,8 +116,8 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   } catch (error) {
     // What the header section says still makes the message findable.
     return {
-      ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '', codes: [], linkDetails: [],
-      parseError: `not parseable as MIME: ${mimeFailure(error as Error)}; only the header fields From, To, Cc, Subject and Message-ID were read`,
+      ...headerSummary(raw), hasText: false, hasHtml: false, attachmentCount: 0, inlineCount: 0, linkCount: 0, textBody: '', htmlText: '', snippet: '', codes: [], linkDetails: [],
+      parseError: `not parseable as MIME: ${mimeFailure(error as Error)}; only the header fields From, To, Cc, Bcc, Reply-To, Subject and Message-ID were read`,
       // The bytes are what stopped it: a later read meets the same bytes and says so itself, within the limits.
       analysisCutShort: false,
     };
@@ -124,11 +131,14 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     from: addressText(parsed.from),
     to: addressText(parsed.to),
     cc: addressText(parsed.cc),
+    bcc: addressText(parsed.bcc),
+    replyTo: addressText(parsed.replyTo),
     subject: parsed.subject ?? '',
     messageId: parsed.messageId ?? '',
     hasText: textBody.length > 0,
     hasHtml: html.length > 0,
     attachmentCount: parsed.attachments.length,
+    inlineCount: parsed.attachments.filter(isShownInline).length,
     linkCount: links.length,
     textBody: textBody.slice(0, SEARCH_TEXT_LIMIT),
     htmlText,

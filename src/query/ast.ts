@@ -1,6 +1,10 @@
 // The q language's syntax tree: one shape that every backend compiler and the in-memory matcher consume.
 
-export type TextField = 'subject' | 'sender' | 'recipients' | 'body';
+/**
+ * `sender` is the From header and the envelope sender; `recipients` every recipient (To, Cc, Bcc and the envelope's);
+ * `to`, `cc`, `bcc` and `replyTo` one header each (`bcc` also holds the envelope recipients no To or Cc header names).
+ */
+export type TextField = 'subject' | 'sender' | 'recipients' | 'body' | 'to' | 'cc' | 'bcc' | 'replyTo' | 'messageId';
 
 export type QueryNode =
   | { kind: 'and'; children: QueryNode[] }
@@ -13,12 +17,18 @@ export type QueryNode =
   /** Tag names compare case-insensitively; `name` is lower case. */
   | { kind: 'tag'; name: string }
   | { kind: 'has_attachment' }
+  /** A part shown inside the message (Content-Disposition inline, or an image its HTML embeds by cid:). */
+  | { kind: 'has_inline' }
   /** A one-time code was found in it at capture. */
   | { kind: 'has_code' }
   | { kind: 'size'; op: 'gt' | 'lt'; bytes: number }
   | { kind: 'received'; op: 'gte' | 'lt'; at: Date };
 
+/** The fields a bare word searches. */
 export const ALL_TEXT_FIELDS: TextField[] = ['subject', 'sender', 'recipients', 'body'];
+
+/** Every address header: what Mailpit's addressed: searches. */
+export const ADDRESS_FIELDS: TextField[] = ['sender', 'to', 'cc', 'bcc', 'replyTo'];
 
 export const matchAll = (): QueryNode => ({ kind: 'and', children: [] });
 

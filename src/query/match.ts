@@ -2,7 +2,7 @@
 import type { MessageRecord, SearchFields } from '../domain/types.js';
 import type { QueryNode } from './ast.js';
 
-export type MatchableMessage = Pick<MessageRecord, 'read' | 'tags' | 'attachmentCount' | 'codes' | 'size' | 'receivedAt'> & { search: SearchFields };
+export type MatchableMessage = Pick<MessageRecord, 'read' | 'tags' | 'attachmentCount' | 'inlineCount' | 'codes' | 'size' | 'receivedAt'> & { search: SearchFields };
 
 export function matches(node: QueryNode, message: MatchableMessage): boolean {
   switch (node.kind) {
@@ -22,6 +22,8 @@ export function matches(node: QueryNode, message: MatchableMessage): boolean {
       return message.tags.some((tag) => tag.toLowerCase() === node.name);
     case 'has_attachment':
       return message.attachmentCount > 0;
+    case 'has_inline':
+      return message.inlineCount > 0;
     case 'has_code':
       return message.codes.length > 0;
     case 'size':

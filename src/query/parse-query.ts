@@ -1,7 +1,7 @@
 // The q language: tokens → syntax tree, with 400 invalid_query errors that name the term and its position.
 import { AppError } from '../errors.js';
 import { normalizeSearchText } from '../domain/search-text.js';
-import { ALL_TEXT_FIELDS, and, matchAll, type QueryNode, type TextField } from './ast.js';
+import { ADDRESS_FIELDS, ALL_TEXT_FIELDS, and, matchAll, type QueryNode, type TextField } from './ast.js';
 
 type Token =
   | { type: 'open' | 'close' | 'or' | 'not'; position: number; raw: string }
@@ -18,7 +18,7 @@ export const MAX_QUERY_DEPTH = 100;
  * row by row), so their number, not the query's length, sets its cost.
  */
 export const QUERY_TEXT_LIMITS = {
-  /** Text terms (words, phrases, from:, to:, subject:), the list parameters included. */
+  /** Text terms (words, phrases, from:, to:, subject: and the other header operators), the list parameters included. */
   terms: 16,
   /** Characters over all their needles. */
   needleCharacters: 512,
@@ -113,7 +113,20 @@ function textNode(fields: TextField[], value: string, position: number, term: st
   return { kind: 'text', fields, needle };
 }
 
-const OPERATORS = new Set(['from', 'to', 'subject', 'is', 'tag', 'has', 'larger', 'smaller', 'after', 'before']);
+/** The operators that search one header's text (or, addressed:, every address header's). */
+const HEADER_OPERATORS: Record<string, TextField[]> = {
+  from: ['sender'],
+  to: ['recipients'],
+  'to-header': ['to'],
+  cc: ['cc'],
+  bcc: ['bcc'],
+  'reply-to': ['replyTo'],
+  addressed: ADDRESS_FIELDS,
+  'message-id': ['messageId'],
+  subject: ['subject'],
+};
+
+const OPERATORS = new Set([...Object.keys(HEADER_OPERATORS), 'is', 'tag', 'has', 'larger', 'smaller', 'after', 'before']);
 
 function termNode(raw: string, position: number): QueryNode {
   const colon = raw.indexOf(':');
@@ -123,13 +136,9 @@ function termNode(raw: string, position: number): QueryNode {
   }
   const value = unquote(raw.slice(colon + 1));
   if (value.trim() === '') throw invalid(position, `'${raw}' needs a value after the colon`);
+  const fields = HEADER_OPERATORS[name];
+  if (fields) return textNode(fields, value, position, raw);
   switch (name) {
-    case 'from':
-      return textNode(['sender'], value, position, raw);
-    case 'to':
-      return textNode(['recipients'], value, position, raw);
-    case 'subject':
-      return textNode(['subject'], value, position, raw);
     case 'is': {
       const state = value.toLowerCase();
       if (state === 'read' || state === 'unread') return { kind: 'read', value: state === 'read' };
@@ -139,8 +148,9 @@ function termNode(raw: string, position: number): QueryNode {
     case 'has': {
       const what = value.toLowerCase();
       if (what === 'attachment' || what === 'attachments') return { kind: 'has_attachment' };
+      if (what === 'inline' || what === 'inlines') return { kind: 'has_inline' };
       if (what === 'code' || what === 'codes') return { kind: 'has_code' };
-      throw invalid(position, `'${raw}': has: takes attachment or code`);
+      throw invalid(position, `'${raw}': has: takes attachment, inline or code`);
     }
     case 'tag':
       return { kind: 'tag', name: value.toLowerCase() };
@@ -243,8 +253,8 @@ function textNeedles(node: QueryNode): string[] {
   }
 }
 
-/** Refuses a query whose text terms would cost more than QUERY_TEXT_LIMITS allows. */
-function withinTextLimits(node: QueryNode): QueryNode {
+/** Refuses a query whose text terms would cost more than QUERY_TEXT_LIMITS allows (Mailpit's dialect too). */
+export function withinTextLimits(node: QueryNode): QueryNode {
   const needles = textNeedles(node);
   const { terms, needleCharacters, shortTerms } = QUERY_TEXT_LIMITS;
   if (needles.length > terms) throw new AppError('invalid_query', `invalid query: ${needles.length} text terms; at most ${terms} per query`);

@@ -15,6 +15,7 @@ import type { CaptureObserver } from '../ingest/ingest-message.js';
 import type { OpenCount, SmtpStage } from '../observability/metrics.js';
 import { decide, type LoginContext, type PolicyContext, type PolicyContexts, type PolicyHook, type SmtpPolicy, type Verdict } from './smtp-policy.js';
 import { loginContext } from './session-policies.js';
+import type { OpenInbox } from '../services/mail/open-inbox.js';
 
 export interface SmtpCaptureOptions {
   bind: string;
@@ -33,13 +34,42 @@ export interface SmtpCaptureOptions {
   /** This process's spool directory, and the message size past which DATA goes there rather than to memory. */
   spool: { dir: string; thresholdBytes: number };
   tls: TlsMaterial;
+  /** SANDBOX_OPEN_INBOX: a plain port of its own whose sessions need no AUTH and capture into one inbox only; null: none. */
+  openInbox: OpenInboxPort | null;
 }
 
-/** What a session keeps from its login: the inbox as last read (fresh settings for later stages), the password hash to detect a rotation. */
+/** The open inbox's port: where it listens, how its inbox is found, and the policies its sessions meet instead of the login's. */
+export interface OpenInboxPort {
+  port: number;
+  bind: string;
+  /** The open inbox as storage holds it now; throws not_found naming why when there is none. */
+  inbox: Pick<OpenInbox, 'current'>;
+  /** The login's chain less authPolicy: each MAIL FROM has just found the inbox (quota, size, recipients, chaos). */
+  policies: readonly SmtpPolicy[];
+}
+
+/** The ports bound: the open inbox's is null unless SANDBOX_OPEN_INBOX is set. */
+export interface SmtpPorts {
+  smtpPort: number;
+  smtpsPort: number;
+  openInboxSmtpPort: number | null;
+}
+
+/**
+ * What a session keeps from its login: the inbox as last read (fresh settings for later stages), the password hash to
+ * detect a rotation. An open inbox's session has it from its MAIL FROM, and no password hash.
+ */
 interface SessionUser {
   inbox: Inbox;
-  passwordHash: string;
+  passwordHash: string | null;
 }
+
+/**
+ * What AUTH on the open inbox's port logs a session in as: any username and password are accepted unread (as Mailpit
+ * accepts any with its accept-any setting), and the session still captures into the open inbox only. No credentials
+ * are looked up there, so the port can neither reach another inbox nor test another inbox's password.
+ */
+const OPEN_PORT_LOGIN = 'any credentials, on the open inbox port';
 
 type SmtpError = Error & { responseCode: number };
 type SmtpConnection = SMTPServer['connections'] extends Set<infer C> ? C : never;
@@ -105,6 +135,11 @@ export class SmtpCaptureServer {
    * end of DATA or a disconnect, each with its admission ticket.
    */
   private readonly tickets = new Map<string, CaptureTicket>();
+  /**
+   * The sessions of the open inbox's port, each with the inbox its last MAIL FROM found (null before one). They stay
+   * unauthenticated under the connection caps: the open port never takes the share kept for logged-in sessions.
+   */
+  private readonly openInboxSessions = new Map<string, SessionUser | null>();
 
   /**
    * `policies` answer each command in order (smtp-policy.ts): auth, quota, size, recipient limit, chaos. At AUTH they
@@ -133,14 +168,18 @@ export class SmtpCaptureServer {
     };
   }
 
-  /** Starts the plain (STARTTLS) and implicit-TLS listeners; resolves to the ports actually bound. */
-  async listen(): Promise<{ smtpPort: number; smtpsPort: number }> {
-    const plain = this.createServer(false);
-    const implicitTls = this.createServer(true);
+  /** Starts the plain (STARTTLS) and implicit-TLS listeners, and the open inbox's; resolves to the ports actually bound. */
+  async listen(): Promise<SmtpPorts> {
+    const plain = this.createServer(false, false);
+    const implicitTls = this.createServer(true, false);
     this.servers.push(plain, implicitTls);
-    const smtpPort = await this.bindServer(plain, this.options.smtpPort);
-    const smtpsPort = await this.bindServer(implicitTls, this.options.smtpsPort);
-    return { smtpPort, smtpsPort };
+    const smtpPort = await this.bindServer(plain, this.options.smtpPort, this.options.bind);
+    const smtpsPort = await this.bindServer(implicitTls, this.options.smtpsPort, this.options.bind);
+    const { openInbox } = this.options;
+    if (!openInbox) return { smtpPort, smtpsPort, openInboxSmtpPort: null };
+    const open = this.createServer(false, true);
+    this.servers.push(open);
+    return { smtpPort, smtpsPort, openInboxSmtpPort: await this.bindServer(open, openInbox.port, openInbox.bind) };
   }
 
   /** From now on new sessions and new transactions are refused with 421; transfers under way finish. */
@@ -162,7 +201,10 @@ export class SmtpCaptureServer {
   }
 
   private endTransaction(sessionId: string): void {
-    this.tickets.get(sessionId)?.release();
+    const ticket = this.tickets.get(sessionId);
+    // An open inbox session's transaction is over: it may be evicted again while it idles.
+    if (ticket && this.openInboxSessions.has(sessionId)) this.sessionPlaces.get(sessionId)?.idle();
+    ticket?.release();
     this.tickets.delete(sessionId);
     if (this.tickets.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
@@ -173,17 +215,18 @@ export class SmtpCaptureServer {
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   }
 
-  private bindServer(server: SMTPServer, port: number): Promise<number> {
+  private bindServer(server: SMTPServer, port: number, bind: string): Promise<number> {
     return new Promise((resolve, reject) => {
       server.server.once('error', reject);
-      server.listen(port, this.options.bind, () => {
+      server.listen(port, bind, () => {
         server.server.off('error', reject);
         resolve((server.server.address() as AddressInfo).port);
       });
     });
   }
 
-  private createServer(secure: boolean): SMTPServer {
+  /** `open`: the open inbox's port, where mail needs no AUTH and every session captures into that inbox. */
+  private createServer(secure: boolean, open: boolean): SMTPServer {
     const options: SMTPServerOptions = {
       secure,
       name: this.options.hostname,
@@ -198,6 +241,7 @@ export class SmtpCaptureServer {
       hideENHANCEDSTATUSCODES: false,
       // Test senders commonly talk plain SMTP on a private network; the credentials only open one sandbox inbox.
       allowInsecureAuth: true,
+      authOptional: open,
       authRequiredMessage: "Authentication required: AUTH PLAIN or LOGIN with the inbox's SMTP username and password",
       // Shutdown waits for open transactions itself (transactionsFinished) before closing the servers.
       closeTimeout: IDLE_SESSION_CLOSE_MS,
@@ -216,6 +260,7 @@ export class SmtpCaptureServer {
           this.socketSessions.set(accepted, { server, sessionId: session.id });
         }
         if (connection) this.sendOwnEnhancedCodes(connection);
+        if (open) this.openInboxSessions.set(session.id, null);
         if (this.draining) return callback(this.shuttingDown());
         this.startAuthDeadline(server, session.id);
         if (connection && !secure && this.options.requireTlsForAuth) this.refuseAuthInTheClear(connection);
@@ -228,10 +273,16 @@ export class SmtpCaptureServer {
         this.sessionPlaces.get(session.id)?.release();
         this.sessionPlaces.delete(session.id);
         this.endTransaction(session.id);
+        this.openInboxSessions.delete(session.id);
       },
       onAuth: (auth, session, callback) => {
         if (auth.method !== 'PLAIN' && auth.method !== 'LOGIN') {
           return callback(this.refused('auth', Object.assign(new Error('Unsupported AUTH method'), { responseCode: 504 })));
+        }
+        if (open) {
+          // Nothing is looked up, and the session stays what it was: unauthenticated, bound for the open inbox.
+          this.observer.smtpReplied('auth', 235);
+          return callback(null, { user: OPEN_PORT_LOGIN });
         }
         // A login being checked is not idle: the session is not closed under it to admit another.
         const place = this.sessionPlaces.get(session.id);
@@ -248,23 +299,28 @@ export class SmtpCaptureServer {
       },
       onMailFrom: (_address, session, callback) => {
         if (this.draining) return callback(this.refused('mail', this.shuttingDown()));
-        // Admission comes before the policies, so a transaction they hold (a chaos delay) counts against the caps.
-        const user = session.user as SessionUser | undefined;
-        if (user && !this.tickets.has(session.id)) {
-          try {
-            this.tickets.set(session.id, this.captures.open(user.inbox.workspaceId));
-          } catch (error) {
-            return callback(this.failed('mail', error));
+        void this.transactionUser(session).then((user) => {
+          // Admission comes before the policies, so a transaction they hold (a chaos delay) counts against the caps.
+          if (user && !this.tickets.has(session.id)) {
+            try {
+              this.tickets.set(session.id, this.captures.open(user.inbox.workspaceId));
+            } catch (error) {
+              return callback(this.failed('mail', error));
+            }
+            // An open inbox session is not evicted while its transaction is under way.
+            if (open) this.sessionPlaces.get(session.id)?.busy();
           }
-        }
-        void this.passes('mail', session, () => this.sessionContext(session), callback).then((passed) => {
-          if (!passed) {
-            this.endTransaction(session.id);
-            return;
-          }
-          this.observer.smtpReplied('mail', 250);
-          callback();
-        });
+          return this.passes('mail', session, () => this.sessionContext(session), callback).then((passed) => {
+            if (!passed) {
+              this.endTransaction(session.id);
+              return;
+            }
+            // On the open inbox's port a transaction, not a login, is what ends the wait for one.
+            if (open) this.clearAuthDeadline(session.id);
+            this.observer.smtpReplied('mail', 250);
+            callback();
+          });
+        }, (error: unknown) => callback(this.failed('mail', error)));
       },
       onRcptTo: (_address, session, callback) => {
         void this.passes('rcpt', session, () => this.sessionContext(session), callback).then((passed) => {
@@ -388,12 +444,17 @@ export class SmtpCaptureServer {
     this.authDeadlines.delete(sessionId);
   }
 
-  /** A session that holds a connection without authenticating is told why and closed (a 421 closes it). */
+  /**
+   * A session that holds a connection without authenticating (on the open inbox's port: without a mail transaction)
+   * is told why and closed (a 421 closes it).
+   */
   private closeUnauthenticated(server: SMTPServer, sessionId: string): void {
     const connection = this.connectionOf(server, sessionId);
-    if (!connection || connection.session.user) return;
+    const open = this.openInboxSessions.has(sessionId);
+    if (!connection || (open ? this.openInboxSessions.get(sessionId) : connection.session.user)) return;
     const seconds = Math.round(this.options.connections.authTimeoutMs / 1000);
-    const reply = this.refused('connect', smtpErrorFor(new AppError('auth_timeout', `No successful AUTH within ${seconds}s of connecting, closing connection`)));
+    const why = open ? `No mail transaction within ${seconds}s of connecting` : `No successful AUTH within ${seconds}s of connecting`;
+    const reply = this.refused('connect', smtpErrorFor(new AppError('auth_timeout', `${why}, closing connection`)));
     connection.send(reply.responseCode, reply.message);
   }
 
@@ -459,8 +520,9 @@ export class SmtpCaptureServer {
    */
   private async passes<Hook extends PolicyHook>(hook: Hook, session: SMTPServerSession, context: () => PolicyContexts[Hook], refuse: (error: SmtpError) => void): Promise<boolean> {
     let verdict: Verdict;
+    const policies = this.openInboxSessions.has(session.id) ? this.options.openInbox!.policies : this.policies;
     try {
-      verdict = await decide(this.policies, hook, context());
+      verdict = await decide(policies, hook, context());
     } catch (error) {
       verdict = { kind: 'refuse', error: toAppError(error), close: false };
     }
@@ -486,9 +548,27 @@ export class SmtpCaptureServer {
     return (await this.passes('auth', session, () => context, refuse)) ? context : null;
   }
 
+  /**
+   * Who a new transaction is for: the login's inbox, or on the open inbox's port that inbox as storage holds it now
+   * (rejects not_found naming why when there is none), kept for the transaction's later commands and its capture.
+   */
+  private async transactionUser(session: SMTPServerSession): Promise<SessionUser | undefined> {
+    if (!this.openInboxSessions.has(session.id)) return session.user as SessionUser | undefined;
+    const user: SessionUser = { inbox: await this.options.openInbox!.inbox.current(), passwordHash: null };
+    // The session may have closed during the lookup; a closed session keeps no entry.
+    if (this.openInboxSessions.has(session.id)) this.openInboxSessions.set(session.id, user);
+    return user;
+  }
+
+  /** The session's user as its login, or its open inbox transaction, left it. */
+  private userOf(session: SMTPServerSession): SessionUser | undefined {
+    if (this.openInboxSessions.has(session.id)) return this.openInboxSessions.get(session.id) ?? undefined;
+    return session.user as SessionUser | undefined;
+  }
+
   /** After AUTH: the session's inbox, read again for this command, so every node's latest settings apply. */
   private sessionContext(session: SMTPServerSession, sizeExceeded = false): PolicyContext {
-    const user = session.user as SessionUser | undefined;
+    const user = this.userOf(session);
     if (!user) throw new AppError('auth_required', 'Authentication required');
     let inbox: Promise<Inbox | null> | null = null;
     return {
@@ -512,7 +592,7 @@ export class SmtpCaptureServer {
   }
 
   private async capture(session: SMTPServerSession, raw: Buffer): Promise<string> {
-    const user = session.user as SessionUser;
+    const user = this.userOf(session)!;
     const record = await this.pipeline.ingest({
       inbox: user.inbox,
       envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',

@@ -51,6 +51,8 @@ export interface MetadataStore {
   createInbox(inbox: Inbox, inboxLimit: number | null): Promise<CreateInboxOutcome>;
   getInbox(workspaceId: string, id: string): Promise<Inbox | null>;
   findInboxBySmtpUsername(username: string): Promise<Inbox | null>;
+  /** The inbox with this id, whichever workspace holds it: for the one inbox an operator names by id (SANDBOX_OPEN_INBOX). */
+  findInboxById(id: string): Promise<Inbox | null>;
   listInboxes(workspaceId: string): Promise<Inbox[]>;
   countInboxes(workspaceId: string): Promise<number>;
   /** Deletes the inbox alone (InboxService removes what belongs to it); false when it does not exist in the workspace. */
@@ -303,6 +305,11 @@ export interface MessageIndex {
   /** How many messages each inbox holds, and how many of them are unread; 0 and 0 for an inbox with none. */
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, InboxCounts>>;
   /**
+   * How many of one inbox's messages the filter selects, and how many of those are unread. A count that overruns the
+   * backend's time budget fails with query_too_expensive, as a list does.
+   */
+  count(workspaceId: string, inboxId: string, filter: QueryNode): Promise<InboxCounts>;
+  /**
    * Applies one change to every selected message. Tag names arrive normalised (lower case). A selection beyond a
    * chunk is selected and written chunk by chunk, in a stable order, each chunk atomically; a message changed by someone
    * else between its chunk's selection and write is written as selected.
@@ -310,8 +317,8 @@ export interface MessageIndex {
   change(selection: MessageSelection, change: MessageChange): Promise<ChangeResult>;
   /** The ones among `ids` that exist in the workspace. */
   existingIds(workspaceId: string, ids: string[]): Promise<Set<string>>;
-  /** Number of messages carrying each tag in the workspace. */
-  tagCounts(workspaceId: string): Promise<Map<string, number>>;
+  /** Number of messages carrying each tag in the workspace, or only among one inbox's messages. */
+  tagCounts(workspaceId: string, inboxId?: string): Promise<Map<string, number>>;
   /** Renames a tag on every message, merging into the new name where a message has both; returns messages touched. */
   renameTag(workspaceId: string, from: string, to: string): Promise<number>;
 }
@@ -341,7 +348,19 @@ export interface MessageReceivedEvent {
   messageId: string;
 }
 
-export type BusEvent = MessageReceivedEvent;
+/**
+ * Messages of an inbox changed after they arrived, for the live views that show them (Mailpit's events). `messageIds`
+ * name the messages when the change knows them (read state, tags, deletion); `cleared`: the whole inbox was emptied;
+ * `pruned`: an unknown set changed (a change by query, or across inboxes: inboxId null), so views re-read.
+ */
+export interface MessagesChangedEvent {
+  type: 'messages.changed';
+  workspaceId: string;
+  inboxId: string | null;
+  change: { kind: 'read'; value: boolean; messageIds: string[] } | { kind: 'tagged' | 'deleted'; messageIds: string[] } | { kind: 'cleared' | 'pruned' };
+}
+
+export type BusEvent = MessageReceivedEvent | MessagesChangedEvent;
 
 export interface EventBus {
   publish(event: BusEvent): Promise<void>;

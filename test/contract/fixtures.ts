@@ -39,9 +39,12 @@ export const aMessage = (workspaceId: string, inboxId: string, overrides: Partia
     id, workspaceId, inboxId, receivedAt,
     envelopeFrom: 'sender@example.com', recipients: ['rcpt@example.com', 'bcc@example.com'],
     from: 'Sender <sender@example.com>', to: 'rcpt@example.com', cc: '', subject: `subject ${id}`, messageId: `<${id}@example.com>`,
-    size: 123, hasText: true, hasHtml: false, attachmentCount: 0, linkCount: 0, snippet: 'hello', codes: [], linkDetails: [], tls: false, parseError: null, analysisCutShort: false,
+    size: 123, hasText: true, hasHtml: false, attachmentCount: 0, inlineCount: 0, linkCount: 0, snippet: 'hello', codes: [], linkDetails: [], tls: false, parseError: null, analysisCutShort: false,
     read: false, tags: [], rawKey: `raw/${workspaceId}/${id}.eml`,
-    search: { subject: `subject ${id}`, sender: 'sender <sender@example.com>\u001fsender@example.com', recipients: 'rcpt@example.com', body: 'hello' },
+    search: {
+      subject: `subject ${id}`, sender: 'sender <sender@example.com>\u001fsender@example.com', recipients: 'rcpt@example.com', body: 'hello',
+      to: 'rcpt@example.com', cc: '', bcc: '', replyTo: '', messageId: `<${id}@example.com>`.toLowerCase(),
+    },
     ...overrides,
   };
 };

@@ -1,7 +1,7 @@
 // MessageIndex contract, run against every backend.
 import { strict as assert } from 'node:assert';
 import type { MessageIndex } from '../../src/storage/ports.js';
-import { matchAll } from '../../src/query/ast.js';
+import { matchAll, type QueryNode } from '../../src/query/ast.js';
 import { cutShortSentence } from '../../src/domain/analysis-outcome.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
 import { insertOne, aMessage, UNLIMITED } from './fixtures.js';
@@ -58,6 +58,24 @@ for (const factory of backendFactories) {
       assert.deepEqual((await index.countByInbox('ws_d', ['inb_1'])).get('inb_1'), { messages: 0, unread: 0 });
       assert.deepEqual((await index.countByInbox('ws_d', ['inb_2'])).get('inb_2'), { messages: 1, unread: 1 });
       assert.deepEqual(await index.change({ workspaceId: 'ws_other', inboxId: 'inb_2' }, { kind: 'delete' }), { affected: 0, deletedIds: [] }, 'another workspace deletes nothing');
+    });
+
+    it('counts the messages of one inbox a filter selects, and the unread among them, and tags per inbox', async () => {
+      const subject = (text: string) => ({ subject: text, search: { ...aMessage('w', 'i').search, subject: text } });
+      const messages = [
+        aMessage('ws_q', 'inb_q', { ...subject('invoice 1'), tags: ['paid'] }),
+        aMessage('ws_q', 'inb_q', { ...subject('invoice 2'), read: true }),
+        aMessage('ws_q', 'inb_q', subject('welcome')),
+        aMessage('ws_q', 'inb_other', { ...subject('invoice 3'), tags: ['paid', 'late'] }),
+        aMessage('ws_other', 'inb_q', subject('invoice 4')),
+      ];
+      for (const message of messages) await insertOne(under.backend.captures, message, UNLIMITED);
+      const invoices: QueryNode = { kind: 'text', fields: ['subject'], needle: 'invoice' };
+      assert.deepEqual(await index.count('ws_q', 'inb_q', invoices), { messages: 2, unread: 1 });
+      assert.deepEqual(await index.count('ws_q', 'inb_q', matchAll()), { messages: 3, unread: 2 });
+      assert.deepEqual(await index.count('ws_q', 'inb_none', matchAll()), { messages: 0, unread: 0 });
+      assert.deepEqual(Object.fromEntries(await index.tagCounts('ws_q', 'inb_q')), { paid: 1 });
+      assert.deepEqual(Object.fromEntries(await index.tagCounts('ws_q')), { paid: 2, late: 1 });
     });
 
     it('tells which of some ids exist in a workspace', async () => {

@@ -116,6 +116,8 @@ for (const factory of backendFactories) {
       await store.createInbox(inbox, null);
       assert.deepEqual(await store.findInboxBySmtpUsername(inbox.smtpUsername), inbox);
       assert.equal(await store.getInbox('ws_other', inbox.id), null, 'another workspace never sees it');
+      assert.deepEqual(await store.findInboxById(inbox.id), inbox);
+      assert.equal(await store.findInboxById('inb_none'), null);
       const rotated = await store.setInboxPassword(workspace.id, inbox.id, 'a'.repeat(64));
       assert.equal(rotated!.smtpPasswordHash, 'a'.repeat(64));
       assert.equal(await store.setInboxPassword('ws_other', inbox.id, 'b'.repeat(64)), null);

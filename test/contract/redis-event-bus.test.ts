@@ -1,6 +1,6 @@
 // RedisEventBus against a real Redis: events cross nodes of one namespace and never reach another namespace.
 import { strict as assert } from 'node:assert';
-import type { BusEvent } from '../../src/storage/ports.js';
+import type { BusEvent, MessageReceivedEvent } from '../../src/storage/ports.js';
 import { RedisEventBus } from '../../src/storage/cluster/redis-event-bus.js';
 import { RedisNamespace } from './redis-namespace.js';
 import { describeCluster } from '../support/profile.js';
@@ -8,14 +8,15 @@ import { pollUntil } from '../support/poll.js';
 
 const DELIVERY_TIMEOUT_MS = 5000;
 
-const anEvent = (messageId: string): BusEvent => ({ type: 'message.received', workspaceId: 'ws_bus', inboxId: 'inb_bus', messageId });
+const anEvent = (messageId: string): MessageReceivedEvent => ({ type: 'message.received', workspaceId: 'ws_bus', inboxId: 'inb_bus', messageId });
 
 /** Collects what a handler receives and lets a test wait for a given event. */
 class Received {
-  readonly events: BusEvent[] = [];
+  readonly events: MessageReceivedEvent[] = [];
   private waiting: { messageId: string; resolve: () => void } | null = null;
 
   readonly handler = (event: BusEvent): void => {
+    if (event.type !== 'message.received') return;
     this.events.push(event);
     if (this.waiting?.messageId === event.messageId) this.waiting.resolve();
   };
@@ -86,6 +87,31 @@ describeCluster('RedisEventBus (real Redis)', () => {
     await staying.waitFor('msg_after');
     assert.deepEqual(leaving.ids(), ['msg_before']);
     assert.deepEqual(staying.ids(), ['msg_before', 'msg_after']);
+  });
+
+  it('carries changes to messages across nodes, and drops malformed ones', async () => {
+    const changes: BusEvent[] = [];
+    const received = new Received();
+    await nodeB.subscribe((event) => {
+      if (event.type === 'messages.changed') changes.push(event);
+    });
+    await nodeB.subscribe(received.handler);
+    const raw = await namespace.connect('raw-changes');
+    const channel = `${namespace.prefix}events`;
+    for (const payload of [
+      { type: 'messages.changed', workspaceId: 'w', inboxId: 'i', change: { kind: 'read', messageIds: ['m'] } },
+      { type: 'messages.changed', workspaceId: 'w', inboxId: 7, change: { kind: 'cleared' } },
+      { type: 'messages.changed', workspaceId: 'w', inboxId: 'i', change: { kind: 'deleted', messageIds: [1] } },
+      { type: 'messages.changed', workspaceId: 'w', inboxId: 'i', change: { kind: 'renamed' } },
+    ]) await raw.publish(channel, JSON.stringify(payload));
+    const sent: BusEvent[] = [
+      { type: 'messages.changed', workspaceId: 'ws_bus', inboxId: 'inb_bus', change: { kind: 'read', value: true, messageIds: ['msg_1'] } },
+      { type: 'messages.changed', workspaceId: 'ws_bus', inboxId: null, change: { kind: 'pruned' } },
+    ];
+    for (const event of sent) await nodeA.publish(event);
+    await nodeA.publish(anEvent('msg_after_changes'));
+    await received.waitFor('msg_after_changes');
+    assert.deepEqual(changes, sent);
   });
 
   it('ignores malformed payloads on the channel', async () => {

@@ -386,4 +386,37 @@ describe('loadConfig', () => {
     }
     assert.throws(() => loadConfig({ SANDBOX_THUMBNAIL_MEMORY_MB: '100' }), /expected at least 160 \(a thumbnail process needs about 130 MB before it decodes anything\), got '100'/);
   });
+
+  it('has no open inbox unless SANDBOX_OPEN_INBOX names one, by id or by workspace and name, loopback-bound on 1025', () => {
+    assert.equal(loadConfig({}).openInbox, null);
+    const id = 'inb_01jdz6xq0v3m8r5t7y9a2b4c6d';
+    assert.deepEqual(loadConfig({ SANDBOX_OPEN_INBOX: id }).openInbox, { inbox: { kind: 'id', inboxId: id }, label: id, smtpPort: 1025, bind: '127.0.0.1' });
+    assert.deepEqual(loadConfig({ SANDBOX_OPEN_INBOX: ' default/CI mail/2 ' }).openInbox?.inbox, { kind: 'name', workspace: 'default', inboxName: 'CI mail/2' });
+    assert.deepEqual(loadConfig({ SANDBOX_OPEN_INBOX: 'ws_01jdz6xq0v3m8r5t7y9a2b4c6d/mailpit' }).openInbox?.inbox, { kind: 'name', workspace: 'ws_01jdz6xq0v3m8r5t7y9a2b4c6d', inboxName: 'mailpit' });
+    const set = loadConfig({ SANDBOX_OPEN_INBOX: 'default/mailpit', SANDBOX_OPEN_INBOX_SMTP_PORT: '0', SANDBOX_OPEN_INBOX_BIND: '0.0.0.0' }).openInbox;
+    assert.deepEqual([set?.smtpPort, set?.bind], [0, '0.0.0.0']);
+    assert.ok(Object.isFrozen(set) && Object.isFrozen(set?.inbox));
+  });
+
+  it('refuses an open inbox it cannot name, a port another listener has, and its settings without it', () => {
+    const refusals: [Record<string, string>, string, RegExp][] = [
+      [{ SANDBOX_OPEN_INBOX: 'mailpit' }, 'SANDBOX_OPEN_INBOX', /expected an inbox id .* or <workspace id or name>\/<inbox name> such as default\/mailpit, got 'mailpit'/],
+      [{ SANDBOX_OPEN_INBOX: 'inb_short' }, 'SANDBOX_OPEN_INBOX', /got 'inb_short'/],
+      [{ SANDBOX_OPEN_INBOX: 'default/' }, 'SANDBOX_OPEN_INBOX', /each 1-100 characters/],
+      [{ SANDBOX_OPEN_INBOX: '/mailpit' }, 'SANDBOX_OPEN_INBOX', /each 1-100 characters/],
+      [{ SANDBOX_OPEN_INBOX: `default/${'x'.repeat(101)}` }, 'SANDBOX_OPEN_INBOX', /each 1-100 characters/],
+      [{ SANDBOX_OPEN_INBOX: 'default/mailpit', SANDBOX_OPEN_INBOX_SMTP_PORT: '70000' }, 'SANDBOX_OPEN_INBOX_SMTP_PORT', /expected a port number/],
+      [{ SANDBOX_OPEN_INBOX: 'default/mailpit', SANDBOX_OPEN_INBOX_SMTP_PORT: '2525' }, 'SANDBOX_OPEN_INBOX_SMTP_PORT', /2525 is SANDBOX_SMTP_PORT's port too/],
+      [{ SANDBOX_OPEN_INBOX: 'default/mailpit', SANDBOX_OPEN_INBOX_SMTP_PORT: '8025' }, 'SANDBOX_OPEN_INBOX_SMTP_PORT', /8025 is SANDBOX_HTTP_PORT's port too/],
+      [{ SANDBOX_OPEN_INBOX: 'default/mailpit', SANDBOX_METRICS_PORT: '1025' }, 'SANDBOX_OPEN_INBOX_SMTP_PORT', /1025 is SANDBOX_METRICS_PORT's port too/],
+      [{ SANDBOX_OPEN_INBOX: 'default/mailpit', SANDBOX_OPEN_INBOX_BIND: 'my host' }, 'SANDBOX_OPEN_INBOX_BIND', /expected an IP address to listen on/],
+      [{ SANDBOX_OPEN_INBOX_SMTP_PORT: '1025' }, 'SANDBOX_OPEN_INBOX_SMTP_PORT', /only means something with SANDBOX_OPEN_INBOX/],
+      [{ SANDBOX_OPEN_INBOX_BIND: '0.0.0.0' }, 'SANDBOX_OPEN_INBOX_BIND', /only means something with SANDBOX_OPEN_INBOX/],
+    ];
+    for (const [env, variable, message] of refusals) {
+      assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${variable}: `) && message.test(error.message), JSON.stringify(env));
+    }
+    // Port 0 picks a free port for each listener, so it never collides.
+    assert.equal(loadConfig({ SANDBOX_OPEN_INBOX: 'default/mailpit', SANDBOX_OPEN_INBOX_SMTP_PORT: '0', SANDBOX_SMTP_PORT: '0' }).openInbox?.smtpPort, 0);
+  });
 });

@@ -24,9 +24,9 @@ function anchorsOf(file: string): Set<string> {
 /** Every link target of a page, as written. */
 function linksOf(file: string): string[] {
   const targets: string[] = [];
-  const walk = (tokens: ReturnType<MarkdownIt['parse']>) => {
+  const walk = (tokens: ReturnType<typeof markdown.parse>) => {
     for (const token of tokens) {
-      if (token.type === 'link_open') targets.push(token.attrGet('href') ?? '');
+      if (token.type === 'link_open') targets.push(String(token.attrGet('href') ?? ''));
       if (token.children) walk(token.children);
     }
   };

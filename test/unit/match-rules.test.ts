@@ -4,8 +4,8 @@ import { matchRules, type ParsedTagRule } from '../../src/query/match-rules.js';
 import { parseQuery } from '../../src/query/parse-query.js';
 
 const message = {
-  read: false, tags: ['from-sender'], attachmentCount: 0, codes: [], size: 100, receivedAt: new Date('2026-11-26T12:00:00Z'),
-  search: { subject: 'invoice 42', sender: 'shop@example.com', recipients: 'me@example.com', body: 'pay now' },
+  read: false, tags: ['from-sender'], attachmentCount: 0, inlineCount: 0, codes: [], size: 100, receivedAt: new Date('2026-11-26T12:00:00Z'),
+  search: { subject: 'invoice 42', sender: 'shop@example.com', recipients: 'me@example.com', body: 'pay now', to: 'me@example.com', cc: '', bcc: '', replyTo: '', messageId: '' },
 };
 
 const rule = (query: string, tags: string[]): ParsedTagRule => ({ filter: parseQuery(query), tags });

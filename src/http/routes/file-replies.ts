@@ -80,6 +80,17 @@ export const rawReply = (raw: Buffer, messageId: string): FileReply => ({
   headers: { ...FILE_HEADERS, 'Content-Security-Policy': FILE_POLICY, 'Content-Disposition': contentDisposition('attachment', `${messageId}.eml`) },
 });
 
+/** The message exactly as received, shown as text (Mailpit's raw view); with a filename, as a download of that name. */
+export const rawTextReply = (raw: Buffer, filename: string | null): FileReply => ({
+  file: raw,
+  contentType: 'text/plain; charset=utf-8',
+  headers: {
+    ...FILE_HEADERS,
+    'Content-Security-Policy': FILE_POLICY,
+    ...(filename === null ? {} : { 'Content-Disposition': contentDisposition('attachment', filename) }),
+  },
+});
+
 /** An attachment as a download, under its own type unless a browser could run or apply that type. */
 export const attachmentReply = (file: FileContent): FileReply => ({
   file: file.content,

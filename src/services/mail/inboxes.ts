@@ -4,6 +4,7 @@ import { newId } from '../../domain/ids.js';
 import { hashSecret, newSmtpPassword, newSmtpUsername, secretMatches } from '../../domain/secrets.js';
 import type { Inbox, Plan, Workspace } from '../../domain/types.js';
 import { defaultInboxSettings, type InboxSettings } from '../../domain/inbox-settings.js';
+import { inboxNameKey } from '../../domain/inbox-names.js';
 import type { Backend } from '../../storage/ports.js';
 import { removeMessages } from './message-removal.js';
 
@@ -45,6 +46,14 @@ export class InboxService {
 
   find(workspaceId: string, id: string): Promise<Inbox | null> {
     return this.storage.metadata.getInbox(workspaceId, id);
+  }
+
+  /** The workspace's inbox with this id or, failing that, this name (names are unique per workspace, whatever their case). */
+  async findByIdOrName(workspaceId: string, idOrName: string): Promise<Inbox | null> {
+    const byId = await this.find(workspaceId, idOrName);
+    if (byId) return byId;
+    const key = inboxNameKey(idOrName);
+    return (await this.storage.metadata.listInboxes(workspaceId)).find((inbox) => inboxNameKey(inbox.name) === key) ?? null;
   }
 
   async require(workspaceId: string, id: string): Promise<Inbox> {

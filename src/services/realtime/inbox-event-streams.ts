@@ -30,8 +30,8 @@ export interface EventStreamOptions {
    * client resumes from its cursor, so a stuck client costs bounded memory.
    */
   maxQueued?: number;
-  /** Streams one workspace may have open on this node (SANDBOX_STREAMS_PER_WORKSPACE); past it too_many_streams. */
-  perWorkspace?: number;
+  /** The streams each workspace may have open on this node (streamPlaces); by default no limit. */
+  places?: OpenPerWorkspace;
 }
 
 /** Buffers what the feed delivers until the stream's reader takes it. */
@@ -82,6 +82,13 @@ class ArrivalQueue implements ArrivalListener {
   }
 }
 
+/**
+ * The event streams (SSE and Mailpit's WebSocket alike) one workspace may have open on this node
+ * (SANDBOX_STREAMS_PER_WORKSPACE); one more is refused with too_many_streams.
+ */
+export const streamPlaces = (perWorkspace: number): OpenPerWorkspace => new OpenPerWorkspace(perWorkspace, (limit) => new AppError('too_many_streams',
+  `this workspace has ${limit} event streams open on this server already (the limit); close one, or share one stream between readers`));
+
 export class InboxEventStreams {
   private readonly replayPageSize: number;
   private readonly maxQueued: number;
@@ -95,8 +102,7 @@ export class InboxEventStreams {
   ) {
     this.replayPageSize = options.replayPageSize ?? 500;
     this.maxQueued = options.maxQueued ?? 5000;
-    this.openStreams = new OpenPerWorkspace(options.perWorkspace ?? Number.POSITIVE_INFINITY, (limit) => new AppError('too_many_streams',
-      `this workspace has ${limit} event streams open on this server already (the limit); close one, or share one stream between readers`));
+    this.openStreams = options.places ?? streamPlaces(Number.POSITIVE_INFINITY);
   }
 
   /**

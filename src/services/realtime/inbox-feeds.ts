@@ -115,7 +115,9 @@ export class InboxFeeds {
 
   async start(): Promise<void> {
     this.unsubscribe = await this.bus.subscribe(
-      (event) => void this.feeds.get(event.inboxId)?.wake(),
+      (event) => {
+        if (event.type === 'message.received') void this.feeds.get(event.inboxId)?.wake();
+      },
       () => this.wakeAll(),
     );
     this.poller = setInterval(() => this.wakeAll(), this.options.pollMs);

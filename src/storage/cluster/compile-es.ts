@@ -10,6 +10,11 @@ export const SEARCH_FIELD: Record<TextField, string> = {
   sender: 'search_sender',
   recipients: 'search_recipients',
   body: 'search_body',
+  to: 'search_to',
+  cc: 'search_cc',
+  bcc: 'search_bcc',
+  replyTo: 'search_reply_to',
+  messageId: 'search_message_id',
 };
 
 /**
@@ -135,6 +140,8 @@ function walk(node: QueryNode): Compiled {
       return leaf({ term: { tags: { value: node.name } } });
     case 'has_attachment':
       return leaf({ range: { attachment_count: { gt: 0 } } });
+    case 'has_inline':
+      return leaf({ range: { inline_count: { gt: 0 } } });
     case 'has_code':
       return leaf({ term: { has_code: true } });
     case 'size':

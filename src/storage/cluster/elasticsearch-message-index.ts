@@ -41,6 +41,8 @@ interface MessageDoc {
   has_text: boolean;
   has_html: boolean;
   attachment_count: number;
+  /** Absent from documents written before it was, as the search_ fields of single headers (scripts/reindex adds them). */
+  inline_count?: number;
   link_count: number;
   /** Absent from documents written before it was (scripts/reindex rewrites them with it). */
   snippet?: string;
@@ -59,6 +61,11 @@ interface MessageDoc {
   search_sender: string;
   search_recipients: string;
   search_body: string;
+  search_to?: string;
+  search_cc?: string;
+  search_bcc?: string;
+  search_reply_to?: string;
+  search_message_id?: string;
 }
 
 type Hit = estypes.SearchHit<MessageDoc>;
@@ -82,6 +89,7 @@ const toDoc = (m: MessageRecord): MessageDoc => ({
   has_text: m.hasText,
   has_html: m.hasHtml,
   attachment_count: m.attachmentCount,
+  inline_count: m.inlineCount,
   link_count: m.linkCount,
   snippet: m.snippet,
   codes: m.codes,
@@ -97,7 +105,14 @@ const toDoc = (m: MessageRecord): MessageDoc => ({
   search_sender: padSearchText(m.search.sender),
   search_recipients: padSearchText(m.search.recipients),
   search_body: padSearchText(m.search.body),
+  search_to: padSearchText(m.search.to),
+  search_cc: padSearchText(m.search.cc),
+  search_bcc: padSearchText(m.search.bcc),
+  search_reply_to: padSearchText(m.search.replyTo),
+  search_message_id: padSearchText(m.search.messageId),
 });
+
+const unpadOptional = (stored: string | undefined): string => (stored === undefined ? '' : unpadSearchText(stored));
 
 const toMessage = (d: MessageDoc): MessageRecord => ({
   id: d.id,
@@ -115,6 +130,7 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
   hasText: d.has_text,
   hasHtml: d.has_html,
   attachmentCount: d.attachment_count,
+  inlineCount: d.inline_count ?? 0,
   linkCount: d.link_count,
   snippet: d.snippet ?? '',
   codes: d.codes ?? [],
@@ -130,6 +146,11 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
     sender: unpadSearchText(d.search_sender),
     recipients: unpadSearchText(d.search_recipients),
     body: unpadSearchText(d.search_body),
+    to: unpadOptional(d.search_to),
+    cc: unpadOptional(d.search_cc),
+    bcc: unpadOptional(d.search_bcc),
+    replyTo: unpadOptional(d.search_reply_to),
+    messageId: unpadOptional(d.search_message_id),
   },
 });
 
@@ -368,6 +389,17 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     });
   }
 
+  count(workspaceId: string, inboxId: string, filter: QueryNode): Promise<InboxCounts> {
+    return this.guard(async () => {
+      const result = await this.budgetedSearch(workspaceId, {
+        index: this.alias, query: this.scoped(workspaceId, { term: { inbox_id: inboxId } }, compileEs(filter)), size: 0, track_total_hits: true,
+        aggs: { unread: { filter: { term: { read: false } } } },
+      });
+      const unread = (result.aggregations as Record<'unread', estypes.AggregationsFilterAggregate> | undefined)?.unread.doc_count ?? 0;
+      return { messages: (result.hits.total as estypes.SearchTotalHits).value, unread };
+    });
+  }
+
   /**
    * Whether the text every match needs is in fewer than `scanLimit` of the inbox's messages. Then those are all a
    * page examines (the index finds them), so a rare phrase is answered whole however deep in the inbox its matches
@@ -521,13 +553,14 @@ export class ElasticsearchMessageIndex implements MessageIndex {
     });
   }
 
-  tagCounts(workspaceId: string): Promise<Map<string, number>> {
+  tagCounts(workspaceId: string, inboxId?: string): Promise<Map<string, number>> {
     return this.guard(async () => {
       const counts = new Map<string, number>();
       let after: Record<string, estypes.FieldValue> | undefined;
       do {
         const result = await this.client.search<MessageDoc, Record<'tags', estypes.AggregationsCompositeAggregate>>({
-          index: this.alias, routing: workspaceId, size: 0, track_total_hits: false, query: this.scoped(workspaceId),
+          index: this.alias, routing: workspaceId, size: 0, track_total_hits: false,
+          query: inboxId === undefined ? this.scoped(workspaceId) : this.scoped(workspaceId, { term: { inbox_id: inboxId } }),
           aggs: { tags: { composite: { size: READ_BATCH, sources: [{ tag: { terms: { field: 'tags' } } }], after } } },
         });
         const tags = result.aggregations!.tags;

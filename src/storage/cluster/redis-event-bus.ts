@@ -1,6 +1,6 @@
 // EventBus over Redis pub/sub: an event published on any node reaches the handlers on every node of the namespace.
 import type { Redis } from 'ioredis';
-import type { BusEvent, EventBus } from '../ports.js';
+import type { BusEvent, EventBus, MessagesChangedEvent } from '../ports.js';
 import { guardedRedis } from './redis-connection.js';
 
 /**
@@ -100,7 +100,24 @@ function parseEvent(payload: string): BusEvent | null {
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const { type, workspaceId, inboxId, messageId } = value as Record<string, unknown>;
-  if (type !== 'message.received' || typeof workspaceId !== 'string' || typeof inboxId !== 'string' || typeof messageId !== 'string') return null;
-  return { type, workspaceId, inboxId, messageId };
+  const { type, workspaceId, inboxId, messageId, change } = value as Record<string, unknown>;
+  if (typeof workspaceId !== 'string') return null;
+  if (type === 'message.received') {
+    if (typeof inboxId !== 'string' || typeof messageId !== 'string') return null;
+    return { type, workspaceId, inboxId, messageId };
+  }
+  if (type !== 'messages.changed' || !(typeof inboxId === 'string' || inboxId === null)) return null;
+  const parsed = parseChange(change);
+  return parsed && { type, workspaceId, inboxId, change: parsed };
+}
+
+function parseChange(value: unknown): MessagesChangedEvent['change'] | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { kind, value: read, messageIds } = value as Record<string, unknown>;
+  if (kind === 'cleared' || kind === 'pruned') return { kind };
+  if (!Array.isArray(messageIds) || !messageIds.every((id) => typeof id === 'string')) return null;
+  const ids = messageIds as string[];
+  if (kind === 'read') return typeof read === 'boolean' ? { kind, value: read, messageIds: ids } : null;
+  if (kind === 'tagged' || kind === 'deleted') return { kind, messageIds: ids };
+  return null;
 }

@@ -277,6 +277,10 @@ export class RedisMetadataStore implements MetadataStore {
     return guardedRedis(async () => toInbox(await this.getIndexed(this.key('smtp-username', username), this.key('inbox', ''))));
   }
 
+  findInboxById(id: string): Promise<Inbox | null> {
+    return guardedRedis(async () => toInbox(await this.redis.hgetall(this.key('inbox', id))));
+  }
+
   listInboxes(workspaceId: string): Promise<Inbox[]> {
     return guardedRedis(async () => (await this.listRecords(this.key('inboxes', workspaceId), this.key('inbox', ''))).map((fields) => toInbox(fields)!));
   }

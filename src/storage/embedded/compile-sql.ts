@@ -12,7 +12,19 @@ const COLUMN: Record<TextField, string> = {
   sender: 'search_sender',
   recipients: 'search_recipients',
   body: 'search_body',
+  to: 'search_to',
+  cc: 'search_cc',
+  bcc: 'search_bcc',
+  replyTo: 'search_reply_to',
+  messageId: 'search_message_id',
 };
+
+/**
+ * The trigram index column holding each field's text: its own, or for To, Cc and Bcc the recipients column, whose
+ * values they are (domain/search-text.ts). Indexing those again would only repeat the recipients' trigrams.
+ */
+const INDEX_COLUMN: Record<TextField, string> = { ...COLUMN, to: COLUMN.recipients, cc: COLUMN.recipients, bcc: COLUMN.recipients };
+const INDEX_COLUMNS = new Set(Object.values(INDEX_COLUMN));
 
 /** The trigram tokenizer can only use the index for needles of at least three characters. */
 const TRIGRAM = 3;
@@ -29,7 +41,8 @@ function ftsPhrase(fields: TextField[], needle: string): string {
   for (let start = 0; start + TRIGRAM <= chars.length; start += TRIGRAM) starts.add(start);
   starts.add(chars.length - TRIGRAM);
   const terms = [...starts].map((start) => `"${chars.slice(start, start + TRIGRAM).join('').replace(/"/g, '""')}"`).join(' AND ');
-  return fields.length === 4 ? `(${terms})` : `{${fields.map((field) => COLUMN[field]).join(' ')}} : (${terms})`;
+  const columns = new Set(fields.map((field) => INDEX_COLUMN[field]));
+  return columns.size === INDEX_COLUMNS.size ? `(${terms})` : `{${[...columns].join(' ')}} : (${terms})`;
 }
 
 /** Index phrases of the text clauses every match must satisfy that the trigram index can find. */
@@ -83,6 +96,8 @@ export function compileSql(node: QueryNode, options: { trigramIndex?: boolean } 
         return 'EXISTS (SELECT 1 FROM message_tags t WHERE t.message_seq = m.seq AND t.tag = ?)';
       case 'has_attachment':
         return 'm.attachment_count > 0';
+      case 'has_inline':
+        return 'm.inline_count > 0';
       case 'has_code':
         return "m.codes <> '[]'";
       case 'size':

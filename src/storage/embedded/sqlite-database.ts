@@ -308,6 +308,30 @@ const MIGRATIONS: string[] = [
   )
   WHERE EXISTS (SELECT 1 FROM invitations i WHERE i.email = people.email AND i.accepted_at IN (people.created_at, people.password_changed_at));
   `,
+  `
+  -- Mailpit's search operators (issue 37): one header's text each, and the parts shown inline. Rows captured before
+  -- hold none of it ('' and 0) until scripts/reindex reads their raw messages again. To, Cc and Bcc are values of
+  -- search_recipients, whose index column narrows them; Reply-To and Message-ID get index columns of their own, so the
+  -- trigram index is built again here, all rows at once, as when it took detail=column.
+  ALTER TABLE messages ADD COLUMN inline_count INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE messages ADD COLUMN search_to TEXT NOT NULL DEFAULT '';
+  ALTER TABLE messages ADD COLUMN search_cc TEXT NOT NULL DEFAULT '';
+  ALTER TABLE messages ADD COLUMN search_bcc TEXT NOT NULL DEFAULT '';
+  ALTER TABLE messages ADD COLUMN search_reply_to TEXT NOT NULL DEFAULT '';
+  ALTER TABLE messages ADD COLUMN search_message_id TEXT NOT NULL DEFAULT '';
+  DROP TRIGGER messages_fts_delete;
+  DROP TABLE messages_fts;
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    search_subject, search_sender, search_recipients, search_body, search_reply_to, search_message_id,
+    content='messages', content_rowid='seq', tokenize='trigram', detail='column'
+  );
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages WHEN old.seq <= (SELECT indexed_to FROM trigram_progress) BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, search_subject, search_sender, search_recipients, search_body, search_reply_to, search_message_id)
+    VALUES ('delete', old.seq, old.search_subject, old.search_sender, old.search_recipients, old.search_body, old.search_reply_to, old.search_message_id);
+  END;
+  INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+  UPDATE trigram_progress SET indexed_to = coalesce((SELECT max(seq) FROM messages), 0);
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */

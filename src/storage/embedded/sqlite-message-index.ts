@@ -1,6 +1,7 @@
 // MessageIndex on SQLite: one row per message (its trigram entry written behind it, sqlite-trigram-tail.ts) and its tags.
 import type Database from 'better-sqlite3';
 import type { MessageRecord } from '../../domain/types.js';
+import type { QueryNode } from '../../query/ast.js';
 import type { ArrivalPage, ChangeResult, InboxCounts, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessageSelection } from '../ports.js';
 import { messageRowWriter, SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
@@ -12,12 +13,14 @@ export interface MessageSearches {
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessagePage>;
   /** The next `limit` selected rows after row `afterSeq`, in row order. */
   selectChunk(selection: MessageSelection, afterSeq: number, limit: number): Promise<number[]>;
+  count(workspaceId: string, inboxId: string, filter: QueryNode): Promise<InboxCounts>;
 }
 
 /** The searches of `search` run where they are called: for listed ids alone, an id index lookup that costs no search. */
 const searchesInPlace = (search: SqliteMessageSearch): MessageSearches => ({
   list: (workspaceId, inboxId, options) => guarded(() => search.list(workspaceId, inboxId, options)),
   selectChunk: (selection, afterSeq, limit) => guarded(() => search.selectChunk(selection, afterSeq, limit)),
+  count: (workspaceId, inboxId, filter) => guarded(() => search.count(workspaceId, inboxId, filter)),
 });
 
 /**
@@ -84,6 +87,10 @@ export class SqliteMessageIndex implements MessageIndex {
 
   list(workspaceId: string, inboxId: string, options: MessageListOptions): Promise<MessagePage> {
     return this.searches.list(workspaceId, inboxId, options);
+  }
+
+  count(workspaceId: string, inboxId: string, filter: QueryNode): Promise<InboxCounts> {
+    return this.searches.count(workspaceId, inboxId, filter);
   }
 
   countByInbox(workspaceId: string, inboxIds: string[]): Promise<Map<string, InboxCounts>> {
@@ -165,9 +172,12 @@ export class SqliteMessageIndex implements MessageIndex {
       .pluck().all(workspaceId, JSON.stringify(ids)) as string[]));
   }
 
-  tagCounts(workspaceId: string): Promise<Map<string, number>> {
+  tagCounts(workspaceId: string, inboxId?: string): Promise<Map<string, number>> {
     return guarded(() => {
-      const rows = this.sql('SELECT tag, count(*) AS n FROM message_tags WHERE workspace_id = ? GROUP BY tag').all(workspaceId) as { tag: string; n: number }[];
+      const rows = (inboxId === undefined
+        ? this.sql('SELECT tag, count(*) AS n FROM message_tags WHERE workspace_id = ? GROUP BY tag').all(workspaceId)
+        : this.sql(`SELECT t.tag, count(*) AS n FROM message_tags t CROSS JOIN messages m ON m.seq = t.message_seq
+            WHERE t.workspace_id = ? AND m.inbox_id = ? GROUP BY t.tag`).all(workspaceId, inboxId)) as { tag: string; n: number }[];
       return new Map(rows.map((row) => [row.tag, row.n]));
     });
   }

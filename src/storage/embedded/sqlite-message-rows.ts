@@ -19,6 +19,7 @@ export interface MessageRow {
   has_text: number;
   has_html: number;
   attachment_count: number;
+  inline_count: number;
   link_count: number;
   snippet: string;
   /** JSON array of OneTimeCode. */
@@ -36,6 +37,11 @@ export interface MessageRow {
   search_sender: string;
   search_recipients: string;
   search_body: string;
+  search_to: string;
+  search_cc: string;
+  search_bcc: string;
+  search_reply_to: string;
+  search_message_id: string;
 }
 
 export const toMessage = (row: MessageRow): MessageRecord => ({
@@ -54,6 +60,7 @@ export const toMessage = (row: MessageRow): MessageRecord => ({
   hasText: row.has_text === 1,
   hasHtml: row.has_html === 1,
   attachmentCount: row.attachment_count,
+  inlineCount: row.inline_count,
   linkCount: row.link_count,
   snippet: row.snippet,
   codes: JSON.parse(row.codes) as MessageRecord['codes'],
@@ -64,7 +71,10 @@ export const toMessage = (row: MessageRow): MessageRecord => ({
   read: row.read === 1,
   tags: JSON.parse(row.tags) as string[],
   rawKey: row.raw_key,
-  search: { subject: row.search_subject, sender: row.search_sender, recipients: row.search_recipients, body: row.search_body },
+  search: {
+    subject: row.search_subject, sender: row.search_sender, recipients: row.search_recipients, body: row.search_body,
+    to: row.search_to, cc: row.search_cc, bcc: row.search_bcc, replyTo: row.search_reply_to, messageId: row.search_message_id,
+  },
 });
 
 /** Every message read selects these, so tags always come along. */
@@ -78,11 +88,11 @@ export const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
 export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void {
   const insertRow = db.prepare(`INSERT INTO messages (
       id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
-      message_id, size, has_text, has_html, attachment_count, link_count, snippet, codes, link_details, tls, parse_error, analysis_cut_short, read, raw_key,
-      search_subject, search_sender, search_recipients, search_body)
+      message_id, size, has_text, has_html, attachment_count, inline_count, link_count, snippet, codes, link_details, tls, parse_error, analysis_cut_short, read, raw_key,
+      search_subject, search_sender, search_recipients, search_body, search_to, search_cc, search_bcc, search_reply_to, search_message_id)
     VALUES (@id, @workspace_id, @inbox_id, @received_at, @envelope_from, @recipients, @from_header, @to_header, @cc_header, @subject,
-      @message_id, @size, @has_text, @has_html, @attachment_count, @link_count, @snippet, @codes, @link_details, @tls, @parse_error, @analysis_cut_short, @read, @raw_key,
-      @search_subject, @search_sender, @search_recipients, @search_body)`);
+      @message_id, @size, @has_text, @has_html, @attachment_count, @inline_count, @link_count, @snippet, @codes, @link_details, @tls, @parse_error, @analysis_cut_short, @read, @raw_key,
+      @search_subject, @search_sender, @search_recipients, @search_body, @search_to, @search_cc, @search_bcc, @search_reply_to, @search_message_id)`);
   const insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
   return (m) => {
     const { lastInsertRowid } = insertRow.run({
@@ -101,6 +111,7 @@ export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void
       has_text: m.hasText ? 1 : 0,
       has_html: m.hasHtml ? 1 : 0,
       attachment_count: m.attachmentCount,
+      inline_count: m.inlineCount,
       link_count: m.linkCount,
       snippet: m.snippet,
       codes: JSON.stringify(m.codes),
@@ -114,6 +125,11 @@ export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void
       search_sender: m.search.sender,
       search_recipients: m.search.recipients,
       search_body: m.search.body,
+      search_to: m.search.to,
+      search_cc: m.search.cc,
+      search_bcc: m.search.bcc,
+      search_reply_to: m.search.replyTo,
+      search_message_id: m.search.messageId,
     });
     for (const tag of m.tags) insertTag.run(lastInsertRowid, m.workspaceId, tag);
   };

@@ -1,7 +1,8 @@
 // The searches of the messages table: list pages and batch selections. They run on reader threads
 // (sqlite-readers.ts), never on the event loop, since their cost is whatever query a tenant writes.
 import type Database from 'better-sqlite3';
-import type { MessagePage, MessageListOptions, MessagePosition, MessageSelection } from '../ports.js';
+import type { InboxCounts, MessagePage, MessageListOptions, MessagePosition, MessageSelection } from '../ports.js';
+import type { QueryNode } from '../../query/ast.js';
 import { statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { compileSql, requiredPhrases } from './compile-sql.js';
 import { MESSAGE_COLUMNS, SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
@@ -82,6 +83,14 @@ export class SqliteMessageSearch {
       if (hits < this.indexDrivenBelow && (rarest === null || hits < rarest.hits)) rarest = { phrase, hits };
     }
     return rarest;
+  }
+
+  /** How many of the inbox's messages the filter selects, and how many of them are unread, from the index where it can. */
+  count(workspaceId: string, inboxId: string, filter: QueryNode): InboxCounts {
+    const compiled = compileSql(filter);
+    const row = this.sql(`SELECT count(*) AS messages, coalesce(sum(m.read = 0), 0) AS unread FROM messages m
+        WHERE m.workspace_id = ? AND m.inbox_id = ? AND ${compiled.where}`).get(workspaceId, inboxId, ...compiled.params) as InboxCounts;
+    return { messages: row.messages, unread: row.unread };
   }
 
   /** The next `limit` selected messages after row `afterSeq`, in row order: one chunk of a batch change. */

@@ -180,6 +180,13 @@ export class SqliteMetadataStore implements MetadataStore {
     });
   }
 
+  findInboxById(id: string): Promise<Inbox | null> {
+    return guarded(() => {
+      const row = this.sql('SELECT * FROM inboxes WHERE id = ?').get(id) as InboxRow | undefined;
+      return row ? toInbox(row) : null;
+    });
+  }
+
   listInboxes(workspaceId: string): Promise<Inbox[]> {
     return guarded(() => (this.sql('SELECT * FROM inboxes WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId) as InboxRow[]).map(toInbox));
   }

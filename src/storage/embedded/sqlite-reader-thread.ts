@@ -16,6 +16,7 @@ export default function runSearch(task: ReaderTask): ReaderReply {
   Atomics.store(new BigInt64Array(task.started), 0, BigInt(Date.now()));
   try {
     if (task.kind === 'list') return { page: search.list(task.workspaceId, task.inboxId, task.options) };
+    if (task.kind === 'count') return { counts: search.count(task.workspaceId, task.inboxId, task.filter) };
     return { seqs: search.selectChunk(task.selection, task.afterSeq, task.limit) };
   } catch (error) {
     const appError = translateSqliteError(error);

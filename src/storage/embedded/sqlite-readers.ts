@@ -5,7 +5,8 @@ import { AppError } from '../../errors.js';
 import { queryTooExpensive } from '../../query/query-budget.js';
 import { workerFile } from '../../worker-file.js';
 import { SearchTurns } from '../search-turns.js';
-import type { MessageListOptions, MessagePage, MessageSelection } from '../ports.js';
+import type { InboxCounts, MessageListOptions, MessagePage, MessageSelection } from '../ports.js';
+import type { QueryNode } from '../../query/ast.js';
 import type { SentFailure } from './sqlite-capture-store.js';
 import type { SqliteMessageSearchOptions } from './sqlite-message-search.js';
 
@@ -18,7 +19,8 @@ export interface ReaderSettings {
 
 type ReaderSearch =
   | { kind: 'list'; workspaceId: string; inboxId: string; options: MessageListOptions }
-  | { kind: 'select'; selection: MessageSelection; afterSeq: number; limit: number };
+  | { kind: 'select'; selection: MessageSelection; afterSeq: number; limit: number }
+  | { kind: 'count'; workspaceId: string; inboxId: string; filter: QueryNode };
 
 /**
  * One search, as it crosses to a reader thread; `started` is one BigInt64 where the thread writes when it began (ms
@@ -27,7 +29,7 @@ type ReaderSearch =
 export type ReaderTask = ReaderSearch & { started: SharedArrayBuffer };
 
 /** A search's answer, or its failure as it crosses back (cloning keeps no class). */
-export type ReaderReply = { page: MessagePage } | { seqs: number[] } | { failure: SentFailure };
+export type ReaderReply = { page: MessagePage } | { seqs: number[] } | { counts: InboxCounts } | { failure: SentFailure };
 
 export interface SqliteReadersOptions {
   /** Reader threads (SANDBOX_QUERY_THREADS). */
@@ -92,6 +94,12 @@ export class SqliteReaders {
     const reply = await this.run(selection.workspaceId, { kind: 'select', selection, afterSeq, limit });
     if (!('seqs' in reply)) throw new AppError('internal_error', 'a reader thread answered a selection with something else');
     return reply.seqs;
+  }
+
+  async count(workspaceId: string, inboxId: string, filter: QueryNode): Promise<InboxCounts> {
+    const reply = await this.run(workspaceId, { kind: 'count', workspaceId, inboxId, filter });
+    if (!('counts' in reply)) throw new AppError('internal_error', 'a reader thread answered a count with something else');
+    return reply.counts;
   }
 
   /** Reader threads running now. */

@@ -28,10 +28,11 @@ export interface TrigramTail {
 
 export function trigramTail(db: SqliteDatabase): TrigramTail {
   const tailLength = db.prepare(`SELECT coalesce((SELECT max(seq) FROM messages), 0) - ${INDEXED_TO}`).pluck();
-  const oldestRows = db.prepare(`SELECT seq, length(search_subject) + length(search_sender) + length(search_recipients) + length(search_body) AS chars
+  const oldestRows = db.prepare(`SELECT seq, length(search_subject) + length(search_sender) + length(search_recipients) + length(search_body)
+        + length(search_reply_to) + length(search_message_id) AS chars
       FROM messages WHERE seq > ${INDEXED_TO} ORDER BY seq LIMIT ${BATCH_ROWS}`);
-  const insert = db.prepare(`INSERT INTO messages_fts (rowid, search_subject, search_sender, search_recipients, search_body)
-      SELECT seq, search_subject, search_sender, search_recipients, search_body FROM messages WHERE seq > ${INDEXED_TO} AND seq <= ?`);
+  const insert = db.prepare(`INSERT INTO messages_fts (rowid, search_subject, search_sender, search_recipients, search_body, search_reply_to, search_message_id)
+      SELECT seq, search_subject, search_sender, search_recipients, search_body, search_reply_to, search_message_id FROM messages WHERE seq > ${INDEXED_TO} AND seq <= ?`);
   const advance = db.prepare('UPDATE trigram_progress SET indexed_to = ?');
   const length = () => Math.max(0, tailLength.get() as number);
   return {

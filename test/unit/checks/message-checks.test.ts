@@ -31,8 +31,8 @@ const RAW = Buffer.from([
 const record = (overrides: Partial<MessageRecord> = {}): MessageRecord => ({
   id: 'msg_words', workspaceId: WORKSPACE.id, inboxId: 'inb_words', receivedAt: new Date(0), envelopeFrom: 'ana@example.test',
   recipients: ['bo@example.test'], from: 'ana@example.test', to: 'bo@example.test', cc: '', subject: 'words', messageId: '',
-  size: RAW.byteLength, hasText: true, hasHtml: false, attachmentCount: 0, linkCount: 0, snippet: 'one three seven', codes: [], linkDetails: [], tls: false, parseError: null, analysisCutShort: false,
-  read: false, tags: [], rawKey: 'raw/msg_words', search: { subject: '', sender: '', recipients: '', body: '' },
+  size: RAW.byteLength, hasText: true, hasHtml: false, attachmentCount: 0, inlineCount: 0, linkCount: 0, snippet: 'one three seven', codes: [], linkDetails: [], tls: false, parseError: null, analysisCutShort: false,
+  read: false, tags: [], rawKey: 'raw/msg_words', search: { subject: '', sender: '', recipients: '', body: '', to: '', cc: '', bcc: '', replyTo: '', messageId: '' },
   ...overrides,
 });
 

@@ -7,7 +7,7 @@ describe('search document format', () => {
   it('pads with a character that no normalised text or needle can hold, and that is not the field separator', () => {
     assert.equal(normalizeSearchText(`a${PADDING_CHARACTER}b${END_PADDING}`), 'ab');
     assert.notEqual(PADDING_CHARACTER, FIELD_SEPARATOR);
-    const fields = searchFields({ subject: `x${END_PADDING}`, from: END_PADDING, envelopeFrom: 'e', to: '', cc: '', recipients: [`r${END_PADDING}`] }, searchBody(END_PADDING, ''));
+    const fields = searchFields({ subject: `x${END_PADDING}`, from: END_PADDING, envelopeFrom: 'e', to: '', cc: '', bcc: END_PADDING, replyTo: END_PADDING, messageId: END_PADDING, recipients: [`r${END_PADDING}`] }, searchBody(END_PADDING, ''));
     assert.ok(Object.values(fields).every((text) => !text.includes(PADDING_CHARACTER)), JSON.stringify(fields));
   });
 

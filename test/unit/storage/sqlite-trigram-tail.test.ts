@@ -38,7 +38,7 @@ describe('the embedded trigram index behind the rows', () => {
     db.transaction(() => {
       subjects.forEach((subject) => write(aMessage(WORKSPACE, INBOX, {
         subject, receivedAt: new Date(Date.UTC(2026, 0, 1) + 1000 * written++),
-        search: { subject: subject.toLowerCase(), sender: 'app@example.com', recipients: 'user@example.com', body },
+        search: { subject: subject.toLowerCase(), sender: 'app@example.com', recipients: 'user@example.com', body, to: 'user@example.com', cc: '', bcc: '', replyTo: '', messageId: '' },
       })));
     })();
   };

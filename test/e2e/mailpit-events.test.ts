@@ -1,0 +1,251 @@
+// End to end, both profiles: Mailpit's event stream, the WebSocket at /api/events. A real WebSocket client hears
+// `new` (Mailpit's message summary) when a real SMTP client sends, `update`, `delete` and `truncate` as read state and
+// deletions change, and `stats` after them; the stream is one inbox's, authenticated as the Mailpit API is, bounded
+// with the workspace's other event streams, and closed to other sites' pages.
+import { strict as assert } from 'node:assert';
+import nodemailer from 'nodemailer';
+import WebSocket from 'ws';
+import { createWorkspace } from '../support/admin.js';
+import { ApiClient } from '../support/api-client.js';
+import type { InboxWithCredentialsJson } from '../support/api-json.js';
+import { createInbox, uniqueName } from '../support/inboxes.js';
+import { pollUntil } from '../support/poll.js';
+import { testProfile } from '../support/profile.js';
+import { startServer, type StartedServer } from '../support/server.js';
+import { credentialsOf, sendMails, storedId } from '../support/smtp.js';
+
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+interface MailpitFrame {
+  Type: string;
+  Data: Record<string, unknown> | null;
+}
+
+/** A connected event stream and every frame it has received. */
+class EventClient {
+  readonly frames: MailpitFrame[] = [];
+  closed: { code: number; reason: string } | null = null;
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => this.frames.push(JSON.parse(String(data)) as MailpitFrame));
+    socket.on('close', (code, reason) => {
+      this.closed = { code, reason: String(reason) };
+    });
+  }
+
+  /** Opens the stream; rejects with the HTTP status and body when the upgrade is refused. */
+  static open(url: string, headers: Record<string, string> = {}): Promise<EventClient> {
+    const socket = new WebSocket(url, { headers });
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new EventClient(socket)));
+      socket.once('unexpected-response', (_request, response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => reject(Object.assign(new Error(`refused: ${response.statusCode} ${body}`), { status: response.statusCode, body })));
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  async next(what: string, matches: (frame: MailpitFrame) => boolean, timeoutMs = 15_000): Promise<MailpitFrame> {
+    await pollUntil(async () => this.frames.some(matches), timeoutMs, () => `${what}; frames so far: ${JSON.stringify(this.frames)}`, 20);
+    return this.frames.find(matches)!;
+  }
+
+  /** Closes the stream; resolves once the connection is gone. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const gone = new Promise((resolve) => this.socket.once('close', resolve));
+    this.socket.close();
+    await gone;
+  }
+}
+
+/** The refusal an upgrade got. */
+async function refusal(opening: Promise<EventClient>): Promise<{ status: number; body: string }> {
+  try {
+    const client = await opening;
+    await client.close();
+  } catch (error) {
+    const { status, body } = error as { status?: number; body?: string };
+    assert.ok(status, `expected an HTTP refusal, got ${(error as Error).message}`);
+    return { status, body: body ?? '' };
+  }
+  assert.fail('the upgrade was accepted');
+}
+
+const isNew = (id: string) => (frame: MailpitFrame) => frame.Type === 'new' && frame.Data?.ID === id;
+
+describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile)`, function () {
+  this.timeout(120_000);
+  const STREAMS = 3;
+  let server: StartedServer;
+  let api: ApiClient;
+  let key: string;
+  let inbox: InboxWithCredentialsJson;
+  let eventsUrl: string;
+  const openName = uniqueName('open');
+  const clients: EventClient[] = [];
+
+  const open = async (headers: Record<string, string>) => {
+    const client = await EventClient.open(eventsUrl, headers);
+    clients.push(client);
+    return client;
+  };
+  const mailpit = (method: string, path: string, body: unknown) => fetch(`${server.httpUrl}${path}`, {
+    method, body: JSON.stringify(body), headers: { authorization: basic(inbox.id, key), 'content-type': 'application/json' },
+  });
+
+  before(async function () {
+    server = await startServer({ env: { SANDBOX_STREAMS_PER_WORKSPACE: String(STREAMS), SANDBOX_OPEN_INBOX: `default/${openName}`, SANDBOX_OPEN_INBOX_SMTP_PORT: '0' } });
+    key = server.defaultKey!;
+    api = new ApiClient(server.httpUrl, key);
+    inbox = await createInbox(api, uniqueName('events'));
+    eventsUrl = `${server.httpUrl.replace(/^http/, 'ws')}/api/events`;
+  });
+
+  afterEach(async function () {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  after(async function () {
+    await server?.stop();
+  });
+
+  it('sends `new` with Mailpit\'s message summary when a real SMTP client sends, then `stats`', async function () {
+    const client = await open({ authorization: basic(inbox.id, key) });
+    const [id] = await sendMails(credentialsOf(inbox), [{ from: 'Shop <shop@events.example>', to: 'Dana <dana@customer.example>', subject: 'Your order shipped', text: 'It is on its way.' }]);
+    const frame = await client.next('the new message', isNew(id!));
+    // The summary is the one Mailpit's message list holds for it, field for field.
+    const listed = await (await fetch(`${server.httpUrl}/api/v1/messages`, { headers: { authorization: basic(inbox.id, key) } })).json() as { messages: Record<string, unknown>[] };
+    assert.deepEqual(frame.Data, listed.messages.find((message) => message.ID === id));
+    assert.deepEqual([frame.Data!.Subject, (frame.Data!.From as { Address: string }).Address, frame.Data!.Read], ['Your order shipped', 'shop@events.example', false]);
+    const stats = await client.next('the counts after it', (candidate) => candidate.Type === 'stats');
+    assert.deepEqual(Object.keys(stats.Data!).sort(), ['Total', 'Unread', 'Version']);
+    assert.ok((stats.Data!.Total as number) >= 1);
+  });
+
+  it('sends `update` when read state changes and `delete` when a message is deleted, `truncate` when all are', async function () {
+    const client = await open({ authorization: basic(inbox.name, key) });
+    const [first, second] = await sendMails(credentialsOf(inbox), [
+      { from: 'a@events.example', to: 'b@customer.example', subject: 'first', text: 'one' },
+      { from: 'a@events.example', to: 'b@customer.example', subject: 'second', text: 'two' },
+    ]);
+    await client.next('the second message', isNew(second!));
+
+    assert.equal((await mailpit('PUT', '/api/v1/messages', { IDs: [first], Read: true })).status, 200);
+    await client.next('the read update', (frame) => frame.Type === 'update' && frame.Data?.ID === first && frame.Data?.Read === true);
+    // A read by the /v1 API is announced too, from whichever service makes the change.
+    assert.equal((await api.request('PUT', `/v1/messages/${second}/read`, { body: { read: true } })).status, 200);
+    await client.next('the /v1 read update', (frame) => frame.Type === 'update' && frame.Data?.ID === second && frame.Data?.Read === true);
+
+    assert.equal((await mailpit('DELETE', '/api/v1/messages', { IDs: [first] })).status, 200);
+    await client.next('the deletion', (frame) => frame.Type === 'delete' && frame.Data?.ID === first);
+    const counts = await (await fetch(`${server.httpUrl}/api/v1/messages`, { headers: { authorization: basic(inbox.id, key) } })).json() as { total: number; unread: number };
+    await client.next(`the counts after it (${counts.total} and ${counts.unread} unread)`, (frame) => frame.Type === 'stats' && frame.Data?.Total === counts.total && frame.Data?.Unread === counts.unread);
+
+    assert.equal((await mailpit('DELETE', '/api/v1/messages', {})).status, 200);
+    await client.next('the truncation', (frame) => frame.Type === 'truncate' && frame.Data === null);
+  });
+
+  it('refuses the stream past the workspace\'s streams, counted with its SSE streams, and admits one once a place is free', async function () {
+    // A workspace of its own, so that no other test's streams count here.
+    const own = createWorkspace(server.dataDir, uniqueName('bounded'));
+    const ownInbox = await createInbox(new ApiClient(server.httpUrl, own.key.key), uniqueName('bounded'));
+    const credentials = { authorization: basic(ownInbox.id, own.key.key) };
+    const held: EventClient[] = [];
+    for (let n = 0; n < STREAMS; n++) held.push(await open(credentials));
+    const refused = await refusal(EventClient.open(eventsUrl, credentials));
+    assert.equal(refused.status, 429);
+    assert.match(refused.body, /this workspace has 3 event streams open on this server already/);
+    const sse = await fetch(`${server.httpUrl}/v1/inboxes/${ownInbox.id}/events`, { headers: { authorization: `Bearer ${own.key.key}` } });
+    assert.equal(sse.status, 429, 'the SSE stream counts against the same places');
+    await sse.body?.cancel();
+    await held[0]!.close();
+    await pollUntil(async () => {
+      const admitted = await EventClient.open(eventsUrl, credentials).catch(() => null);
+      if (admitted) clients.push(admitted);
+      return admitted !== null;
+    }, 10_000, 'a stream to be admitted once one closed', 100);
+  });
+
+  it('never lets a key of another workspace listen to this inbox, whatever the Basic user names', async function () {
+    const other = createWorkspace(server.dataDir, uniqueName('stranger'));
+    const strangerInbox = await createInbox(new ApiClient(server.httpUrl, other.key.key), inbox.name);
+    const byId = await refusal(EventClient.open(eventsUrl, { authorization: basic(inbox.id, other.key.key) }));
+    assert.equal(byId.status, 401);
+    assert.match(byId.body, /this key's workspace has no inbox with id or name/);
+    // By name the stranger's key reaches only its own inbox of that name, which hears nothing of this one's mail.
+    const stranger = await open({ authorization: basic(inbox.name, other.key.key) });
+    const watcher = await open({ authorization: basic(inbox.id, key) });
+    const [id] = await sendMails(credentialsOf(inbox), [{ from: 'a@events.example', to: 'b@customer.example', subject: 'not for strangers', text: 'x' }]);
+    await watcher.next('the message on its own inbox\'s stream', isNew(id!));
+    await sendMails(credentialsOf(strangerInbox), [{ from: 'a@events.example', to: 'b@customer.example', subject: 'the stranger\'s own', text: 'x' }]);
+    await stranger.next('the stranger\'s own message', (frame) => frame.Type === 'new' && frame.Data?.Subject === 'the stranger\'s own');
+    assert.ok(!stranger.frames.some(isNew(id!)), 'the stranger heard of another workspace\'s message');
+  });
+
+  it('refuses a page of another site, and answers one of its own origin', async function () {
+    const foreign = await refusal(EventClient.open(eventsUrl, { authorization: basic(inbox.id, key), origin: 'https://evil.example' }));
+    assert.equal(foreign.status, 403);
+    assert.match(foreign.body, /Origin header 'https:\/\/evil\.example' is not this service's origin .*a page of another site may not open this WebSocket/);
+    await open({ authorization: basic(inbox.id, key), origin: server.httpUrl });
+  });
+
+  it('refuses an upgrade without credentials while there is no open inbox, then streams the open inbox without them', async function () {
+    const refused = await refusal(EventClient.open(eventsUrl));
+    assert.equal(refused.status, 401);
+    assert.match(refused.body, /credentials are required/);
+    const wrong = await refusal(EventClient.open(eventsUrl, { authorization: basic(inbox.id, 'sbx_api_wrong') }));
+    assert.equal(wrong.status, 401);
+
+    await createInbox(api, openName);
+    let anonymous: EventClient | null = null;
+    await pollUntil(async () => {
+      anonymous = await EventClient.open(eventsUrl).catch(() => null);
+      return anonymous !== null;
+    }, 5000, 'the open inbox to answer without credentials', 100);
+    clients.push(anonymous!);
+    const port = server.logs.find((entry) => typeof entry.open_inbox_smtp_port === 'number' && typeof entry.http_port === 'number')!.open_inbox_smtp_port as number;
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+    const id = storedId(String((await transport.sendMail({ from: 'app@events.example', to: 'x@customer.example', subject: 'into the open inbox', text: 'x' })).response));
+    transport.close();
+    await anonymous!.next('the open inbox\'s message', isNew(id));
+    // Naming any other inbox without credentials is refused.
+    const named = await refusal(EventClient.open(eventsUrl, { 'x-sandbox-inbox': inbox.id }));
+    assert.equal(named.status, 401);
+  });
+
+  it('answers a plain GET of /api/events with a 400 naming what is wrong', async function () {
+    const response = await fetch(`${server.httpUrl}/api/events`, { headers: { authorization: basic(inbox.id, key) } });
+    assert.equal(response.status, 400);
+    assert.match(await response.text(), /\/api\/events is a WebSocket: connect with GET and Upgrade: websocket/);
+  });
+});
+
+describe(`Mailpit events under SANDBOX_BASE_PATH (${testProfile()} profile)`, function () {
+  this.timeout(120_000);
+  let server: StartedServer;
+
+  before(async function () {
+    server = await startServer({ env: { SANDBOX_BASE_PATH: '/mail' } });
+  });
+
+  after(async function () {
+    await server?.stop();
+  });
+
+  it('streams at <base>/api/events, and nothing outside the base path', async function () {
+    const key = server.defaultKey!;
+    const inbox = await createInbox(new ApiClient(`${server.httpUrl}/mail`, key), uniqueName('based'));
+    const base = server.httpUrl.replace(/^http/, 'ws');
+    const client = await EventClient.open(`${base}/mail/api/events`, { authorization: basic(inbox.id, key) });
+    try {
+      const [id] = await sendMails(credentialsOf(inbox), [{ from: 'a@events.example', to: 'b@customer.example', subject: 'under the base path', text: 'x' }]);
+      await client.next('the message', isNew(id!));
+    } finally {
+      await client.close();
+    }
+    assert.equal((await refusal(EventClient.open(`${base}/api/events`, { authorization: basic(inbox.id, key) }))).status, 404);
+  });
+});
