@@ -259,7 +259,7 @@ type Node =
   | { kind: 'and' | 'or'; items: Node[] }
   | { kind: 'not'; item: Node }
   | { kind: 'text'; value: string }
-  | { kind: 'from' | 'to' | 'subject' | 'tag'; value: string }
+  | { kind: 'from' | 'to' | 'cc' | 'subject' | 'tag'; value: string }
   | { kind: 'is'; value: 'read' | 'unread' | 'tagged' }
   | { kind: 'has' }
   | { kind: 'larger' | 'smaller'; bytes: number }
@@ -335,7 +335,7 @@ function parseDate(value: string): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-const OPERATORS = new Set(['from', 'to', 'subject', 'is', 'tag', 'has', 'larger', 'smaller', 'after', 'before']);
+const OPERATORS = new Set(['from', 'to', 'cc', 'subject', 'is', 'tag', 'has', 'larger', 'smaller', 'after', 'before']);
 
 function termNode(token: Token): Node {
   const raw = token.raw;
@@ -349,6 +349,7 @@ function termNode(token: Token): Node {
   switch (name) {
     case 'from':
     case 'to':
+    case 'cc':
     case 'subject':
     case 'tag':
       if (value === '') throw invalid();
@@ -454,6 +455,8 @@ function matches(r: Rec, node: Node): boolean {
       return containsAny(fromFields(r), node.value);
     case 'to':
       return containsAny(toFields(r), node.value);
+    case 'cc':
+      return containsAny(r.spec.cc.flatMap(personFields), node.value);
     case 'subject':
       return containsAny([r.spec.subject], node.value);
     case 'tag':
@@ -590,7 +593,8 @@ const CASES: Case[] = [
   { q: '"kilimanjaro summit"' },
   { q: 'id:12345', name: 'word:rest free text' },
   { q: 'ID:12345' },
-  { q: 'cc:xavier', expect: 'none', name: 'cc is not an operator: free text "cc:xavier"' },
+  { q: 'cc:xavier', name: 'cc: reads the Cc header' },
+  { q: 'cc:uma', expect: 'none', name: 'cc: reads no other header' },
   { q: 'example', expect: 'all' },
   { q: 'zzzznotthere', expect: 'none' },
   { q: '"(draft)"', name: 'parentheses inside a phrase are literal' },
