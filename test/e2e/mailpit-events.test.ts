@@ -10,8 +10,8 @@ import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { pollUntil } from '../support/poll.js';
-import { testProfile } from '../support/profile.js';
-import { startServer, type StartedServer } from '../support/server.js';
+import { describeCluster, testProfile } from '../support/profile.js';
+import { startServer, tempDataDir, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails, storedId } from '../support/smtp.js';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -247,5 +247,41 @@ describe(`Mailpit events under SANDBOX_BASE_PATH (${testProfile()} profile)`, fu
       await client.close();
     }
     assert.equal((await refusal(EventClient.open(`${base}/api/events`, { authorization: basic(inbox.id, key) }))).status, 404);
+  });
+});
+
+describeCluster('Mailpit events across two nodes', function () {
+  this.timeout(120_000);
+  let nodeA: StartedServer;
+  let nodeB: StartedServer;
+
+  before(async function () {
+    // One data dir is one namespace: both nodes share every index, bucket and Redis key.
+    const dataDir = tempDataDir();
+    nodeA = await startServer({ dataDir, env: { SANDBOX_NODE_ID: 'mailpit-events-a' } });
+    nodeB = await startServer({ dataDir, env: { SANDBOX_NODE_ID: 'mailpit-events-b' } });
+  });
+
+  after(async function () {
+    await nodeA?.stop();
+    await nodeB?.stop();
+  });
+
+  it('tells a stream on node B of a capture, a read and a deletion made on node A', async function () {
+    const key = nodeA.defaultKey!;
+    const inbox = await createInbox(new ApiClient(nodeA.httpUrl, key), uniqueName('two-nodes'));
+    const authorization = basic(inbox.id, key);
+    const client = await EventClient.open(`${nodeB.httpUrl.replace(/^http/, 'ws')}/api/events`, { authorization });
+    try {
+      const [id] = await sendMails({ ...credentialsOf(inbox), port: nodeA.smtpPort }, [{ from: 'a@two.example', to: 'b@two.example', subject: 'captured on A', text: 'x' }]);
+      await client.next('the capture of node A', isNew(id!));
+      const onA = (method: string, body: unknown) => fetch(`${nodeA.httpUrl}/api/v1/messages`, { method, body: JSON.stringify(body), headers: { authorization, 'content-type': 'application/json' } });
+      assert.equal((await onA('PUT', { IDs: [id], Read: true })).status, 200);
+      await client.next('the read on node A', (frame) => frame.Type === 'update' && frame.Data?.ID === id && frame.Data?.Read === true);
+      assert.equal((await onA('DELETE', { IDs: [id] })).status, 200);
+      await client.next('the deletion on node A', (frame) => frame.Type === 'delete' && frame.Data?.ID === id);
+    } finally {
+      await client.close();
+    }
   });
 });
