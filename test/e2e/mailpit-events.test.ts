@@ -138,6 +138,8 @@ describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile
     // A read by the /v1 API is announced too, from whichever service makes the change.
     assert.equal((await api.request('PUT', `/v1/messages/${second}/read`, { body: { read: true } })).status, 200);
     await client.next('the /v1 read update', (frame) => frame.Type === 'update' && frame.Data?.ID === second && frame.Data?.Read === true);
+    assert.equal((await mailpit('PUT', '/api/v1/tags', { IDs: [second], Tags: ['urgent'] })).status, 200);
+    await client.next('the tags update', (frame) => frame.Type === 'update' && frame.Data?.ID === second && JSON.stringify(frame.Data?.Tags) === '["urgent"]');
 
     assert.equal((await mailpit('DELETE', '/api/v1/messages', { IDs: [first] })).status, 200);
     await client.next('the deletion', (frame) => frame.Type === 'delete' && frame.Data?.ID === first);
