@@ -3,6 +3,7 @@
 // deletions change, and `stats` after them; the stream is one inbox's, authenticated as the Mailpit API is, bounded
 // with the workspace's other event streams, and closed to other sites' pages.
 import { strict as assert } from 'node:assert';
+import http from 'node:http';
 import nodemailer from 'nodemailer';
 import WebSocket from 'ws';
 import { createWorkspace } from '../support/admin.js';
@@ -216,6 +217,29 @@ describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile
     // Naming any other inbox without credentials is refused.
     const named = await refusal(EventClient.open(eventsUrl, { 'x-sandbox-inbox': inbox.id }));
     assert.equal(named.status, 401);
+  });
+
+  it('closes a client that sends a frame larger than 1 KiB with 1009, and answers a malformed handshake 400', async function () {
+    const client = await open({ authorization: basic(inbox.id, key) });
+    const closed = new Promise<number>((resolve) => client.socket.once('close', (code) => resolve(code)));
+    client.socket.send('x'.repeat(64 * 1024));
+    assert.equal(await closed, 1009);
+
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(eventsUrl.replace(/^ws/, 'http'), {
+        headers: { authorization: basic(inbox.id, key), connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '8' },
+      });
+      request.once('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      });
+      request.once('upgrade', () => reject(new Error('the malformed handshake was upgraded')));
+      request.once('error', reject);
+      request.end();
+    });
+    assert.equal(answer.status, 400);
+    assert.match(answer.body, /needs a Sec-WebSocket-Key and Sec-WebSocket-Version: 13/);
   });
 
   it('answers a plain GET of /api/events with a 400 naming what is wrong', async function () {
