@@ -188,7 +188,10 @@ describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile
     assert.ok(!stranger.frames.some(isNew(id!)), 'the stranger heard of another workspace\'s message');
   });
 
-  it('refuses a page of another site, and answers one of its own origin', async function () {
+  it('refuses a page of another site and a rebinding Host, and answers a page of its own origin', async function () {
+    const rebinding = await refusal(EventClient.open(eventsUrl, { authorization: basic(inbox.id, key), host: 'evil.example' }));
+    assert.equal(rebinding.status, 421);
+    assert.match(rebinding.body, /does not answer to the Host 'evil\.example'/);
     const foreign = await refusal(EventClient.open(eventsUrl, { authorization: basic(inbox.id, key), origin: 'https://evil.example' }));
     assert.equal(foreign.status, 403);
     assert.match(foreign.body, /Origin header 'https:\/\/evil\.example' is not this service's origin .*a page of another site may not open this WebSocket/);
