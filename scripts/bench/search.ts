@@ -1,4 +1,5 @@
-// Measures q search latency (p50/p95/max per query over HTTP) on one inbox of 100,000 generated messages (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile); run `node scripts/build-if-needed.mjs && node --import tsx scripts/bench/search.ts` (BENCH_MESSAGES=5000 for a quick run, BENCH_KEEP_DATA=1 to keep the data dir, BENCH_DATA_DIR=<kept dir> to measure it again without loading).
+// Measures q search latency (p50/p95/max per query over HTTP), and Mailpit's search language beside q (through the message
+// service both dialects' routes call), on one inbox of 100,000 generated messages (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile); run `node scripts/build-if-needed.mjs && node --import tsx scripts/bench/search.ts` (BENCH_MESSAGES=5000 for a quick run, BENCH_KEEP_DATA=1 to keep the data dir, BENCH_DATA_DIR=<kept dir> to measure it again without loading).
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -8,6 +9,10 @@ import { quotaPeriod } from '../../src/domain/quota-period.js';
 import { searchBody, searchFields } from '../../src/domain/search-text.js';
 import type { MessageRecord } from '../../src/domain/types.js';
 import { InboxService } from '../../src/services/mail/inboxes.js';
+import { MessageService } from '../../src/services/mail/messages.js';
+import { parseQuery } from '../../src/query/parse-query.js';
+import { parseMailpitSearch } from '../../src/query/mailpit-search.js';
+import type { QueryNode } from '../../src/query/ast.js';
 import { WorkspaceService } from '../../src/services/accounts/workspaces.js';
 import { openBackend } from '../../src/storage/index.js';
 import { assertMatchesContract } from '../../test/support/api-client.js';
@@ -40,6 +45,26 @@ const QUERIES = [
   'from:security@globex.example OR from:alerts@initech.example', // disjunction
   'tag:urgent', // tag
   'has:attachment larger:100k after:2026-10-24', // attachment, size and date combined
+];
+
+/**
+ * Mailpit's spelling of a search beside q's: they read into the same syntax tree, so the figure is what reading
+ * Mailpit's language costs on top. Mailpit's to: is q's to-header:.
+ */
+const DIALECT_PAIRS: [mailpit: string, q: string][] = [
+  ['account', 'account'],
+  [String(RARE_USER_ID), String(RARE_USER_ID)],
+  ['"weekly report"', '"weekly report"'],
+  ['from:billing@acme.example', 'from:billing@acme.example'],
+  ['to:jane.doe@', 'to-header:jane.doe@'],
+  ['cc:jane.doe@', 'cc:jane.doe@'],
+  ['bcc:jane.doe@', 'bcc:jane.doe@'],
+  ['addressed:jane.doe@', 'addressed:jane.doe@'],
+  ['message-id:@acme.example', 'message-id:@acme.example'],
+  ['subject:invoice is:unread', 'subject:invoice is:unread'],
+  ['-from:noreply', '-from:noreply'],
+  ['tag:urgent', 'tag:urgent'],
+  ['has:attachment larger:100k after:2026-10-24', 'has:attachment larger:100k after:2026-10-24'],
 ];
 
 /** Two-character needles: too short for the trigram index, so they are decided by instr() alone. */
@@ -295,7 +320,7 @@ const LOAD_WRITERS = 8;
 /** The server's configuration for a data dir, on the profile SANDBOX_TEST_PROFILE names (as the test suites do). */
 const benchConfig = (dataDir: string) => loadConfig({ ...process.env, SANDBOX_DATA_DIR: dataDir, ...profileEnv(dataDir) });
 
-async function load(dataDir: string, count: number): Promise<{ inboxId: string; key: string; seconds: number }> {
+async function load(dataDir: string, count: number): Promise<{ workspaceId: string; inboxId: string; key: string; seconds: number }> {
   const config = benchConfig(dataDir);
   const backend = await openBackend(config);
   try {
@@ -319,14 +344,14 @@ async function load(dataDir: string, count: number): Promise<{ inboxId: string; 
       }
     };
     await Promise.all(Array.from({ length: LOAD_WRITERS }, writer));
-    return { inboxId: inbox.id, key: key.key, seconds: (performance.now() - started) / 1000 };
+    return { workspaceId: workspace.id, inboxId: inbox.id, key: key.key, seconds: (performance.now() - started) / 1000 };
   } finally {
     await backend.close();
   }
 }
 
 /** A data dir kept by an earlier run: its bench inbox and message count, and a fresh read key. */
-async function reuse(dataDir: string): Promise<{ inboxId: string; key: string; messages: number }> {
+async function reuse(dataDir: string): Promise<{ workspaceId: string; inboxId: string; key: string; messages: number }> {
   const config = benchConfig(dataDir);
   const backend = await openBackend(config);
   try {
@@ -336,7 +361,7 @@ async function reuse(dataDir: string): Promise<{ inboxId: string; key: string; m
     const inbox = workspace && (await inboxes.list(workspace.id)).find((i) => i.name === 'search-bench');
     if (!workspace || !inbox) throw new Error(`${dataDir} holds no search-bench inbox; keep one with BENCH_KEEP_DATA=1`);
     const key = await workspaces.createKey(workspace.id, 'read');
-    return { inboxId: inbox.id, key: key.key, messages: inbox.messageCount };
+    return { workspaceId: workspace.id, inboxId: inbox.id, key: key.key, messages: inbox.messageCount };
   } finally {
     await backend.close();
   }
@@ -377,12 +402,69 @@ async function measure(httpUrl: string, key: string, inboxId: string, q: string,
   return result;
 }
 
+interface DialectResult {
+  mailpit: string;
+  q: string;
+  mailpit_p50_ms: number;
+  q_p50_ms: number;
+  mailpit_p95_ms: number;
+  q_p95_ms: number;
+  /** Mailpit's p50 over q's. */
+  ratio: number;
+  first_page: number;
+}
+
+/**
+ * Each pair's two searches by turns (so drift on the machine falls on both alike), parse included, as first pages of
+ * PAGE_LIMIT through the message service on the profile's own backend, before the server opens the data.
+ */
+async function measureDialects(dataDir: string, workspaceId: string, inboxId: string): Promise<DialectResult[]> {
+  const config = benchConfig(dataDir);
+  const backend = await openBackend(config);
+  try {
+    const messages = new MessageService(backend, new InboxService(backend), config.scanRowsPerPage);
+    const page = async (filter: () => QueryNode, key: string) => {
+      const started = performance.now();
+      const { items } = await messages.list(workspaceId, inboxId, { filter: filter(), filterKey: key, limit: PAGE_LIMIT, cursor: null });
+      return { elapsed: performance.now() - started, ids: items.map((item) => item.id) };
+    };
+    const results: DialectResult[] = [];
+    for (const [mailpit, q] of DIALECT_PAIRS) {
+      const readMailpit = () => parseMailpitSearch(mailpit);
+      const readQ = () => parseQuery(q);
+      const [first, firstQ] = [await page(readMailpit, mailpit), await page(readQ, q)];
+      if (first.ids.join() !== firstQ.ids.join()) throw new Error(`Mailpit's ${mailpit} and q's ${q} found different first pages`);
+      for (let i = 1; i < WARMUP_RUNS; i++) {
+        await page(readMailpit, mailpit);
+        await page(readQ, q);
+      }
+      const [times, timesQ]: [number[], number[]] = [[], []];
+      for (let i = 0; i < MEASURED_RUNS; i++) {
+        times.push((await page(readMailpit, mailpit)).elapsed);
+        timesQ.push((await page(readQ, q)).elapsed);
+      }
+      times.sort((a, b) => a - b);
+      timesQ.sort((a, b) => a - b);
+      const result = {
+        mailpit, q, mailpit_p50_ms: round(percentile(times, 50)), q_p50_ms: round(percentile(timesQ, 50)),
+        mailpit_p95_ms: round(percentile(times, 95)), q_p95_ms: round(percentile(timesQ, 95)),
+        ratio: round(percentile(times, 50) / percentile(timesQ, 50), 3), first_page: first.ids.length,
+      };
+      progress(`Mailpit ${JSON.stringify(mailpit)} p50 ${result.mailpit_p50_ms} ms beside q ${JSON.stringify(q)} p50 ${result.q_p50_ms} ms (x${result.ratio}), first page ${result.first_page}`);
+      results.push(result);
+    }
+    return results;
+  } finally {
+    await backend.close();
+  }
+}
+
 async function main(): Promise<void> {
   const reuseDir = process.env.BENCH_DATA_DIR || null;
   const keepData = process.env.BENCH_KEEP_DATA === '1' || reuseDir !== null;
   const dataDir = reuseDir ?? tempDataDir();
   try {
-    let loaded: { inboxId: string; key: string; messages: number; seconds: number | null };
+    let loaded: { workspaceId: string; inboxId: string; key: string; messages: number; seconds: number | null };
     if (reuseDir) {
       loaded = { ...(await reuse(reuseDir)), seconds: null };
       progress(`reusing ${reuseDir}: ${loaded.messages} messages, not loaded by this run`);
@@ -394,6 +476,8 @@ async function main(): Promise<void> {
     // The cluster profile's data is on the services, not in the data dir.
     const dbSizeMb = testProfile() === 'embedded' ? round(directoryBytes(dataDir) / 1024 ** 2, 1) : null;
     progress(`${loaded.seconds === null ? '' : `loaded in ${loaded.seconds.toFixed(1)} s; `}data dir ${dbSizeMb ?? '-'} MB; starting the server`);
+    const dialects = await measureDialects(dataDir, loaded.workspaceId, loaded.inboxId);
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
     // Default log level: startServer learns the ports from the info line the server prints when it listens.
     const server = await startServer({ dataDir });
     try {
@@ -412,6 +496,11 @@ async function main(): Promise<void> {
         queries,
         overall: { p50_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)) },
         short_needles: shortNeedles,
+        mailpit_dialect: {
+          pairs: dialects,
+          /** All pairs' Mailpit p50s over all their q p50s. */
+          ratio: round(sum(dialects.map((d) => d.mailpit_p50_ms)) / sum(dialects.map((d) => d.q_p50_ms)), 3),
+        },
         runs_per_query: MEASURED_RUNS,
         page_limit: PAGE_LIMIT,
         node: process.version,

@@ -35,7 +35,7 @@ ES_NODES="${SERVICES_ES_NODES:-1}"
 MINIO_PORT="${SERVICES_MINIO_PORT:-9000}"
 MINIO_CONSOLE_PORT="${SERVICES_MINIO_CONSOLE_PORT:-9001}"
 SPAMD_PORT="${SERVICES_SPAMD_PORT:-7830}"
-# Fixed development credentials (documented in README.md; loopback only).
+# Fixed development credentials (documented in the README.md beside this script; loopback only).
 MINIO_ACCESS_KEY="sandbox"
 MINIO_SECRET_KEY="sandbox-secret-key"
 SERVICES_TIMEOUT="${SERVICES_TIMEOUT:-240}"

@@ -45,8 +45,6 @@ export interface HttpApplication {
   metricsAccess: MetricsAccess;
   /** The app's in-process server, which the MCP tools' requests reach; closed with the HTTP listener. */
   inProcess: InProcessHttp;
-  /** Who a Mailpit-compatible request is (the API and the /api/events stream alike). */
-  mailpitAuthenticator: MailpitAuthenticator;
 }
 
 /**
@@ -72,6 +70,7 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
   const checks = messageChecks(config, outboundNames);
   const checkRunner = new MessageCheckRunner(messages, contentPool);
   const { openInbox } = services;
+  // Who a Mailpit-compatible request is: the API and the /api/events stream share one authenticator.
   const mailpitAuthenticator = new MailpitAuthenticator({
     metadata: backend.metadata,
     inboxes,
@@ -170,5 +169,5 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
     metrics,
   });
   inProcess.serve(app.callback());
-  return { app, hostCheck: answeredHost, metricsAccess, inProcess, mailpitAuthenticator };
+  return { app, hostCheck: answeredHost, metricsAccess, inProcess };
 }

@@ -250,8 +250,9 @@ export class ContentPool {
   /**
    * A PNG of at most 240 pixels on either side, made of an image's bytes, or why there is none. Only PNG, JPEG, GIF and
    * WebP, by the bytes' own signature, are decoded: anything else is refused here, without a process. At most
-   * thumbnailConcurrency are made at once, each in a process within the memory, time and pixel limits, and each takes
-   * its turn in the read lane as any read.
+   * thumbnailConcurrency are made at once, each in a process within the memory, time and pixel limits. A thumbnail
+   * holds no worker, so it takes turns in a lane of its own, with the same cap per workspace as reads: a decode running
+   * for seconds never keeps another tenant's detail read from the read lane's worker.
    */
   async thumbnail(workspaceId: string, image: Buffer): Promise<ThumbnailOutcome> {
     if (!rasterFormatOf(image)) return { refused: NOT_A_RASTER_IMAGE };
@@ -262,10 +263,10 @@ export class ContentPool {
       timeoutMs: this.options.taskTimeoutMs,
       timeoutSeconds: Math.max(1, Math.floor(this.options.taskTimeoutMs / 1000)),
     };
-    return this.admit(this.thumbnails, workspaceId, () => this.admit(this.reads, workspaceId, () => {
+    return this.admit(this.thumbnails, workspaceId, () => {
       this.startedByKind.set('thumbnail', (this.startedByKind.get('thumbnail') ?? 0) + 1);
       return this.thumbnailProcesses.make(image, limits);
-    }));
+    });
   }
 
   /** The message as a page, its cid: images inlined. */

@@ -1559,7 +1559,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Prometheus text exposition format (0.0.4). The catalogue is in the README; no metric has a workspace,
+         * @description Prometheus text exposition format (0.0.4). The catalogue is in docs/operations.md; no metric has a workspace,
          *     inbox or address label. With SANDBOX_METRICS_TOKEN set, the request must carry
          *     `Authorization: Bearer <token>` (401 `unauthorized` otherwise). Without it, metrics are open on a server
          *     bound to loopback only; bound beyond loopback (SANDBOX_BIND 0.0.0.0, ::, a LAN address) they answer 403
@@ -2875,9 +2875,14 @@ export interface components {
          *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
          *
          *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
-         *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
-         *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-         *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+         *     `from:X` From header or envelope sender contains X; `to:X` To, Cc or Bcc header or any envelope recipient
+         *     (Bcc included) contains X; `to-header:X` the To header alone contains X; `cc:X` the Cc header; `bcc:X`
+         *     the Bcc header or an envelope recipient that no To or Cc header names; `reply-to:X` the Reply-To header;
+         *     `addressed:X` any of From (or the envelope sender), To, Cc, Bcc and Reply-To as those operators read them;
+         *     `message-id:X` the Message-ID header (angle brackets included); `subject:X`; `is:read`, `is:unread`,
+         *     `is:tagged` (at least one tag); `tag:NAME` (exact, case-insensitive); `has:attachment` (or
+         *     `has:attachments`); `has:inline` (or `has:inlines`: a part shown inside the message, marked inline or
+         *     embedded by its HTML through cid:; such parts count as attachments too); `has:code` (or `has:codes`: a
          *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
          *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
          *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
@@ -2888,7 +2893,10 @@ export interface components {
          *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
          *     position (1-based characters).
          *
-         *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+         *     The header operators other than `from:`, `to:` and `subject:`, and `has:inline`, read fields that messages
+         *     captured before they existed do not hold until `scripts/reindex` has read those messages again.
+         *
+         *     Each text term (free text, the header operators, and the `from`, `to` and `subject` list
          *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
          *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
          *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
@@ -3256,9 +3264,14 @@ export interface operations {
                  *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
                  *
                  *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
-                 *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
-                 *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+                 *     `from:X` From header or envelope sender contains X; `to:X` To, Cc or Bcc header or any envelope recipient
+                 *     (Bcc included) contains X; `to-header:X` the To header alone contains X; `cc:X` the Cc header; `bcc:X`
+                 *     the Bcc header or an envelope recipient that no To or Cc header names; `reply-to:X` the Reply-To header;
+                 *     `addressed:X` any of From (or the envelope sender), To, Cc, Bcc and Reply-To as those operators read them;
+                 *     `message-id:X` the Message-ID header (angle brackets included); `subject:X`; `is:read`, `is:unread`,
+                 *     `is:tagged` (at least one tag); `tag:NAME` (exact, case-insensitive); `has:attachment` (or
+                 *     `has:attachments`); `has:inline` (or `has:inlines`: a part shown inside the message, marked inline or
+                 *     embedded by its HTML through cid:; such parts count as attachments too); `has:code` (or `has:codes`: a
                  *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
@@ -3269,7 +3282,10 @@ export interface operations {
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
                  *     position (1-based characters).
                  *
-                 *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+                 *     The header operators other than `from:`, `to:` and `subject:`, and `has:inline`, read fields that messages
+                 *     captured before they existed do not hold until `scripts/reindex` has read those messages again.
+                 *
+                 *     Each text term (free text, the header operators, and the `from`, `to` and `subject` list
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
@@ -3368,9 +3384,14 @@ export interface operations {
                  *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
                  *
                  *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
-                 *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
-                 *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+                 *     `from:X` From header or envelope sender contains X; `to:X` To, Cc or Bcc header or any envelope recipient
+                 *     (Bcc included) contains X; `to-header:X` the To header alone contains X; `cc:X` the Cc header; `bcc:X`
+                 *     the Bcc header or an envelope recipient that no To or Cc header names; `reply-to:X` the Reply-To header;
+                 *     `addressed:X` any of From (or the envelope sender), To, Cc, Bcc and Reply-To as those operators read them;
+                 *     `message-id:X` the Message-ID header (angle brackets included); `subject:X`; `is:read`, `is:unread`,
+                 *     `is:tagged` (at least one tag); `tag:NAME` (exact, case-insensitive); `has:attachment` (or
+                 *     `has:attachments`); `has:inline` (or `has:inlines`: a part shown inside the message, marked inline or
+                 *     embedded by its HTML through cid:; such parts count as attachments too); `has:code` (or `has:codes`: a
                  *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
@@ -3381,7 +3402,10 @@ export interface operations {
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
                  *     position (1-based characters).
                  *
-                 *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+                 *     The header operators other than `from:`, `to:` and `subject:`, and `has:inline`, read fields that messages
+                 *     captured before they existed do not hold until `scripts/reindex` has read those messages again.
+                 *
+                 *     Each text term (free text, the header operators, and the `from`, `to` and `subject` list
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
@@ -3611,9 +3635,14 @@ export interface operations {
                  *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
                  *
                  *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
-                 *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
-                 *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+                 *     `from:X` From header or envelope sender contains X; `to:X` To, Cc or Bcc header or any envelope recipient
+                 *     (Bcc included) contains X; `to-header:X` the To header alone contains X; `cc:X` the Cc header; `bcc:X`
+                 *     the Bcc header or an envelope recipient that no To or Cc header names; `reply-to:X` the Reply-To header;
+                 *     `addressed:X` any of From (or the envelope sender), To, Cc, Bcc and Reply-To as those operators read them;
+                 *     `message-id:X` the Message-ID header (angle brackets included); `subject:X`; `is:read`, `is:unread`,
+                 *     `is:tagged` (at least one tag); `tag:NAME` (exact, case-insensitive); `has:attachment` (or
+                 *     `has:attachments`); `has:inline` (or `has:inlines`: a part shown inside the message, marked inline or
+                 *     embedded by its HTML through cid:; such parts count as attachments too); `has:code` (or `has:codes`: a
                  *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
@@ -3624,7 +3653,10 @@ export interface operations {
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
                  *     position (1-based characters).
                  *
-                 *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+                 *     The header operators other than `from:`, `to:` and `subject:`, and `has:inline`, read fields that messages
+                 *     captured before they existed do not hold until `scripts/reindex` has read those messages again.
+                 *
+                 *     Each text term (free text, the header operators, and the `from`, `to` and `subject` list
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
@@ -3679,9 +3711,14 @@ export interface operations {
                  *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
                  *
                  *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
-                 *     `from:X` From header or envelope sender contains X; `to:X` To or Cc header or any envelope recipient
-                 *     (Bcc included) contains X; `subject:X`; `is:read`, `is:unread`, `is:tagged` (at least one tag);
-                 *     `tag:NAME` (exact, case-insensitive); `has:attachment` (or `has:attachments`); `has:code` (or `has:codes`: a
+                 *     `from:X` From header or envelope sender contains X; `to:X` To, Cc or Bcc header or any envelope recipient
+                 *     (Bcc included) contains X; `to-header:X` the To header alone contains X; `cc:X` the Cc header; `bcc:X`
+                 *     the Bcc header or an envelope recipient that no To or Cc header names; `reply-to:X` the Reply-To header;
+                 *     `addressed:X` any of From (or the envelope sender), To, Cc, Bcc and Reply-To as those operators read them;
+                 *     `message-id:X` the Message-ID header (angle brackets included); `subject:X`; `is:read`, `is:unread`,
+                 *     `is:tagged` (at least one tag); `tag:NAME` (exact, case-insensitive); `has:attachment` (or
+                 *     `has:attachments`); `has:inline` (or `has:inlines`: a part shown inside the message, marked inline or
+                 *     embedded by its HTML through cid:; such parts count as attachments too); `has:code` (or `has:codes`: a
                  *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
@@ -3692,7 +3729,10 @@ export interface operations {
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
                  *     position (1-based characters).
                  *
-                 *     Each text term (free text, `from:`, `to:`, `subject:`, and the `from`, `to` and `subject` list
+                 *     The header operators other than `from:`, `to:` and `subject:`, and `has:inline`, read fields that messages
+                 *     captured before they existed do not hold until `scripts/reindex` has read those messages again.
+                 *
+                 *     Each text term (free text, the header operators, and the `from`, `to` and `subject` list
                  *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
                  *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
                  *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.

@@ -3,6 +3,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { parseQuery } from '../../src/query/parse-query.js';
+import { parseMailpitSearch } from '../../src/query/mailpit-search.js';
+import type { QueryNode } from '../../src/query/ast.js';
 import { matches } from '../../src/query/match.js';
 import { searchBody, searchFields } from '../../src/domain/search-text.js';
 import type { MessageRecord } from '../../src/domain/types.js';
@@ -29,11 +31,13 @@ const messageArb = fc.record({
   bcc: sentence,
   replyTo: sentence,
   recipients: fc.array(fc.constantFrom('gamma@z.test', 'reset@x.test', 'ab@q.test'), { maxLength: 3 }),
+  messageId: fc.constantFrom('<alpha.4711@x.test>', '<Report-2@y.test>', '<ab@q.test>', ''),
   text: sentence,
   html: sentence,
   read: fc.boolean(),
   tags: fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 2 }),
   attachmentCount: fc.integer({ min: 0, max: 2 }),
+  inline: fc.boolean(),
   // Boundary values of the size and date operands below are included on purpose: off-by-one comparisons show there.
   size: fc.oneof(fc.integer({ min: 100, max: 4000 }), fc.constantFrom(1000, 1024, 2560, 3000)),
   receivedAt: fc.oneof(
@@ -45,8 +49,9 @@ const messageArb = fc.record({
 const operand = fc.oneof(
   fc.constantFrom(...WORDS.filter((w) => !w.includes(' '))),
   fc.constantFrom('"weekly report"', '"alpha  beta"', '"école x"', '"ab"'),
-  fc.tuple(fc.constantFrom('from', 'to', 'subject', 'FROM'), fc.constantFrom(...WORDS)).map(([op, w]) => `${op}:${w}`),
-  fc.constantFrom('is:read', 'is:unread', 'is:tagged', 'has:attachment', 'tag:urgent', 'TAG:Review', 'tag:none'),
+  fc.tuple(fc.constantFrom('from', 'to', 'subject', 'FROM', 'to-header', 'cc', 'bcc', 'reply-to', 'addressed', 'message-id'), fc.constantFrom(...WORDS))
+    .map(([op, w]) => `${op}:${w}`),
+  fc.constantFrom('is:read', 'is:unread', 'is:tagged', 'has:attachment', 'has:inline', 'tag:urgent', 'TAG:Review', 'tag:none'),
   fc.tuple(fc.constantFrom('larger', 'smaller'), fc.constantFrom('1000', '1k', '2.5k', '3000b')).map(([op, n]) => `${op}:${n}`),
   fc.tuple(fc.constantFrom('after', 'before'), fc.constantFrom('2026-11-10', '2026-11-20T12:00:00Z', '2026-11-15T00:00:00+05:00')).map(([op, d]) => `${op}:${d}`),
 );
@@ -71,6 +76,31 @@ const queryArb: fc.Arbitrary<string> = fc.letrec<{ expr: string; seq: string }>(
   }
 });
 
+/** Mailpit's operators, the forms of its values and the terms it drops or reads as words, negated now and then. */
+const mailpitTerm = fc.oneof(
+  fc.constantFrom(...WORDS.filter((w) => !w.includes(' '))),
+  fc.constantFrom('"weekly report"', '"alpha  beta"', '"école x"', '<a.b@c.test>', '"ab"'),
+  fc.tuple(fc.constantFrom('from', 'to', 'cc', 'bcc', 'reply-to', 'addressed', 'message-id', 'subject', 'TO', 'Addressed'), fc.constantFrom(...WORDS, '<alpha.4711@x.test>', '"weekly report"'))
+    .map(([op, w]) => `${op}:${w}`),
+  fc.constantFrom('is:read', 'is:unread', 'is:tagged', 'has:attachment', 'has:attachments', 'has:inline', 'HAS:Inlines', 'tag:urgent', 'tag:Review', 'tag:none'),
+  fc.tuple(fc.constantFrom('larger', 'smaller'), fc.constantFrom('1000', '1k', '2.5kb', '1M', '3000b', '1g', '0')).map(([op, n]) => `${op}:${n}`),
+  fc.tuple(fc.constantFrom('after', 'before'), fc.constantFrom('2026-11-10', '2026/11/20', '11/14/2026', '"20 Nov 2026"', '2026-11-20T12:00:00Z', '"2026-11-14 19:00"', '1763640000'))
+    .map(([op, d]) => `${op}:${d}`),
+  // Dropped: nothing to search for, or no date. Read as words: is: and has: values Mailpit does not know.
+  fc.constantFrom('to:', 'from:<>', 'subject:', 'tag:', 'after:someday', 'before:2026-02-30', '"<>"', 'is:starred', 'has:pdf'),
+);
+
+const mailpitQueryArb = fc.array(fc.tuple(fc.constantFrom('', '', '-', '!'), mailpitTerm).map(([sign, term]) => sign + term), { minLength: 1, maxLength: 4 })
+  .map((terms) => terms.join(' '))
+  .filter((query) => {
+    try {
+      parseMailpitSearch(query);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
 const newestFirst = (a: MessageRecord, b: MessageRecord) =>
   b.receivedAt.getTime() - a.receivedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
@@ -87,7 +117,8 @@ for (const factory of searchPlanFactories) {
       for (const g of generated) {
         const base = aMessage('ws_q', 'inb_q', {
           subject: g.subject, from: g.from, envelopeFrom: g.envelopeFrom, to: g.to, cc: g.cc, recipients: g.recipients,
-          read: g.read, tags: g.tags, attachmentCount: g.attachmentCount, size: g.size, receivedAt: g.receivedAt,
+          messageId: g.messageId, read: g.read, tags: g.tags, attachmentCount: g.attachmentCount, inlineCount: g.inline ? g.attachmentCount : 0,
+          size: g.size, receivedAt: g.receivedAt,
         });
         const record = { ...base, search: searchFields({ ...base, bcc: g.bcc, replyTo: g.replyTo }, searchBody(g.text, g.html)) };
         await insertOne(under.backend.captures, record, UNLIMITED);
@@ -96,23 +127,32 @@ for (const factory of searchPlanFactories) {
     });
     after(() => under.dispose());
 
+    /** The backend's answer, whole and in pages of 7, against the matcher's. */
+    const agrees = async (filter: QueryNode, query: string) => {
+      const expected = stored.filter((m) => matches(filter, m)).sort(newestFirst).map((m) => m.id);
+      const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).records.map((m) => m.id);
+      assert.deepEqual(actual, expected, `query: ${query}`);
+      const paged: string[] = [];
+      let after: MessagePosition | null = null;
+      for (;;) {
+        const page: MessageRecord[] = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 7, after })).records;
+        paged.push(...page.map((m) => m.id));
+        const last = page.at(-1);
+        if (page.length < 7 || !last) break;
+        after = { receivedAt: last.receivedAt, id: last.id };
+      }
+      assert.deepEqual(paged, expected, `paged query: ${query}`);
+    };
+
+    it('returns exactly the matching messages for 300 random queries in Mailpit\'s search language, whole and in pages', async () => {
+      await fc.assert(fc.asyncProperty(mailpitQueryArb, fc.constantFrom(undefined, 'Pacific/Auckland', 'America/New_York', 'Not/AZone'), async (query, tz) => {
+        await agrees(parseMailpitSearch(query, tz === undefined ? {} : { tz }), `${query} (tz ${tz})`);
+      }), { numRuns: 300, seed: 20261201 });
+    });
+
     it('returns exactly the matching messages for 400 random queries, whole and in pages', async () => {
       await fc.assert(fc.asyncProperty(queryArb, async (query) => {
-        const filter = parseQuery(query);
-        const expected = stored.filter((m) => matches(filter, m)).sort(newestFirst).map((m) => m.id);
-        const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).records.map((m) => m.id);
-        assert.deepEqual(actual, expected, `query: ${query}`);
-        // Small pages from each page's last position must add up to the same sequence.
-        const paged: string[] = [];
-        let after: MessagePosition | null = null;
-        for (;;) {
-          const page: MessageRecord[] = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 7, after })).records;
-          paged.push(...page.map((m) => m.id));
-          const last = page.at(-1);
-          if (page.length < 7 || !last) break;
-          after = { receivedAt: last.receivedAt, id: last.id };
-        }
-        assert.deepEqual(paged, expected, `paged query: ${query}`);
+        await agrees(parseQuery(query), query);
       }), { numRuns: 400, seed: 20261121 });
     });
 
@@ -214,11 +254,77 @@ for (const factory of searchPlanFactories) {
       assert.deepEqual(await found('subject:"y "'), []);
     });
 
+    it('selects what each Mailpit operator and its q spelling select, row by row: to: versus addressed:, drops, dates in a tz', async () => {
+      const headers = (subject: string, h: Partial<Record<'from' | 'to' | 'cc' | 'bcc' | 'replyTo' | 'messageId', string>> & { recipients: string[] }, extra: Partial<MessageRecord>) => {
+        const base = aMessage('ws_q', 'inb_mailpit', {
+          subject, from: h.from ?? 'ana@x.test', envelopeFrom: 'bounce@x.test', to: h.to ?? '', cc: h.cc ?? '', messageId: h.messageId ?? '', recipients: h.recipients,
+          read: false, tags: [], attachmentCount: 0, inlineCount: 0, size: 500, ...extra,
+        });
+        return { ...base, search: searchFields({ ...base, bcc: h.bcc ?? '', replyTo: h.replyTo ?? '' }, searchBody(`body of ${subject}`, '')) };
+      };
+      const messages = [
+        headers('one', { to: 'Bob <bob@x.test>', cc: 'carol@x.test', replyTo: 'help@x.test', messageId: '<m1@x.test>', recipients: ['bob@x.test', 'carol@x.test', 'dan@x.test'] },
+          { attachmentCount: 2, inlineCount: 1, size: 4000, read: true, receivedAt: new Date('2026-11-19T10:00:00Z') }),
+        headers('two', { from: 'bob@x.test', to: 'carol@x.test', messageId: '<m2@x.test>', recipients: ['carol@x.test'] },
+          { attachmentCount: 1, tags: ['qa'], receivedAt: new Date('2026-11-19T12:00:00Z') }),
+        headers('three', { to: 'team@x.test', bcc: 'bob@x.test', recipients: ['team@x.test', 'bob@x.test'] }, { receivedAt: new Date('2026-11-20T09:00:00Z') }),
+        headers('four', { to: 'team@x.test', replyTo: 'Bob <bob@x.test>', recipients: ['team@x.test'] }, { receivedAt: new Date('2026-11-21T09:00:00Z') }),
+      ];
+      for (const record of messages) await insertOne(under.backend.captures, record, UNLIMITED);
+      const selected = async (filter: QueryNode) => {
+        const found = (await under.backend.messages.list('ws_q', 'inb_mailpit', { filter, limit: 100, after: null })).records.map((m) => m.subject);
+        assert.deepEqual(found, messages.filter((m) => matches(filter, m)).sort(newestFirst).map((m) => m.subject), 'the matcher agrees');
+        return found.sort();
+      };
+      // [Mailpit query, the same in q, what both select]
+      const rows: [string, string, string[]][] = [
+        ['to:bob', 'to-header:bob', ['one']],
+        ['addressed:bob', 'addressed:bob', ['four', 'one', 'three', 'two']],
+        ['from:bob', 'from:bob', ['two']],
+        ['cc:carol', 'cc:carol', ['one']],
+        ['bcc:dan', 'bcc:dan', ['one']],
+        ['bcc:bob', 'bcc:bob', ['three']],
+        ['reply-to:bob', 'reply-to:bob', ['four']],
+        ['reply-to:<help@x.test>', 'reply-to:help@x.test', ['one']],
+        ['message-id:<m1@x.test>', 'message-id:m1@x.test', ['one']],
+        ['subject:tw', 'subject:tw', ['two']],
+        ['tag:QA', 'tag:qa', ['two']],
+        ['is:read', 'is:read', ['one']],
+        ['is:unread', 'is:unread', ['four', 'three', 'two']],
+        ['is:tagged', 'is:tagged', ['two']],
+        ['has:attachments', 'has:attachment', ['one', 'two']],
+        ['has:inline', 'has:inline', ['one']],
+        ['larger:1k', 'larger:1k', ['one']],
+        ['smaller:0.5kb', 'smaller:512', ['four', 'three', 'two']],
+        ['"body of t"', '"body of t"', ['three', 'two']],
+        ['-to:bob !has:inline', '-to-header:bob -has:inline', ['four', 'three', 'two']],
+        ['-addressed:bob', '-addressed:bob', []],
+        ['to: from:<> subject: tag: "<>" -<>', '', ['four', 'one', 'three', 'two']],
+        ['after:someday before:2026-02-30 from:bob', 'from:bob', ['two']],
+        ['is:starred', '"is:starred"', []],
+        ['larger:1g', '"larger:1g"', []],
+        ['after:2026-11-20', 'after:2026-11-20T00:00:00Z', ['four', 'three']],
+        ['before:2026-11-19T12:00:00Z', 'before:2026-11-19T12:00:00.001Z', ['one', 'two']],
+      ];
+      for (const [mailpit, q, expected] of rows) {
+        assert.deepEqual(await selected(parseMailpitSearch(mailpit)), expected, `Mailpit: ${mailpit}`);
+        assert.deepEqual(await selected(parseQuery(q)), expected, `q: ${q}`);
+      }
+      // 2026-11-20 in Auckland began at 11:00 UTC on the 19th; in New York it begins at 05:00 UTC on the 20th.
+      assert.deepEqual(await selected(parseMailpitSearch('after:2026-11-20', { tz: 'Pacific/Auckland' })), ['four', 'three', 'two']);
+      assert.deepEqual(await selected(parseMailpitSearch('before:"2026-11-20 04:00"', { tz: 'America/New_York' })), ['one', 'three', 'two']);
+    });
+
     it('selects a non-trivial share of messages, so the agreement means something', async () => {
-      const samples = ['alpha', 'école', '"weekly report"', 'is:unread', 'tag:urgent', 'larger:2k', 'from:beta', 'ab'];
+      const samples = ['alpha', 'école', '"weekly report"', 'is:unread', 'tag:urgent', 'larger:2k', 'from:beta', 'ab',
+        'to-header:gamma', 'cc:report', 'bcc:reset', 'bcc:alpha', 'reply-to:beta', 'addressed:weekly', 'message-id:report', 'has:inline'];
       for (const query of samples) {
         const count = stored.filter((m) => matches(parseQuery(query), m)).length;
         assert.ok(count > 0 && count < stored.length, `${query} selects ${count} of ${stored.length}`);
+      }
+      for (const query of ['to:gamma', 'addressed:alpha', 'message-id:<alpha.4711@x.test>', '-has:inlines', 'after:"20 Nov 2026"']) {
+        const count = stored.filter((m) => matches(parseMailpitSearch(query), m)).length;
+        assert.ok(count > 0 && count < stored.length, `Mailpit's ${query} selects ${count} of ${stored.length}`);
       }
     });
   });

@@ -142,6 +142,8 @@ describe(`Mailpit API: boundaries and bad input (${testProfile()} profile)`, fun
     for (const path of lenient) assert.equal((await call(path, auth)).status, 200, path);
     const refused: [string, Init, number | number[]][] = [
       ['/api/v1/messages?start=9999&limit=50', {}, 400],
+      [`/api/v1/search?query=${encodeURIComponent(Array.from({ length: 17 }, (_, i) => `word${i}`).join(' '))}`, {}, 400],
+      [`/api/v1/message/latest?query=${encodeURIComponent('a b c d e f')}`, {}, 400],
       [`/api/v1/search?query=${'a'.repeat(2001)}`, {}, 400],
       [`/api/v1/message/${'x'.repeat(101)}`, {}, 400],
       ['/api/v1/message/%E0%A4%A', {}, [400, 404]],
@@ -179,6 +181,42 @@ describe(`Mailpit API: boundaries and bad input (${testProfile()} profile)`, fun
   it('keeps /v1 and the dashboard\'s API to their own credentials: Basic for an inbox is not a /v1 key', async () => {
     const response = await call('/v1/workspace', basic(sharedA.id, keyA));
     assert.equal(response.status, 401);
+  });
+});
+
+describe(`Mailpit API: the workspace's rate limit (${testProfile()} profile)`, function () {
+  this.timeout(120_000);
+  const plans = JSON.stringify({ slow: { requests_per_second: 2 } });
+  let server: StartedServer;
+
+  before(async () => {
+    server = await startServer({ env: { SANDBOX_PLANS: plans } });
+  });
+
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('holds Mailpit requests to the workspace\'s requests_per_second: past it, 429 in plain text with Retry-After; another workspace is unaffected', async () => {
+    const slow = createWorkspace(server.dataDir, uniqueName('slow-a'), 'slow', { SANDBOX_PLANS: plans }).key.key;
+    const other = createWorkspace(server.dataDir, uniqueName('slow-b'), 'slow', { SANDBOX_PLANS: plans }).key.key;
+    const [inbox, otherInbox] = [await createInbox(new ApiClient(server.httpUrl, slow)), await createInbox(new ApiClient(server.httpUrl, other))];
+    const watch = watchMailpitAnswers(server.httpUrl);
+    try {
+      const burst = await Promise.all(Array.from({ length: 10 }, () => fetch(`${server.httpUrl}/api/v1/messages`, { headers: { authorization: basic(inbox.id, slow) } })));
+      const limited = burst.filter((response) => response.status === 429);
+      assert.ok(limited.length >= 1, `no 429 among ${burst.map((response) => response.status).join(',')}`);
+      assert.ok(burst.every((response) => response.status === 200 || response.status === 429));
+      for (const response of limited) {
+        assert.match(response.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+        assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);
+        assert.match(await response.text(), /requests per second/);
+      }
+      assert.equal((await fetch(`${server.httpUrl}/api/v1/messages`, { headers: { authorization: basic(otherInbox.id, other) } })).status, 200);
+      assert.deepEqual(watch.failures, []);
+    } finally {
+      watch.stop();
+    }
   });
 });
 

@@ -3,7 +3,10 @@
 // slash, read on fetch, `latest` with `query`, bulk read and delete without IDs, plain-text errors, 200 on success).
 // Every answer is checked against mailpit-api.yaml as it arrives.
 import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import path from 'node:path';
 import { MailpitClient } from 'mailpit-api';
+import { PROJECT_ROOT } from '../../src/project-root.js';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson, MessageSummaryJson } from '../support/api-json.js';
 import { expectOk } from '../support/envelope.js';
@@ -11,7 +14,7 @@ import { createInbox } from '../support/inboxes.js';
 import { watchMailpitAnswers, type MailpitAnswerWatch } from '../support/mailpit-contract.js';
 import { testProfile } from '../support/profile.js';
 import { startServer, type StartedServer } from '../support/server.js';
-import { credentialsOf, rejection, sendMails, smtpTransport } from '../support/smtp.js';
+import { credentialsOf, rejection, sendMails, sendRaw, smtpTransport, storedId } from '../support/smtp.js';
 
 /** A 1×1 PNG. */
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -47,7 +50,8 @@ describe(`Mailpit API: the mailpit-api client (${testProfile()} profile)`, funct
   const v1Summary = async (id: string) => expectOk<MessageSummaryJson[]>(await api.get(`/v1/inboxes/${inbox.id}/messages?limit=200`)).find((m) => m.id === id);
 
   before(async () => {
-    server = await startServer();
+    // Without spamd, whatever the environment names: sa-check is then absent, as in Mailpit without SpamAssassin.
+    server = await startServer({ env: { SANDBOX_SPAMD_URL: '' } });
     api = new ApiClient(server.httpUrl, server.defaultKey);
     [inbox, other] = [await createInbox(api), await createInbox(api)];
     watch = watchMailpitAnswers(server.httpUrl);
@@ -323,6 +327,50 @@ describe(`Mailpit API under SANDBOX_BASE_PATH (${testProfile()} profile)`, funct
       assert.equal(outside.status, 404, 'nothing is served outside the base path');
       assert.deepEqual(watch.failures, []);
     } finally {
+      watch.stop();
+    }
+  });
+});
+
+describe(`Mailpit API: the SpamAssassin check (${testProfile()} profile)`, function () {
+  this.timeout(120_000);
+  let server: StartedServer;
+  let unreachable: StartedServer;
+
+  before(async () => {
+    const spamd = process.env.SANDBOX_SPAMD_URL;
+    assert.ok(spamd, 'SANDBOX_SPAMD_URL is not set: start spamd with eval "$(scripts/services/up spamd)" (npm test does it)');
+    // A port nothing listens on: spamd cannot be asked.
+    [server, unreachable] = await Promise.all([startServer({ env: { SANDBOX_SPAMD_URL: spamd } }), startServer({ env: { SANDBOX_SPAMD_URL: '127.0.0.1:9' } })]);
+  });
+
+  after(async () => {
+    await Promise.all([server?.stop(), unreachable?.stop()]);
+  });
+
+  const gtubeIn = async (target: StartedServer) => {
+    const inbox = await createInbox(new ApiClient(target.httpUrl, target.defaultKey));
+    const gtube = fs.readFileSync(path.join(PROJECT_ROOT, 'test/fixtures/spamd/gtube.eml'));
+    const id = storedId((await sendRaw(credentialsOf(inbox), gtube, { from: 'spammer@example.com', to: ['victim@example.com'] })).response);
+    return { id, mailpit: new MailpitClient(target.httpUrl, { auth: { username: inbox.id, password: target.defaultKey! } }) };
+  };
+
+  it('gives spamd\'s verdict in Mailpit\'s fields, and spamd out of reach in Error with a 200, as Mailpit does', async () => {
+    const watch = watchMailpitAnswers(server.httpUrl);
+    const unreachableWatch = watchMailpitAnswers(unreachable.httpUrl);
+    try {
+      const { id, mailpit } = await gtubeIn(server);
+      const verdict = await mailpit.spamAssassinCheck(id);
+      assert.equal(verdict.IsSpam, true);
+      assert.equal(verdict.Error, '');
+      assert.ok(verdict.Rules?.some((rule) => rule.Name === 'GTUBE'));
+      const out = await gtubeIn(unreachable);
+      const failed = await out.mailpit.spamAssassinCheck(out.id);
+      assert.equal(failed.IsSpam, false);
+      assert.match(failed.Error, /spamd/);
+      assert.deepEqual([...watch.failures, ...unreachableWatch.failures], []);
+    } finally {
+      unreachableWatch.stop();
       watch.stop();
     }
   });

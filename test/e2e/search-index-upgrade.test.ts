@@ -22,16 +22,27 @@ const olderTemplate = (format: number) => path.join(PROJECT_ROOT, `test/fixtures
 
 type Source = Record<string, string>;
 
+/** The fields the template of `format` maps: a document it held had no others, its mapping being strict. */
+const fieldsOf = (format: number) =>
+  new Set(Object.keys((JSON.parse(fs.readFileSync(olderTemplate(format), 'utf8')) as { template: { mappings: { properties: object } } }).template.mappings.properties));
+
+const onlyFields = (fields: Set<string>, source: Source): Source => Object.fromEntries(Object.entries(source).filter(([field]) => fields.has(field)));
+
 /**
  * Turns the namespace's index into what a version writing `format` left: its template, and the documents as they were
  * (each as `asStored` makes it from this version's).
  */
 async function leaveIndexInFormat(names: ClusterNames, config: Config, format: number, asStored: (source: Source) => Source): Promise<void> {
+  await leaveIndexAs(names, config, JSON.parse(fs.readFileSync(olderTemplate(format), 'utf8')) as Record<string, unknown>, asStored);
+}
+
+/** The same with the template an older version applied, whatever its format. */
+async function leaveIndexAs(names: ClusterNames, config: Config, older: Record<string, unknown>, asStored: (source: Source) => Source): Promise<void> {
+  const format = (older as { template: { mappings: { _meta?: { search_document_format?: number } } } }).template.mappings._meta?.search_document_format ?? 1;
   const client = createElasticsearchClient(config.elasticsearchUrl);
   try {
     const hits = (await client.search<Source>({ index: names.messagesAlias, size: 100 })).hits.hits;
     assert.ok(hits.length > 0);
-    const older = JSON.parse(fs.readFileSync(olderTemplate(format), 'utf8')) as Record<string, unknown>;
     await client.indices.delete({ index: names.firstMessagesIndex });
     await client.indices.putIndexTemplate({ name: names.messagesTemplate, ...older, index_patterns: [names.messagesIndexPattern] });
     await client.indices.create({ index: names.firstMessagesIndex, aliases: { [names.messagesAlias]: { is_write_index: true } } });
@@ -78,8 +89,8 @@ describeCluster('search index upgrade (scripts/reindex)', function () {
 
     // Turn the index into what format 1 left: its template's mapping, search texts without padding. Fields added since
     // (the snippet, codes, link details) were never in its documents: its mapping is strict.
-    const format1Fields = new Set(Object.keys((JSON.parse(fs.readFileSync(olderTemplate(1), 'utf8')) as { template: { mappings: { properties: object } } }).template.mappings.properties));
-    await leaveIndexInFormat(names, config, 1, (source) => Object.fromEntries(Object.entries(source).filter(([field]) => format1Fields.has(field)).map(([field, value]) =>
+    const format1Fields = fieldsOf(1);
+    await leaveIndexInFormat(names, config, 1, (source) => Object.fromEntries(Object.entries(onlyFields(format1Fields, source)).map(([field, value]) =>
       [field, field.startsWith('search_') ? value.slice(0, -END_PADDING.length) : value])));
 
     await assert.rejects(startServer({ dataDir }), refusal(1));
@@ -115,7 +126,9 @@ describeCluster('search index upgrade (scripts/reindex)', function () {
     assert.equal(listed.length, 6);
     await server.stop();
 
-    await leaveIndexInFormat(names, config, 2, (source) => source);
+    // Its documents are this version's but for the fields added since (the header search fields, the inline count).
+    const format2Fields = fieldsOf(2);
+    await leaveIndexInFormat(names, config, 2, (source) => onlyFields(format2Fields, source));
     await assert.rejects(startServer({ dataDir }), refusal(2));
     reindex(dataDir, env, config.namespace, 6);
 
@@ -133,6 +146,42 @@ describeCluster('search index upgrade (scripts/reindex)', function () {
       assert.deepEqual((await listMessages(api, inbox.id)).map((m) => m.id), listed, 'newest first, as before');
       assert.deepEqual((await listMessages(api, inbox.id, 'odd')).map((m) => m.id), listed.filter((id) => [1, 3, 5].includes(ids.indexOf(id))));
       assert.deepEqual((await detailOf(api, ids[2]!)).tags, ['kept'], 'tags are kept');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('reads documents of this format written before the header search fields were, which scripts/reindex then adds', async () => {
+    const { dataDir, env, config, names } = freshNamespace();
+    let server = await startServer({ dataDir });
+    const key = server.defaultKey!;
+    let api = new ApiClient(server.httpUrl, key);
+    const inbox = await createInbox(api);
+    const [id] = await sendMails(credentialsOf(inbox), [{ from: 'app@upgrade.test', to: 'me@upgrade.test', replyTo: 'help@upgrade.test', subject: 'Before', text: 'body' }]);
+    await server.stop();
+
+    // The template without the fields added since, as the version before applied it, and its documents without them.
+    const current = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'search-mappings/messages.template.json'), 'utf8')) as { template: { mappings: { properties: Record<string, unknown> } } };
+    const added = ['inline_count', 'search_to', 'search_cc', 'search_bcc', 'search_reply_to', 'search_message_id'];
+    for (const field of added) delete current.template.mappings.properties[field];
+    await leaveIndexAs(names, config, current, (source) => onlyFields(new Set(Object.keys(current.template.mappings.properties)), source));
+
+    const found = async (q: string) => (await listMessages(api, inbox.id, q)).map((m) => m.id);
+    server = await startServer({ dataDir });
+    try {
+      api = new ApiClient(server.httpUrl, key);
+      assert.deepEqual(await found('subject:before'), [id]);
+      assert.deepEqual(await found('reply-to:help'), [], 'not until reindexed');
+      assert.deepEqual(await found('-has:inline'), [id]);
+    } finally {
+      await server.stop();
+    }
+    reindex(dataDir, env, config.namespace, 1);
+    server = await startServer({ dataDir });
+    try {
+      api = new ApiClient(server.httpUrl, key);
+      assert.deepEqual(await found('reply-to:help'), [id]);
+      assert.deepEqual(await found('to-header:me@upgrade'), [id]);
     } finally {
       await server.stop();
     }

@@ -1,5 +1,6 @@
 // Deriving searchable fields from raw bytes, and flagging MIME that mailparser would silently tolerate.
 import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
 import { parseEmail } from '../../src/mime/parse-email.js';
 import { extractLinks, LINK_DETAILS_KEPT } from '../../src/mime/extract-links.js';
 
@@ -134,5 +135,14 @@ describe('extractLinks', () => {
   it('keeps http(s) only, unique, in order of appearance', () => {
     const html = '<a href="https://a.test/1">1</a><a href="ftp://x">f</a><area href="http://b.test/2"><a href=" https://a.test/1 ">again</a>';
     assert.deepEqual(extractLinks(html, 'also https://c.test/3 and https://a.test/1'), ['https://a.test/1', 'http://b.test/2', 'https://c.test/3']);
+  });
+});
+
+describe('parseEmail fields for Mailpit\'s search', () => {
+  it('reads Bcc and Reply-To for search, and counts the parts shown inline among the attachments', async () => {
+    const inline = await parseEmail(fs.readFileSync(new URL('../fixtures/eml/mixed-attachment-inline.eml', import.meta.url)));
+    assert.deepEqual([inline.attachmentCount, inline.inlineCount], [2, 1]);
+    const headers = await parseEmail(crlf(['From: a@x.test', 'Bcc: Dan <dan@x.test>', 'Reply-To: Help <help@x.test>', 'Subject: s', '', 'body', '']));
+    assert.deepEqual([headers.bcc, headers.replyTo, headers.inlineCount], ['"Dan" <dan@x.test>', '"Help" <help@x.test>', 0]);
   });
 });

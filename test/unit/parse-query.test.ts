@@ -71,6 +71,20 @@ describe('parseQuery', () => {
     assert.deepEqual(parseQuery('To:Bob'), text('bob', ['recipients']));
   });
 
+  it('searches one header each with to-header:, cc:, bcc:, reply-to: and message-id:, every address header with addressed:', () => {
+    assert.deepEqual(parseQuery('to-header:bob'), text('bob', ['to']));
+    assert.deepEqual(parseQuery('CC:Carol'), text('carol', ['cc']));
+    assert.deepEqual(parseQuery('bcc:dan'), text('dan', ['bcc']));
+    assert.deepEqual(parseQuery('reply-to:"Help Desk"'), text('help desk', ['replyTo']));
+    assert.deepEqual(parseQuery('message-id:<ABC@x.test>'), text('<abc@x.test>', ['messageId']));
+    assert.deepEqual(parseQuery('addressed:eve'), text('eve', ['sender', 'to', 'cc', 'bcc', 'replyTo']));
+    assert.deepEqual(parseQuery('-addressed:eve'), { kind: 'not', child: text('eve', ['sender', 'to', 'cc', 'bcc', 'replyTo']) });
+    assert.deepEqual(parseQuery('has:inline'), { kind: 'has_inline' });
+    assert.deepEqual(parseQuery('HAS:Inlines'), { kind: 'has_inline' });
+    invalidAt('cc:', 1, /needs a value/);
+    invalidAt('x addressed:""', 3, /addressed:/);
+  });
+
   it('reads sizes with 1024-based units, decimals and an optional b', () => {
     const size = (q: string) => (parseQuery(q) as { bytes: number }).bytes;
     assert.equal(size('larger:500'), 500);

@@ -1,6 +1,6 @@
-// The content pool's scheduling between workspaces: captures never wait behind reads nor small captures behind large
-// ones, reads take turns between workspaces within a cap per workspace, parts come out of one parse, and thumbnails
-// keep to the pixel limit.
+// The content pool's scheduling between workspaces: captures never wait behind reads, small captures behind large
+// ones, nor small reads behind large reads or thumbnails; reads take turns between workspaces within a cap per
+// workspace, parts come out of one parse, and thumbnails keep to the pixel limit.
 import { strict as assert } from 'node:assert';
 import sharp from 'sharp';
 import { ContentPool, type ContentPoolOptions } from '../../../src/content/content-pool.js';
@@ -18,6 +18,14 @@ const plain = Buffer.from('From: a@example.test\r\nTo: b@example.test\r\nSubject
 
 const poolWith = (options: Partial<ContentPoolOptions>) =>
   new ContentPool({ threads: 2, idleMs: 30_000, taskTimeoutMs: 60_000, memoryMb: 512, readsPerWorkspace: 16, thumbnailMaxPixels: 40_000_000, thumbnailConcurrency: 1, thumbnailMemoryMb: 512, ...options });
+
+/**
+ * Starts the two threads' workers and the large reads' one, by giving each lane a task at once: a worker's start (it
+ * loads the MIME stack, seconds on a busy machine) would otherwise count against the task a test times.
+ */
+const startEveryWorker = async (pool: ContentPool) => {
+  await Promise.all([pool.analyze('ws_warm', plain), pool.analyze('ws_warm', plain), pool.view('ws_warm', { size: 10 * 1024 * 1024, read: async () => plain })]);
+};
 
 describe('ContentPool lanes', function () {
   this.timeout(120_000);
@@ -45,6 +53,7 @@ describe('ContentPool lanes', function () {
   it('parses one large capture at a time on two workers, so a small capture of another workspace does not wait behind them', async () => {
     // 5.9 MB of 100,000 links: each analysis takes a second or more (or stops at the time limit), and the message is still captured.
     pool = poolWith({ taskTimeoutMs: 4000 });
+    await startEveryWorker(pool);
     const large = shape('links-100000');
     const finished: string[] = [];
     const captures = Array.from({ length: 3 }, (_, index) => pool.analyze('ws_large', large).then(() => finished.push(`large ${index}`)));
@@ -83,6 +92,34 @@ describe('ContentPool lanes', function () {
     const rest = [read('ws_a', 'a2'), read('ws_a', 'a3'), read('ws_a', 'a4'), read('ws_b', 'b1')];
     await Promise.all([first, ...rest]);
     assert.deepEqual(order, ['a1', 'a2', 'b1', 'a3', 'a4'], 'b1, queued last, ran as soon as it was its workspace\'s turn');
+  });
+
+  it('answers a small read while another workspace\'s large read holds its worker, and large reads take turns of their own', async () => {
+    pool = poolWith({ taskTimeoutMs: 5000 });
+    await startEveryWorker(pool);
+    const slow = shape('nested-div-25mb');
+    const finished: string[] = [];
+    const large = ['ws_large', 'ws_other_large'].map((workspace) => pool.view(workspace, slow).then(() => finished.push(workspace), () => finished.push(workspace)));
+    await pollUntil(async () => pool.stats().running === 1, 10_000, 'the first large read to start');
+    assert.deepEqual(pool.stats(), { running: 1, waiting: 1 }, 'one large read runs, the other waits for it');
+    const small = await pool.view('ws_small', plain);
+    finished.push('ws_small');
+    assert.ok(!(small instanceof Error));
+    await Promise.all(large);
+    assert.deepEqual(finished, ['ws_small', 'ws_large', 'ws_other_large'], 'the small read did not wait behind the large ones');
+  });
+
+  it('answers a read while a thumbnail is being made: a decode holds no worker of the read lane', async () => {
+    pool = poolWith({});
+    assert.ok(!((await pool.view('ws_reader', plain)) instanceof Error), 'a first read starts the worker');
+    const image = await sharp({ create: { width: 900, height: 900, channels: 3, background: { r: 9, g: 99, b: 199 } } }).jpeg().toBuffer();
+    const finished: string[] = [];
+    const thumbnail = pool.thumbnail('ws_images', image).then(() => finished.push('thumbnail'));
+    await pollUntil(async () => pool.stats().running === 1, 10_000, 'the thumbnail\'s process to start');
+    assert.ok(!((await pool.view('ws_reader', plain)) instanceof Error));
+    finished.push('read');
+    await thumbnail;
+    assert.deepEqual(finished, ['read', 'thumbnail'], 'the read was answered before the thumbnail\'s process was done');
   });
 
   it('takes the HTML body and every attachment out of one parse, and counts tasks by kind', async () => {

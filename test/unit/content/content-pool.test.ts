@@ -71,30 +71,6 @@ describe('ContentPool', function () {
     for (const view of views) assert.ok(!(view instanceof Error) && view.links[0] === 'https://example.test/reset');
   });
 
-  it('lets a small read in while another workspace\'s large read holds its worker, and large reads take turns of their own', async () => {
-    pool = poolWith({ threads: 2, taskTimeoutMs: 5000, memoryMb: 256 });
-    const asked: string[] = [];
-    let release: (raw: Buffer) => void = () => undefined;
-    const large = { size: 10 * 1024 * 1024, read: () => {
-      asked.push('large');
-      return new Promise<Buffer>((resolve) => (release = resolve));
-    } };
-    const first = pool.view('ws_large', large);
-    const secondLarge = pool.view('ws_other_large', { size: large.size, read: async () => {
-      asked.push('second large');
-      return plain;
-    } });
-    const small = await pool.view(WORKSPACE, { size: plain.length, read: async () => {
-      asked.push('small');
-      return plain;
-    } });
-    assert.ok(!(small instanceof Error) && small.links[0] === 'https://example.test/reset', 'the small read was answered while the large one held its worker');
-    assert.deepEqual(asked, ['large', 'small'], 'the second large read waits for the first, the small one does not');
-    release(plain);
-    await Promise.all([first, secondLarge]);
-    assert.deepEqual(asked, ['large', 'small', 'second large']);
-  });
-
   it('runs a check\'s step on a worker: the links to check, the first `limit` of them and how many there are', async () => {
     pool = poolWith({ threads: 1, taskTimeoutMs: 5000, memoryMb: 256 });
     const findLinks = contentStep<typeof checkableLinks>(import.meta.url, '../../../src/mime/message-view', 'checkableLinks');

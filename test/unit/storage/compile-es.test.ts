@@ -80,4 +80,12 @@ describe('compileEs', () => {
     assert.ok(outer <= 20 && deepestInner <= 20, `outer ${outer}, inner ${deepestInner}`);
     assert.match(JSON.stringify(compileEs(node)), /"wrapper"/);
   });
+
+  it('searches each header on its own field, addressed: on all of them, and has:inline on the inline count', () => {
+    assert.deepEqual(compileEs({ kind: 'text', fields: ['to'], needle: 'bob' }), { match_phrase: { search_to: { query: 'bob' } } });
+    assert.deepEqual(compileEs({ kind: 'text', fields: ['messageId'], needle: 'x' }), { prefix: { search_message_id: { value: 'x' } } });
+    const addressed = compileEs({ kind: 'text', fields: ['sender', 'to', 'cc', 'bcc', 'replyTo'], needle: 'eve' });
+    assert.deepEqual(addressed.bool?.should, ['search_sender', 'search_to', 'search_cc', 'search_bcc', 'search_reply_to'].map((field) => ({ match_phrase: { [field]: { query: 'eve' } } })));
+    assert.deepEqual(compileEs({ kind: 'has_inline' }), { range: { inline_count: { gt: 0 } } });
+  });
 });
