@@ -1,8 +1,8 @@
 // What a change to messages announces: the inbox and the messages where the change knows them, `cleared` for an
 // emptied inbox, and `pruned` where it cannot say which messages changed.
 import { strict as assert } from 'node:assert';
-import { announcementsOf, MAX_ANNOUNCED_IDS } from '../../src/services/realtime/change-announcements.js';
-import type { ChangeResult, MessageChange, MessageSelection } from '../../src/storage/ports.js';
+import { announcementsOf, announcingChanges, MAX_ANNOUNCED_IDS } from '../../src/services/realtime/change-announcements.js';
+import type { BusEvent, ChangeResult, MessageChange, MessageIndex, MessageSelection } from '../../src/storage/ports.js';
 
 const WS = 'ws_1';
 const result = (deletedIds: string[] = [], affected = Math.max(1, deletedIds.length)): ChangeResult => ({ affected, deletedIds });
@@ -32,5 +32,22 @@ describe('announcementsOf', () => {
       { inboxId: 'inb_2', kind: 'deleted', messageIds: ['m2'] },
     ]);
     assert.deepEqual(changes({ filter: { kind: 'read', value: true } }, { kind: 'delete' }, result(['m1'])), [{ inboxId: null, kind: 'pruned' }], 'retention: a query over the workspace');
+  });
+
+  it('announces through the index a change that altered something, and a renamed tag as pruned over the workspace', async () => {
+    const published: BusEvent[] = [];
+    const index = {
+      getMany: async () => [{ id: 'm1', inboxId: 'inb_1' }],
+      change: async (_selection: MessageSelection, change: MessageChange) => result(change.kind === 'delete' ? ['m1'] : [], change.kind === 'delete' ? 1 : 0),
+      renameTag: async () => 3,
+      latestArrival: async () => 7,
+    } as unknown as MessageIndex;
+    const announced = announcingChanges(index, { publish: async (event) => void published.push(event) }, (error) => assert.fail(String(error)));
+    await announced.change({ workspaceId: WS, ids: ['m1'] }, { kind: 'read', value: true });
+    assert.equal(published.length, 0, 'a change that altered nothing is not announced');
+    await announced.change({ workspaceId: WS, ids: ['m1'] }, { kind: 'delete' });
+    await announced.renameTag(WS, 'a', 'b');
+    assert.equal(await announced.latestArrival(WS, 'inb_1'), 7, 'every other method is the index\'s own');
+    assert.deepEqual(published.map((event) => event.type === 'messages.changed' && [event.inboxId, event.change.kind]), [['inb_1', 'deleted'], [null, 'pruned']]);
   });
 });
