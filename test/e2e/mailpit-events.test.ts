@@ -3,6 +3,7 @@
 // deletions change, and `stats` after them; the stream is one inbox's, authenticated as the Mailpit API is, bounded
 // with the workspace's other event streams, and closed to other sites' pages.
 import { strict as assert } from 'node:assert';
+import http from 'node:http';
 import nodemailer from 'nodemailer';
 import WebSocket from 'ws';
 import { createWorkspace } from '../support/admin.js';
@@ -10,8 +11,8 @@ import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { pollUntil } from '../support/poll.js';
-import { testProfile } from '../support/profile.js';
-import { startServer, type StartedServer } from '../support/server.js';
+import { describeCluster, testProfile } from '../support/profile.js';
+import { startServer, tempDataDir, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails, storedId } from '../support/smtp.js';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -138,6 +139,8 @@ describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile
     // A read by the /v1 API is announced too, from whichever service makes the change.
     assert.equal((await api.request('PUT', `/v1/messages/${second}/read`, { body: { read: true } })).status, 200);
     await client.next('the /v1 read update', (frame) => frame.Type === 'update' && frame.Data?.ID === second && frame.Data?.Read === true);
+    assert.equal((await mailpit('PUT', '/api/v1/tags', { IDs: [second], Tags: ['urgent'] })).status, 200);
+    await client.next('the tags update', (frame) => frame.Type === 'update' && frame.Data?.ID === second && JSON.stringify(frame.Data?.Tags) === '["urgent"]');
 
     assert.equal((await mailpit('DELETE', '/api/v1/messages', { IDs: [first] })).status, 200);
     await client.next('the deletion', (frame) => frame.Type === 'delete' && frame.Data?.ID === first);
@@ -185,7 +188,10 @@ describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile
     assert.ok(!stranger.frames.some(isNew(id!)), 'the stranger heard of another workspace\'s message');
   });
 
-  it('refuses a page of another site, and answers one of its own origin', async function () {
+  it('refuses a page of another site and a rebinding Host, and answers a page of its own origin', async function () {
+    const rebinding = await refusal(EventClient.open(eventsUrl, { authorization: basic(inbox.id, key), host: 'evil.example' }));
+    assert.equal(rebinding.status, 421);
+    assert.match(rebinding.body, /does not answer to the Host 'evil\.example'/);
     const foreign = await refusal(EventClient.open(eventsUrl, { authorization: basic(inbox.id, key), origin: 'https://evil.example' }));
     assert.equal(foreign.status, 403);
     assert.match(foreign.body, /Origin header 'https:\/\/evil\.example' is not this service's origin .*a page of another site may not open this WebSocket/);
@@ -214,6 +220,29 @@ describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile
     // Naming any other inbox without credentials is refused.
     const named = await refusal(EventClient.open(eventsUrl, { 'x-sandbox-inbox': inbox.id }));
     assert.equal(named.status, 401);
+  });
+
+  it('closes a client that sends a frame larger than 1 KiB with 1009, and answers a malformed handshake 400', async function () {
+    const client = await open({ authorization: basic(inbox.id, key) });
+    const closed = new Promise<number>((resolve) => client.socket.once('close', (code) => resolve(code)));
+    client.socket.send('x'.repeat(64 * 1024));
+    assert.equal(await closed, 1009);
+
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(eventsUrl.replace(/^ws/, 'http'), {
+        headers: { authorization: basic(inbox.id, key), connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '8' },
+      });
+      request.once('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      });
+      request.once('upgrade', () => reject(new Error('the malformed handshake was upgraded')));
+      request.once('error', reject);
+      request.end();
+    });
+    assert.equal(answer.status, 400);
+    assert.match(answer.body, /needs a Sec-WebSocket-Key and Sec-WebSocket-Version: 13/);
   });
 
   it('answers a plain GET of /api/events with a 400 naming what is wrong', async function () {
@@ -247,5 +276,41 @@ describe(`Mailpit events under SANDBOX_BASE_PATH (${testProfile()} profile)`, fu
       await client.close();
     }
     assert.equal((await refusal(EventClient.open(`${base}/api/events`, { authorization: basic(inbox.id, key) }))).status, 404);
+  });
+});
+
+describeCluster('Mailpit events across two nodes', function () {
+  this.timeout(120_000);
+  let nodeA: StartedServer;
+  let nodeB: StartedServer;
+
+  before(async function () {
+    // One data dir is one namespace: both nodes share every index, bucket and Redis key.
+    const dataDir = tempDataDir();
+    nodeA = await startServer({ dataDir, env: { SANDBOX_NODE_ID: 'mailpit-events-a' } });
+    nodeB = await startServer({ dataDir, env: { SANDBOX_NODE_ID: 'mailpit-events-b' } });
+  });
+
+  after(async function () {
+    await nodeA?.stop();
+    await nodeB?.stop();
+  });
+
+  it('tells a stream on node B of a capture, a read and a deletion made on node A', async function () {
+    const key = nodeA.defaultKey!;
+    const inbox = await createInbox(new ApiClient(nodeA.httpUrl, key), uniqueName('two-nodes'));
+    const authorization = basic(inbox.id, key);
+    const client = await EventClient.open(`${nodeB.httpUrl.replace(/^http/, 'ws')}/api/events`, { authorization });
+    try {
+      const [id] = await sendMails({ ...credentialsOf(inbox), port: nodeA.smtpPort }, [{ from: 'a@two.example', to: 'b@two.example', subject: 'captured on A', text: 'x' }]);
+      await client.next('the capture of node A', isNew(id!));
+      const onA = (method: string, body: unknown) => fetch(`${nodeA.httpUrl}/api/v1/messages`, { method, body: JSON.stringify(body), headers: { authorization, 'content-type': 'application/json' } });
+      assert.equal((await onA('PUT', { IDs: [id], Read: true })).status, 200);
+      await client.next('the read on node A', (frame) => frame.Type === 'update' && frame.Data?.ID === id && frame.Data?.Read === true);
+      assert.equal((await onA('DELETE', { IDs: [id] })).status, 200);
+      await client.next('the deletion on node A', (frame) => frame.Type === 'delete' && frame.Data?.ID === id);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -85,8 +85,16 @@ class EventSocket {
   private closed = false;
   private answeredPing = true;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Stops the watch of the inbox, which gives its place among the workspace's streams back. */
+  private stopWatching: () => void = () => undefined;
 
-  constructor(private readonly deps: Pick<MailpitEventsDeps, 'heartbeatMs' | 'maxMs' | 'version'>, private readonly stop: () => void) {}
+  constructor(private readonly deps: Pick<MailpitEventsDeps, 'heartbeatMs' | 'maxMs' | 'version'>) {}
+
+  watching(stop: () => void): void {
+    // Closed already (the node began shutting down during the watch's start): the place goes back at once.
+    if (this.closed) return stop();
+    this.stopWatching = stop;
+  }
 
   readonly tell = (item: ActivityItem): void => {
     if (item.kind === 'closed') return this.close(1001, 'the server is shutting down; connect again');
@@ -124,7 +132,7 @@ class EventSocket {
     if (!this.closed) {
       this.closed = true;
       for (const timer of this.timers) clearTimeout(timer);
-      this.stop();
+      this.stopWatching();
     }
     if (this.socket && code !== undefined && this.socket.readyState === this.socket.OPEN) this.socket.close(code, reason);
   }
@@ -142,9 +150,8 @@ export function mailpitEvents(deps: MailpitEventsDeps): Middleware {
       // Only a key makes the connection an authenticated one; the open inbox's carry no credentials.
       if (access.via === 'key') deps.connectionAuthenticated(ctx.req.socket);
       await enforceRateLimit(deps.rateLimiter, deps.workspaces, access.workspace);
-      let stopWatching = () => undefined as void;
-      stream = new EventSocket(deps, () => stopWatching());
-      stopWatching = await deps.activity.watch(access.workspace.id, access.inbox.id, stream.tell);
+      stream = new EventSocket(deps);
+      stream.watching(await deps.activity.watch(access.workspace.id, access.inbox.id, stream.tell));
     } catch (thrown) {
       const error = toAppError(thrown);
       await pauseBeforeRefusal(ctx.req.socket, error, deps.refusalPauseMs);

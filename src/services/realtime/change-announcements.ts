@@ -1,5 +1,5 @@
-// Announces on the bus each change to messages after they arrived (read state, tags, deletion), naming the inbox and
-// the messages where the change knows them, so the live views of every node (Mailpit's events) hear of it.
+// Announces on the bus each change to messages after they arrived (read state, tags, deletion, tag renames), naming
+// the inbox and the messages where the change knows them, so the live views of every node (Mailpit's events) hear it.
 import type { EventBus, MessageChange, MessageIndex, MessageSelection, MessagesChangedEvent, ChangeResult } from '../../storage/ports.js';
 
 /**
@@ -58,9 +58,16 @@ export function announcingChanges(index: MessageIndex, bus: Pick<EventBus, 'publ
     for (const event of announcementsOf(selection, requested, result, placed)) bus.publish(event).catch(onError);
     return result;
   };
+  // A renamed tag may be on messages of every inbox of the workspace: their views re-read.
+  const renameTag = async (workspaceId: string, from: string, to: string): Promise<number> => {
+    const touched = await index.renameTag(workspaceId, from, to);
+    if (touched > 0) bus.publish({ type: 'messages.changed', workspaceId, inboxId: null, change: { kind: 'pruned' } }).catch(onError);
+    return touched;
+  };
   return new Proxy(index, {
     get(target, property) {
       if (property === 'change') return change;
+      if (property === 'renameTag') return renameTag;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
