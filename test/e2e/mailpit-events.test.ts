@@ -3,7 +3,9 @@
 // deletions change, and `stats` after them; the stream is one inbox's, authenticated as the Mailpit API is, bounded
 // with the workspace's other event streams, and closed to other sites' pages.
 import { strict as assert } from 'node:assert';
+import crypto from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import nodemailer from 'nodemailer';
 import WebSocket from 'ws';
 import { createWorkspace } from '../support/admin.js';
@@ -276,6 +278,32 @@ describe(`Mailpit events under SANDBOX_BASE_PATH (${testProfile()} profile)`, fu
       await client.close();
     }
     assert.equal((await refusal(EventClient.open(`${base}/api/events`, { authorization: basic(inbox.id, key) }))).status, 404);
+  });
+});
+
+describe(`Mailpit events at shutdown (${testProfile()} profile)`, function () {
+  this.timeout(120_000);
+
+  it('ends a stream whose client never answers the close handshake, and the server stops cleanly within its grace', async function () {
+    const server = await startServer();
+    try {
+      const key = server.defaultKey!;
+      const inbox = await createInbox(new ApiClient(server.httpUrl, key), uniqueName('silent'));
+      // A client that completes the handshake and then reads nothing more: it never answers the server's close frame.
+      const socket = net.connect(Number(new URL(server.httpUrl).port), '127.0.0.1');
+      socket.write(['GET /api/events HTTP/1.1', `Host: ${new URL(server.httpUrl).host}`, 'Upgrade: websocket', 'Connection: Upgrade',
+        `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}`, 'Sec-WebSocket-Version: 13', `Authorization: ${basic(inbox.id, key)}`, '', ''].join('\r\n'));
+      const switched = await new Promise<string>((resolve, reject) => {
+        socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1').split('\r\n')[0]!));
+        socket.once('error', reject);
+      });
+      assert.equal(switched, 'HTTP/1.1 101 Switching Protocols');
+      socket.pause();
+      assert.equal(await server.stop(), 0, 'the server exited 0 within its shutdown grace (3 s here), the silent stream ended');
+      socket.destroy();
+    } finally {
+      await server.stop('SIGKILL');
+    }
   });
 });
 

@@ -78,6 +78,9 @@ function checkHandshake(ctx: Context, publicOrigin: string | null): Buffer {
   return head;
 }
 
+/** How long a client has to answer the server's close frame before its connection is cut. */
+const CLOSE_HANDSHAKE_MS = 1000;
+
 /** Sends the activity to the socket as it comes; frames that arrive before the handshake ends wait for it. */
 class EventSocket {
   private socket: WebSocket | null = null;
@@ -134,7 +137,12 @@ class EventSocket {
       for (const timer of this.timers) clearTimeout(timer);
       this.stopWatching();
     }
-    if (this.socket && code !== undefined && this.socket.readyState === this.socket.OPEN) this.socket.close(code, reason);
+    const socket = this.socket;
+    if (socket && code !== undefined && socket.readyState === socket.OPEN) {
+      socket.close(code, reason);
+      // A client that never answers the close frame would hold the connection for ws's 30 s, past a shutdown's grace.
+      setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_MS).unref();
+    }
   }
 }
 
