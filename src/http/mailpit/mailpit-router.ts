@@ -208,7 +208,9 @@ function validateBody(operation: CompiledOperation, body: unknown): void {
 async function handle(ctx: RouterContext<State>, operation: CompiledOperation, deps: MailpitApiDeps): Promise<void> {
   const { spec } = operation;
   const access = await deps.authenticator.authenticate(ctx.req.headers);
-  deps.connectionAuthenticated(ctx.req.socket);
+  // Only a key makes the connection an authenticated one: the open inbox's requests carry no credentials, and must not
+  // take the connections kept for clients that have them.
+  if (access.via === 'key') deps.connectionAuthenticated(ctx.req.socket);
   await enforceRateLimit(deps.rateLimiter, deps.workspaces, access.workspace);
   if (changesState(ctx.method)) {
     // Basic credentials a browser remembers, or none at all for the open inbox, must not let another site's page act.
