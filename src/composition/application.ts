@@ -73,7 +73,11 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
     const smtpPorts = await smtp.listen();
     const closeSmtp = teardown.add(() => smtp.close());
     if (config.openInbox && services.openInbox && smtpPorts.openInboxSmtpPort !== null) {
-      await announceOpenInbox(config.openInbox, services.openInbox, smtpPorts.openInboxSmtpPort, log);
+      const createInbox = async (workspaceId: string, name: string) => {
+        const workspace = await services.workspaces.requireWorkspace(workspaceId);
+        return services.inboxes.create(workspace, services.workspaces.planFor(workspace), name);
+      };
+      await announceOpenInbox(config.openInbox, services.openInbox, createInbox, smtpPorts.openInboxSmtpPort, log);
     }
 
     const admission = new HttpConnectionAdmission({

@@ -234,11 +234,13 @@ describe(`Mailpit API: the open inbox (${testProfile()} profile)`, function () {
   });
 
   it('answers requests without credentials for the named inbox only, and never reaches /v1 or another inbox', async () => {
-    const openName = uniqueName('open');
-    const server = await startServer({ env: { SANDBOX_OPEN_INBOX: `default/${openName}`, SANDBOX_OPEN_INBOX_SMTP_PORT: '0' } });
+    const [openWorkspace, openName] = [uniqueName('later'), uniqueName('open')];
+    const server = await startServer({ env: { SANDBOX_OPEN_INBOX: `${openWorkspace}/${openName}`, SANDBOX_OPEN_INBOX_SMTP_PORT: '0' } });
     const watch = watchMailpitAnswers(server.httpUrl);
     try {
-      const api = new ApiClient(server.httpUrl, server.defaultKey);
+      // The workspace is made after the start, so the server could not make the open inbox then.
+      const later = createWorkspace(server.dataDir, openWorkspace);
+      const api = new ApiClient(server.httpUrl, later.key.key);
       assert.equal((await fetch(`${server.httpUrl}/api/v1/messages`)).status, 401, 'until the inbox exists, nothing is open');
       const [open, closed] = [await createInbox(api, openName), await createInbox(api)];
       const [openId] = await sendMails(credentialsOf(open), [{ from: 'a@open.test', to: 'b@open.test', subject: 'For the open inbox', text: 'x' }]) as [string];
@@ -254,7 +256,7 @@ describe(`Mailpit API: the open inbox (${testProfile()} profile)`, function () {
       assert.equal(naming.status, 401, 'naming another inbox without credentials');
       expectError(await api.withKey(null).get('/v1/inboxes'), 401, 'unauthorized');
       expectError(await api.withKey(null).get(`/v1/inboxes/${open.id}/messages`), 401, 'unauthorized');
-      const withKey = new MailpitClient(server.httpUrl, { auth: { username: closed.name, password: server.defaultKey! } });
+      const withKey = new MailpitClient(server.httpUrl, { auth: { username: closed.name, password: later.key.key } });
       assert.deepEqual((await withKey.listMessages()).messages.map((m) => m.ID), [closedId], 'credentials still reach their own inbox');
       const closedMessages = expectOk<MessageSummaryJson[]>(await api.get(`/v1/inboxes/${closed.id}/messages`));
       assert.equal(closedMessages[0]!.read, false, 'the open inbox\'s bulk read did not reach it');

@@ -88,6 +88,7 @@ describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile
   let inbox: InboxWithCredentialsJson;
   let eventsUrl: string;
   const openName = uniqueName('open');
+  const openWorkspace = uniqueName('later');
   const clients: EventClient[] = [];
 
   const open = async (headers: Record<string, string>) => {
@@ -100,7 +101,7 @@ describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile
   });
 
   before(async function () {
-    server = await startServer({ env: { SANDBOX_STREAMS_PER_WORKSPACE: String(STREAMS), SANDBOX_OPEN_INBOX: `default/${openName}`, SANDBOX_OPEN_INBOX_SMTP_PORT: '0' } });
+    server = await startServer({ env: { SANDBOX_STREAMS_PER_WORKSPACE: String(STREAMS), SANDBOX_OPEN_INBOX: `${openWorkspace}/${openName}`, SANDBOX_OPEN_INBOX_SMTP_PORT: '0' } });
     key = server.defaultKey!;
     api = new ApiClient(server.httpUrl, key);
     inbox = await createInbox(api, uniqueName('events'));
@@ -207,7 +208,8 @@ describe(`Mailpit events: the WebSocket at /api/events (${testProfile()} profile
     const wrong = await refusal(EventClient.open(eventsUrl, { authorization: basic(inbox.id, 'sbx_api_wrong') }));
     assert.equal(wrong.status, 401);
 
-    await createInbox(api, openName);
+    // The open inbox's workspace is made after the start, so the server could not make the inbox then.
+    await createInbox(new ApiClient(server.httpUrl, createWorkspace(server.dataDir, openWorkspace).key.key), openName);
     let anonymous: EventClient | null = null;
     await pollUntil(async () => {
       anonymous = await EventClient.open(eventsUrl).catch(() => null);

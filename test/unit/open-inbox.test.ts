@@ -72,4 +72,30 @@ describe('OpenInbox', () => {
     clock = 1000;
     assert.equal((await open.current()).id, 'inb_new', 'an inbox made again under the name is found once the memo lapses');
   });
+
+  it('makes the inbox it names by workspace and name when that workspace has none, and never one named by id or of a missing workspace', async () => {
+    const inboxes: Inbox[] = [];
+    const backing = store([workspace(WS, 'default')], inboxes);
+    const made: string[] = [];
+    const create = async (workspaceId: string, name: string) => {
+      made.push(`${workspaceId}/${name}`);
+      inboxes.push(inbox('inb_made', workspaceId, name));
+    };
+    const ensured = await openInbox('default/mailpit', backing).ensure(create);
+    assert.deepEqual([ensured.inbox.id, ensured.created, made], ['inb_made', true, [`${WS}/mailpit`]]);
+    assert.deepEqual(await openInbox('default/mailpit', backing).ensure(create).then(({ created }) => created), false, 'found the next time');
+    await assert.rejects(openInbox(INBOX, backing).ensure(create), refusedWith(/no inbox has the id/));
+    await assert.rejects(openInbox('nowhere/mailpit', backing).ensure(create), refusedWith(/no workspace has the id or name 'nowhere'/));
+    assert.equal(made.length, 1, 'nothing made for an id or a missing workspace');
+  });
+
+  it('takes an inbox another node made meanwhile (already_exists) as made', async () => {
+    const inboxes: Inbox[] = [];
+    const backing = store([workspace(WS, 'default')], inboxes);
+    const ensured = await openInbox('default/mailpit', backing).ensure(async (workspaceId, name) => {
+      inboxes.push(inbox('inb_theirs', workspaceId, name));
+      throw new AppError('already_exists', `an inbox named '${name}' already exists in this workspace`);
+    });
+    assert.equal(ensured.inbox.id, 'inb_theirs');
+  });
 });

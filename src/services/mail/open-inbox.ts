@@ -48,6 +48,26 @@ export class OpenInbox {
     }
   }
 
+  /**
+   * The inbox, made first when it is named by workspace and name and that workspace has none of the name: a fresh
+   * server or container given SANDBOX_OPEN_INBOX=default/mailpit takes mail with no step before it, as Mailpit does.
+   * An inbox named by id is never made (ids are not chosen), nor one whose workspace is missing or ambiguous.
+   * `create` answers already_exists when another node made it first, which is as good.
+   */
+  async ensure(create: (workspaceId: string, name: string) => Promise<unknown>): Promise<{ inbox: Inbox; created: boolean }> {
+    try {
+      return { inbox: await this.current(), created: false };
+    } catch (error) {
+      const named = this.config.inbox;
+      if (!(error instanceof AppError && error.code === 'not_found') || named.kind === 'id') throw error;
+      await create(await this.workspaceId(named.workspace), named.inboxName).catch((refusal: unknown) => {
+        if (!(refusal instanceof AppError && refusal.code === 'already_exists')) throw refusal;
+      });
+      this.missing = null;
+      return { inbox: await this.current(), created: true };
+    }
+  }
+
   private async lookUp(): Promise<Inbox> {
     const named = this.config.inbox;
     if (named.kind === 'id') {
