@@ -44,7 +44,7 @@ const MOST_IDS_DELETED = LONGEST_SEARCH_LIMIT;
 
 const inboxId = z.string().min(1).max(100).describe('The inbox id (inb_…), from list_inboxes');
 const messageId = z.string().min(1).max(100);
-const query = z.string().min(1).max(2000).describe('A search expression: from:, to:, subject:, has:code, is:unread, tag:, after:, OR, parentheses, - to negate; bare words search the text');
+const query = z.string().min(1).max(2000).describe('A search expression: from:, to:, cc:, bcc:, reply-to:, addressed: (any address header), message-id:, subject:, has:code, has:attachment, has:inline, is:unread, tag:, after:, before:, larger:, OR, parentheses, - to negate; bare words search the text');
 const waitWindow = {
   timeout_seconds: z.number().int().min(1).max(LONGEST_WAIT_SECONDS).default(DEFAULT_WAIT_SECONDS)
     .describe(`How long to wait for it to arrive, 1 to ${LONGEST_WAIT_SECONDS} seconds (default ${DEFAULT_WAIT_SECONDS})`),

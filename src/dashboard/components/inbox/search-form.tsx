@@ -65,7 +65,7 @@ export function SearchForm(props: { filters: MessageFilters; onSearch: (filters:
         </div>
         <button type="submit">Apply search</button>
       </div>
-      <p class="hint" id="message-search-hint">The q language: words, "phrases", from:, to:, subject:, tag:, is:unread, has:attachment, after:2026-11-20, OR, -term.</p>
+      <p class="hint" id="message-search-hint">The q language: words, "phrases", from:, to:, cc:, addressed:, subject:, tag:, is:unread, has:attachment, has:code, after:2026-11-20, OR, -term.</p>
       <div class="chips" role="group" aria-label="Filters">
         {FILTER_NAMES.map((name) => chips[name] === undefined ? (
           <button key={name} type="button" class="chip" aria-label={`Add a ${name} filter`} onClick={() => setChip(name, '')}>+ {name}</button>
