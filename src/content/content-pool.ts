@@ -15,7 +15,7 @@ import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { ComposedBody, SendDialect } from '../mime/compose-message.js';
 import { cutShortSentence } from '../domain/analysis-outcome.js';
-import type { AnalyzeTagRules, ContentResults, ContentStep, ContentTask, ThumbnailOutcome } from './content-tasks.js';
+import type { AnalyzeTagRules, ContentResults, ContentStep, ContentTask, ThumbnailOutcome, WarmTask } from './content-tasks.js';
 import { NOT_A_RASTER_IMAGE, rasterFormatOf } from './raster-format.js';
 import { ThumbnailProcesses } from './thumbnail-processes.js';
 
@@ -119,8 +119,10 @@ export const contentPoolFor = (
   });
 
 export class ContentPool {
-  private readonly pool: Piscina<ContentTask, unknown>;
+  private readonly pool: Piscina<ContentTask | WarmTask, unknown>;
   private readonly running = new Set<Watched>();
+  /** A worker is being started ahead of need (keepSpareWorker). */
+  private warming = false;
   private watchdog: NodeJS.Timeout | null = null;
   /** Captures may use every worker; they take turns between workspaces, without a cap per workspace. */
   private readonly captures: FairGate;
@@ -355,6 +357,20 @@ export class ContentPool {
   private watch(watched: Watched): void {
     this.running.add(watched);
     this.watchdog ??= setInterval(() => this.enforceTimeLimits(), WATCHDOG_TICK_MS);
+    this.keepSpareWorker();
+  }
+
+  /**
+   * Starts a worker ahead of need once every started one has a task: a worker's start (it loads the MIME stack) takes
+   * half a second or more on a busy machine, and the next task, a small read of one tenant behind another tenant's
+   * captures say, would wait that out. Idle workers still stop after SANDBOX_THREAD_IDLE_MS.
+   */
+  private keepSpareWorker(): void {
+    if (this.warming || this.running.size < this.pool.threads.length || this.pool.threads.length >= this.pool.options.maxThreads) return;
+    this.warming = true;
+    void this.pool.run({ kind: 'warm' }).catch(() => undefined).finally(() => {
+      this.warming = false;
+    });
   }
 
   private unwatch(watched: Watched): void {

@@ -36,6 +36,11 @@ export type ContentTask =
   /** raw: a send request's JSON body, not a message. */
   | (TaskBase & { kind: 'composeMessage'; dialect: SendDialect });
 
+/** No work: it starts a worker ahead of need (ContentPool keeps one spare while every started worker is busy). */
+export interface WarmTask {
+  kind: 'warm';
+}
+
 /**
  * A function of a message's bytes that a message check runs on a content worker: named by its module and export rather
  * than listed here, so that a new check brings its own work without touching the pool. `Args` and `Output` must survive

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { ComposedBody } from '../mime/compose-message.js';
-import type { ContentResults, ContentTask } from './content-tasks.js';
+import type { ContentResults, ContentTask, WarmTask } from './content-tasks.js';
 
 /** The composed message travels back moved, not copied: it may be tens of MB, and the event loop would pay the copy. */
 function transferringMessage(body: ComposedBody): ComposedBody {
@@ -35,7 +35,9 @@ async function loadStepModule(url: string): Promise<Record<string, unknown>> {
   return import(url) as Promise<Record<string, unknown>>;
 }
 
-export default async function runContentTask(task: ContentTask): Promise<ContentResults[ContentTask['kind']]> {
+export default async function runContentTask(task: ContentTask | WarmTask): Promise<ContentResults[ContentTask['kind']] | null> {
+  // The modules above are loaded: this worker is ready for the next task.
+  if (task.kind === 'warm') return null;
   Atomics.store(new BigInt64Array(task.started), 0, BigInt(Date.now()));
   // Structured cloning delivers a plain Uint8Array; the parsers want a Buffer over the same memory.
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);

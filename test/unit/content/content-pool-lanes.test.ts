@@ -122,6 +122,16 @@ describe('ContentPool lanes', function () {
     assert.deepEqual(finished, ['read', 'thumbnail'], 'the read was answered before the thumbnail\'s process was done');
   });
 
+  it('starts a spare worker once every started one has a task, so the next task does not wait for a worker to start', async () => {
+    pool = poolWith({ taskTimeoutMs: 5000 });
+    const slow = shape('links-100000');
+    // A large capture and a large read: the one of each lane that may run, a worker each.
+    const tasks = [pool.analyze('ws_large', slow), pool.view('ws_reader', slow)];
+    await pollUntil(async () => pool.stats().running === 2, 10_000, 'the capture and the read to run');
+    await pollUntil(async () => pool.threads.length === 3, 10_000, 'a third worker to be started before any task needs it');
+    await Promise.all(tasks);
+  });
+
   it('takes the HTML body and every attachment out of one parse, and counts tasks by kind', async () => {
     pool = poolWith({});
     const raw = Buffer.from([
