@@ -9,15 +9,14 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import sharp from 'sharp';
 import YAML from 'yaml';
-import { loadConfig } from '../src/config.js';
 import { PROJECT_ROOT } from '../src/project-root.js';
-import { purgeClusterNamespace } from '../src/storage/cluster/purge-namespace.js';
 import { ApiClient } from '../test/support/api-client.js';
 import { createInbox } from '../test/support/inboxes.js';
-import { profileEnv, testProfile } from '../test/support/profile.js';
+import { testProfile } from '../test/support/profile.js';
 import { startServer, type StartedServer } from '../test/support/server.js';
 import { credentialsOf, smtpTransport } from '../test/support/smtp.js';
 import { ensureMailpit, MAILPIT_VERSION, startMailpit, type Mailpit } from './support/mailpit.js';
+import { removeScratchData } from '../test/support/scratch-data.js';
 
 const progress = (line: string) => process.stderr.write(`[conformance:mailpit] ${line}\n`);
 
@@ -393,8 +392,7 @@ async function main(): Promise<void> {
     await mailpit.stop();
     if (server) {
       await server.stop();
-      if (testProfile() === 'cluster') await purgeClusterNamespace(loadConfig({ ...process.env, ...profileEnv(server.dataDir) }));
-      fs.rmSync(server.dataDir, { recursive: true, force: true });
+      await removeScratchData(server.dataDir);
     }
   }
 }

@@ -6,16 +6,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.js';
-import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import { ApiClient } from '../../test/support/api-client.js';
 import { createInbox } from '../../test/support/inboxes.js';
 import { writeMbox } from '../../test/support/mbox.js';
-import { profileEnv, testProfile } from '../../test/support/profile.js';
+import { testProfile } from '../../test/support/profile.js';
 import { startServer } from '../../test/support/server.js';
 import { runAdminImport } from './admin-import.js';
 import { writeCorpusMbox } from './corpus.js';
 import { loadAverage, positiveInt, round } from './measure.js';
+import { removeScratchData } from '../../test/support/scratch-data.js';
 
 const { values } = parseArgs({ options: { profile: { type: 'string' }, messages: { type: 'string' }, corpus: { type: 'string' }, concurrency: { type: 'string' } } });
 const profile = values.profile ?? process.env.SANDBOX_TEST_PROFILE ?? 'embedded';
@@ -74,7 +73,6 @@ try {
   }, null, 2));
 } finally {
   await server.stop();
-  if (testProfile() === 'cluster') await purgeClusterNamespace(loadConfig({ ...process.env, SANDBOX_DATA_DIR: server.dataDir, ...profileEnv(server.dataDir) }));
-  fs.rmSync(server.dataDir, { recursive: true, force: true });
+  await removeScratchData(server.dataDir);
   fs.rmSync(folder, { recursive: true, force: true });
 }

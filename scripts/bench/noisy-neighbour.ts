@@ -1,12 +1,10 @@
 // The noisy-neighbour bench (issues 23 and 35): tenant A attacks one way after another (heavy queries, tag rules, idle connections from one address or a few, signed downloads, slow webhooks, large transactions, huge JPEG and SVG thumbnails, big detail reads, MCP batches) while tenant B captures over SMTP, lists and reads its messages over HTTP, opens new connections and receives webhooks; prints per attack B's latencies and failures, B's worst API wait, B's webhook delay, the server's peak RSS and what A was answered, beside the targets (B never fails, waits under 0.5 s, RSS under 1 GB), as one JSON object; it asserts nothing. `npm run --silent bench:noisy-neighbour -- [--profile embedded|cluster] [--attacks heavy-queries,tag-rules,...] [--window-seconds 15]`.
 import { fork, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
-import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import { fitConnectionLimits, openFileLimit } from '../../src/services/operations/descriptor-budget.js';
 import { admin, createWorkspace } from '../../test/support/admin.js';
 import { ApiClient } from '../../test/support/api-client.js';
@@ -19,6 +17,7 @@ import { loadAverage, positiveInt, round, rssKb, sampleRss } from './measure.js'
 import { ATTACK_NAMES, makeAttack, type AttackName } from './noisy-neighbour-attack-list.js';
 import type { Attack, AttackOptions, Attacker } from './noisy-neighbour-attacks.js';
 import type { BystanderTarget, FromBystander, ToBystander, WindowFigures } from './noisy-neighbour-bystander.js';
+import { removeScratchData } from '../../test/support/scratch-data.js';
 
 /**
  * The server's settings for the bench: loopback webhook receivers, and a size limit that admits the 20 MiB
@@ -206,8 +205,7 @@ async function runOnServer(names: AttackName[], options: AttackOptions, baseline
   } finally {
     for (const [, attack] of attacks) await attack.dispose?.();
     await stopWithin(server);
-    if (testProfile() === 'cluster') await purgeClusterNamespace(loadConfig({ ...process.env, ...profileEnv(server.dataDir) }));
-    fs.rmSync(server.dataDir, { recursive: true, force: true });
+    await removeScratchData(server.dataDir);
   }
 }
 

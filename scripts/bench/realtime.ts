@@ -11,10 +11,8 @@ import { ApiClient, assertMatchesContract } from '../../test/support/api-client.
 import { createInbox, uniqueName } from '../../test/support/inboxes.js';
 import { startServer, type StartedServer } from '../../test/support/server.js';
 import { credentialsOf, smtpTransport, storedId } from '../../test/support/smtp.js';
-import { profileEnv, testProfile } from '../../test/support/profile.js';
-import { loadConfig } from '../../src/config.js';
-import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import { positiveInt, percentile, processCpuMs, round, rssKb } from './measure.js';
+import { removeScratchData } from '../../test/support/scratch-data.js';
 
 const PHASES = ['wait', 'sse', 'streams'] as const;
 type Phase = (typeof PHASES)[number];
@@ -410,8 +408,7 @@ async function main(): Promise<void> {
     if (failures.length > 0) process.exitCode = 1;
   } finally {
     await server.stop();
-    if (testProfile() === 'cluster') await purgeClusterNamespace(loadConfig({ ...process.env, ...profileEnv(server.dataDir) }));
-    fs.rmSync(server.dataDir, { recursive: true, force: true });
+    await removeScratchData(server.dataDir);
   }
 }
 

@@ -18,12 +18,10 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { ApiClient } from '../../test/support/api-client.js';
 import { startServer, type StartedServer } from '../../test/support/server.js';
-import { profileEnv, testProfile } from '../../test/support/profile.js';
-import { loadConfig } from '../../src/config.js';
-import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import { loadAverage, positiveInt, processCpuMs, round, rssKb, sampleRss, threadCpuMs } from './measure.js';
 import { benchMessageOf, driveSmtpLoad, MESSAGE_BYTES, MESSAGE_SHAPES, summarizeLoad, type MessageShape } from './smtp-load.js';
 import { runStallProbe, STALL_PROBE_MAX_MESSAGE_BYTES } from './stall-probe.js';
+import { removeScratchData } from '../../test/support/scratch-data.js';
 
 async function countMessages(api: ApiClient, inboxId: string): Promise<number> {
   let count = 0;
@@ -210,8 +208,7 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
     await webhooks?.close();
-    if (testProfile() === 'cluster') await purgeClusterNamespace(loadConfig({ ...process.env, ...profileEnv(server.dataDir) }));
-    fs.rmSync(server.dataDir, { recursive: true, force: true });
+    await removeScratchData(server.dataDir);
   }
 }
 

@@ -1,18 +1,15 @@
 // Compares this service with Mailpit v1.33.1 side by side on this machine: capture rate, latency and memory over plain SMTP + AUTH PLAIN, then search latency per query shape on the same corpus; run `npm run bench:vs-mailpit -- [--messages 2000] [--rounds 2] [--clients 4,16,64] [--search-sizes 20000,100000] [--search-runs 20] [--phase capture|search|all]`.
 // Mailpit is built once with `go install` (scripts/support/mailpit.ts). Our server is the built
 // dist (embedded profile; SANDBOX_TEST_PROFILE=cluster with the services up for the cluster profile).
-import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startServer, type StartedServer } from '../../test/support/server.js';
-import { profileEnv, testProfile } from '../../test/support/profile.js';
-import { loadConfig } from '../../src/config.js';
-import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import { loadAverage, percentile, positiveInt, processCpuMs, round, rssKb, sampleRss } from './measure.js';
 import { ensureMailpit, MAILPIT_VERSION, startMailpit, type Mailpit } from '../support/mailpit.js';
 import { buildBenchMessage, driveSmtpLoad, MESSAGE_BYTES, summarizeLoad, type LoadRun, type OutgoingMessage, type SmtpTarget } from './smtp-load.js';
+import { removeScratchData } from '../../test/support/scratch-data.js';
 
 const PHASES = ['capture', 'search', 'all'] as const;
 /** Clients loading the search corpus into each server. */
@@ -397,8 +394,7 @@ async function main(): Promise<void> {
     await mailpit.stop();
     if (server) {
       await server.stop();
-      if (testProfile() === 'cluster') await purgeClusterNamespace(loadConfig({ ...process.env, ...profileEnv(server.dataDir) }));
-      fs.rmSync(server.dataDir, { recursive: true, force: true });
+      await removeScratchData(server.dataDir);
     }
   }
 }
