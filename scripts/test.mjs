@@ -1,9 +1,9 @@
 // `npm test`: typecheck, lint, the layer check and unit tests once, then the contract, end-to-end and browser suites and
 // the Playwright fixture's suite on both profiles, with stages side by side wherever they do not wait on each other:
 // the services install and start while the checks run, and the two profiles' suites run together once their services
-// are up, the embedded profile's files two at a time and the cluster profile's three (package.json's test:suites;
-// SANDBOX_TEST_JOBS sets both): most of a suite's time is spent waiting on servers, browsers and Elasticsearch
-// refreshes, not on the CPU, and the cluster suite, the longer, runs on alone once the embedded one is done.
+// are up, each with its files two at a time (package.json's test:suites, SANDBOX_TEST_JOBS): most of a suite's time
+// is spent waiting on servers, browsers and Elasticsearch refreshes, not on the CPU; a third file at a time
+// overloads two cores and makes the run slower.
 // The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: they are
 // started with scripts/services/up (installing them the first time), and the run fails when they cannot start.
 // SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
@@ -95,17 +95,9 @@ const checks = (async () => {
   await run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
 })();
 
-/** Files each profile's suite runs at once, unless SANDBOX_TEST_JOBS says. */
-const SUITE_JOBS = { embedded: '2', cluster: '3' };
-
 /** One profile's suites, then its Playwright suite, once its services are up and the build is made. */
 async function profileSuites(profile, services, spamd) {
-  const env = services === null ? null : {
-    ...(spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL }),
-    ...services,
-    SANDBOX_TEST_PROFILE: profile,
-    SANDBOX_TEST_JOBS: process.env.SANDBOX_TEST_JOBS ?? SUITE_JOBS[profile],
-  };
+  const env = services === null ? null : { ...(spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL }), ...services, SANDBOX_TEST_PROFILE: profile };
   if (env === null) return;
   // After the checks: the unit tests' pools and timers are not raced by a profile's servers and browsers either.
   await Promise.all([build, checks]);
