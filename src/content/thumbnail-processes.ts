@@ -2,7 +2,6 @@
 // native, which no worker thread's limit reaches and which a terminated thread does not give back, while a process's
 // is capped by the kernel and returned the moment it exits. A process past the time limit is killed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
 import { AppError } from '../errors.js';
 import { workerFile } from '../worker-file.js';
 import type { ThumbnailChildMessage, ThumbnailRequest } from './thumbnail-child.js';
@@ -18,11 +17,7 @@ const NODE_ARGS = CHILD_FILE.endsWith('.ts') ? ['--import', 'tsx', CHILD_FILE] :
  * it fails to allocate: libvips answers an error, or the process dies. Both leave its memory to the system at once.
  */
 const LIMITED_EXEC = 'ulimit -d "$0" && exec "$@"';
-/**
- * A decode runs at the content workers' lower scheduling priority (Linux nice): on two cores it would otherwise take
- * the event loop's share of the CPU, and every request would wait behind it.
- */
-const CHILD_NICE = 10;
+
 
 export interface ThumbnailProcessLimits extends ThumbnailLimits {
   /** The process is killed this long after it was started (SANDBOX_PARSE_TIMEOUT_MS). */
@@ -72,12 +67,6 @@ export class ThumbnailProcesses {
         reject(new AppError('server_busy', `no thumbnail process could be started (${error.message}); retry after 1s`, { headers: { 'Retry-After': '1' }, cause: error }));
       });
       if (child.pid === undefined) return;
-      // The shell execs node in its place: the priority set on its pid holds for the decoder.
-      try {
-        os.setPriority(child.pid, CHILD_NICE);
-      } catch {
-        // Not allowed here (some containers): the decode runs at the server's priority, within the same limits.
-      }
       this.live.add(child);
       child.on('message', (message: ThumbnailChildMessage) => {
         if ('ready' in message && !ready) {
