@@ -20,7 +20,8 @@ import type { CaptureAdmission, CaptureTicket } from '../services/capture/captur
 import type { ContentPool } from '../content/content-pool.js';
 import { requestContext, type RequestState } from './request-context.js';
 import { pauseBeforeRefusal } from './refusal-pause.js';
-import { wellFormedHost, type HostCheck } from './host-allow-list.js';
+import type { HostCheck } from './host-allow-list.js';
+import { requestOrigin, socketEncrypted } from './request-origin.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
 import { enforceRateLimit } from './rate-limit.js';
@@ -166,11 +167,6 @@ function authorize(ctx: Context, spec: OperationSpec, principal: Principal, expe
   }
 }
 
-/** TLS on the request's own connection; ctx.secure would believe X-Forwarded-Proto, which the client may have written. */
-function socketEncrypted(ctx: Context): boolean {
-  return 'encrypted' in ctx.req.socket && ctx.req.socket.encrypted === true;
-}
-
 /** Behind a TLS-terminating proxy the request itself is plain http, but the browser's is not. */
 function browserEncrypted(ctx: Context, deps: HttpAppDeps): boolean {
   const secure = socketEncrypted(ctx) || (deps.publicOrigin?.startsWith('https:') ?? false);
@@ -309,16 +305,6 @@ function clientGone(ctx: Context): AbortSignal {
     if (!ctx.res.writableFinished) controller.abort(new AppError('invalid_request', 'the client closed the connection'));
   });
   return controller.signal;
-}
-
-/**
- * The origin the client reached, from its Host header, which must be a well-formed host (RFC 9110). Only without
- * SANDBOX_PUBLIC_URL, so never behind a trusted proxy: ctx.host and ctx.protocol would read X-Forwarded-Host and -Proto.
- */
-function requestOrigin(ctx: Context): string {
-  const host = ctx.get('host');
-  if (!wellFormedHost(host)) throw new AppError('invalid_request', `the Host header '${host.slice(0, 100)}' is not a valid host`);
-  return `${socketEncrypted(ctx) ? 'https' : 'http'}://${host}`;
 }
 
 /** Answers only the Host names the server is known by, before anything else looks at the request. */

@@ -9,7 +9,7 @@ import type { RateLimiter } from '../../storage/ports.js';
 import type { WorkspaceService } from '../../services/accounts/workspaces.js';
 import type { ActivityItem, InboxActivity } from '../../services/realtime/inbox-activity.js';
 import { foreignOriginRefusal } from '../csrf.js';
-import { wellFormedHost } from '../host-allow-list.js';
+import { expectedOrigin } from '../request-origin.js';
 import { upgradeHeadOf } from '../node-server.js';
 import { enforceRateLimit } from '../rate-limit.js';
 import { pauseBeforeRefusal } from '../refusal-pause.js';
@@ -44,14 +44,6 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /** Mailpit's clients send nothing; a frame is kept small so a stranger cannot make the server buffer much. */
 const MAX_CLIENT_FRAME_BYTES = 1024;
-
-function expectedOrigin(ctx: Context, publicOrigin: string | null): string {
-  if (publicOrigin !== null) return publicOrigin;
-  const host = ctx.get('host');
-  if (!wellFormedHost(host)) throw new AppError('invalid_request', `the Host header '${host.slice(0, 100)}' is not a valid host`);
-  const encrypted = 'encrypted' in ctx.req.socket && ctx.req.socket.encrypted === true;
-  return `${encrypted ? 'https' : 'http'}://${host}`;
-}
 
 /** A refusal in plain text, as the Mailpit API answers; the upgrade never happens and the connection ends. */
 function writeRefusal(ctx: Context, error: AppError): void {

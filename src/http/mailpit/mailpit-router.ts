@@ -17,7 +17,7 @@ import { changesState, foreignOriginRefusal } from '../csrf.js';
 import { JSON_BODY_LIMIT, readBody, readJsonBody } from '../json-body.js';
 import { enforceRateLimit } from '../rate-limit.js';
 import { pauseBeforeRefusal } from '../refusal-pause.js';
-import { wellFormedHost } from '../host-allow-list.js';
+import { expectedOrigin } from '../request-origin.js';
 import type { FileReply } from '../handler.js';
 import type { MailpitAccess, MailpitAuthenticator } from './mailpit-auth.js';
 
@@ -166,14 +166,6 @@ function clientGone(ctx: Context): AbortSignal {
     if (!ctx.res.writableFinished) controller.abort(new AppError('invalid_request', 'the client closed the connection'));
   });
   return controller.signal;
-}
-
-function expectedOrigin(ctx: Context, publicOrigin: string | null): string {
-  if (publicOrigin !== null) return publicOrigin;
-  const host = ctx.get('host');
-  if (!wellFormedHost(host)) throw new AppError('invalid_request', `the Host header '${host.slice(0, 100)}' is not a valid host`);
-  const encrypted = 'encrypted' in ctx.req.socket && ctx.req.socket.encrypted === true;
-  return `${encrypted ? 'https' : 'http'}://${host}`;
 }
 
 /** The body as its operation takes it; send's is a message in transfer, composed on a content worker. */
