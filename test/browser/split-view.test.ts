@@ -177,9 +177,13 @@ describe('split view: an inbox and its open message (browser)', function () {
     await messageHeading(subjectOf(deep)).waitFor();
     await pollUntil(async () => (await openRowText()).includes(subjectOf(deep)), 10_000, 'the open message\'s row');
     assert.ok(await row(subjectOf(deep)).isVisible());
-    const rowBox = await row(subjectOf(deep)).boundingBox();
-    const scrollerBox = await page.locator('.message-scroller').boundingBox();
-    assert.ok(rowBox && scrollerBox && rowBox.y >= scrollerBox.y - 1 && rowBox.y + rowBox.height <= scrollerBox.y + scrollerBox.height + 1, 'the row is in view');
+    // The list settles its scroll once the rows around the open one are measured, so the geometry is polled.
+    const rowInView = async () => {
+      const rowBox = await row(subjectOf(deep)).boundingBox();
+      const scrollerBox = await page.locator('.message-scroller').boundingBox();
+      return Boolean(rowBox && scrollerBox && rowBox.y >= scrollerBox.y - 1 && rowBox.y + rowBox.height <= scrollerBox.y + scrollerBox.height + 1);
+    };
+    await pollUntil(rowInView, 5_000, 'the open message\'s row to be wholly in view');
     await page.getByRole('heading', { level: 2, name: inbox.name }).waitFor();
   });
 

@@ -333,7 +333,9 @@ describe('durability: SIGTERM drains a DATA transfer under way', function () {
 
   before(async function () {
     this.timeout(45_000);
-    const server = await startServer();
+    // A grace long enough for a loaded machine: the probe below and the rest of the DATA must fit in it, and the
+    // server exits as soon as the transfer is stored, so a long grace costs nothing when all goes well.
+    const server = await startServer({ env: { SANDBOX_SHUTDOWN_GRACE_MS: '15000' } });
     first = server;
     dataDir = server.dataDir;
     const key = server.defaultKey;
@@ -386,7 +388,7 @@ describe('durability: SIGTERM drains a DATA transfer under way', function () {
       client.destroy();
     }
 
-    // A deadline, not a pause: the harness sets a 3 s grace period, and the server's own forced exit comes soon after it.
+    // A deadline, not a pause: the grace period above is 15 s, and the server's own forced exit comes soon after it.
     const exitCode = await Promise.race([exited, new Promise<'did not exit'>((resolve) => setTimeout(() => resolve('did not exit'), 20_000).unref())]);
     // A hung server must not share the data dir with the restarted one.
     if (exitCode === 'did not exit') await server.stop('SIGKILL');
