@@ -14,6 +14,7 @@ import { buildSmtp } from './smtp-server.js';
 import { buildHttp } from './http-app.js';
 import { startWorkers } from './workers.js';
 import { Teardown } from './teardown.js';
+import { LISTEN_BACKLOG } from '../domain/connection-caps.js';
 
 export interface ListeningAddresses {
   httpPort: number;
@@ -38,7 +39,7 @@ export interface Application {
 async function listenOn(server: NetServer, port: number, bind: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, bind, () => {
+    server.listen(port, bind, LISTEN_BACKLOG, () => {
       server.off('error', reject);
       resolve();
     });

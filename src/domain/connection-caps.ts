@@ -4,6 +4,14 @@
 // only part of the overall cap, each address a small part of that, and near the cap the oldest idle one of theirs
 // is closed to admit a newcomer, so a few addresses that open connections and say nothing cannot shut out everyone.
 
+/**
+ * The listen backlog of every front door (Linux caps it at net.core.somaxconn, 4096 by default). Evicted strangers
+ * come back together, and past Node's default of 511 the kernel drops the burst's SYNs: a newcomer caught in it
+ * waits a whole SYN retransmit (1 s) before it is even queued. The queue drains one connection per listener per
+ * event-loop turn (libuv), so what stays is a newcomer's wait behind the handshakes queued before its own.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 export interface ConnectionLimits {
   /** Connections open at once. */
   max: number;

@@ -8,7 +8,7 @@ import type { IngestPipeline } from '../ingest/ingest-message.js';
 import type { InboxService } from '../services/mail/inboxes.js';
 import type { CaptureAdmission, CaptureTicket } from '../services/capture/capture-admission.js';
 import { MessageSpool } from './message-spool.js';
-import { ConnectionCaps, type ConnectionCap, type ConnectionPlace } from '../domain/connection-caps.js';
+import { ConnectionCaps, LISTEN_BACKLOG, type ConnectionCap, type ConnectionPlace } from '../domain/connection-caps.js';
 import { addressKey } from '../domain/address-key.js';
 import type { TlsMaterial } from './tls-material.js';
 import type { CaptureObserver } from '../ingest/ingest-message.js';
@@ -218,7 +218,7 @@ export class SmtpCaptureServer {
   private bindServer(server: SMTPServer, port: number, bind: string): Promise<number> {
     return new Promise((resolve, reject) => {
       server.server.once('error', reject);
-      server.listen(port, bind, () => {
+      server.listen(port, bind, LISTEN_BACKLOG, () => {
         server.server.off('error', reject);
         resolve((server.server.address() as AddressInfo).port);
       });
