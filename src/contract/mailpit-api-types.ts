@@ -433,6 +433,46 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One frame of the `/api/events` WebSocket (see Events above) */
+        Event: components["schemas"]["NewEvent"] | components["schemas"]["UpdateEvent"] | components["schemas"]["DeleteEvent"] | components["schemas"]["ClearedEvent"] | components["schemas"]["StatsEvent"];
+        NewEvent: {
+            /** @constant */
+            Type: "new";
+            Data: components["schemas"]["MessageSummary"];
+        };
+        UpdateEvent: {
+            /** @constant */
+            Type: "update";
+            Data: {
+                ID: string;
+                Read: boolean;
+            } | {
+                ID: string;
+                Tags: string[];
+            };
+        };
+        DeleteEvent: {
+            /** @constant */
+            Type: "delete";
+            Data: {
+                ID: string;
+            };
+        };
+        /** @description `truncate`: the inbox was emptied; `prune`: retention removed messages */
+        ClearedEvent: {
+            /** @enum {unknown} */
+            Type: "truncate" | "prune";
+            Data: null;
+        };
+        StatsEvent: {
+            /** @constant */
+            Type: "stats";
+            Data: {
+                Total: number;
+                Unread: number;
+                Version: string;
+            };
+        };
         MessageIds: string[] | null;
         SearchQuery: string;
         Address: {

@@ -12,6 +12,7 @@ import { createWorkspace } from '../support/admin.js';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
+import { assertMailpitEvent } from '../support/mailpit-contract.js';
 import { pollUntil } from '../support/poll.js';
 import { describeCluster, testProfile } from '../support/profile.js';
 import { startServer, tempDataDir, type StartedServer } from '../support/server.js';
@@ -30,7 +31,11 @@ class EventClient {
   closed: { code: number; reason: string } | null = null;
 
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => this.frames.push(JSON.parse(String(data)) as MailpitFrame));
+    socket.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as MailpitFrame;
+      assertMailpitEvent(frame);
+      this.frames.push(frame);
+    });
     socket.on('close', (code, reason) => {
       this.closed = { code, reason: String(reason) };
     });

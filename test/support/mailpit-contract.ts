@@ -49,6 +49,16 @@ export function assertMailpitAnswer(method: string, pathname: string, status: nu
   assert.ok(validate(value), `${where} breaks mailpit-api.yaml: ${describeAjvError('response', validate.errors?.[0])}\n${body.toString().slice(0, 500)}`);
 }
 
+/** Fails unless `frame` is an Event of mailpit-api.yaml: one frame of the /api/events WebSocket. */
+export function assertMailpitEvent(frame: unknown): void {
+  let validate = validators.get('Event');
+  if (!validate) {
+    validate = compileSchema(ajv, { $ref: '#/components/schemas/Event' });
+    validators.set('Event', validate);
+  }
+  assert.ok(validate(frame), `an /api/events frame breaks mailpit-api.yaml: ${describeAjvError('frame', validate.errors?.[0])}\n${JSON.stringify(frame).slice(0, 500)}`);
+}
+
 export interface MailpitAnswerWatch {
   /** How many answers were checked. */
   readonly checked: number;

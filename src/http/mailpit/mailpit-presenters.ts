@@ -175,12 +175,7 @@ export function chaosTriggersJson(settings: ChaosSettingsInForce): Schemas['Chao
 }
 
 /** One frame of Mailpit's event stream (/api/events): its Type and, for each, the Data Mailpit sends with it. */
-export type MailpitEvent =
-  | { Type: 'new'; Data: Schemas['MessageSummary'] }
-  | { Type: 'update'; Data: { ID: string; Read: boolean } | { ID: string; Tags: string[] } }
-  | { Type: 'delete'; Data: { ID: string } }
-  | { Type: 'truncate' | 'prune'; Data: null }
-  | { Type: 'stats'; Data: { Total: number; Unread: number; Version: string } };
+export type MailpitEvent = Schemas['Event'];
 
 /** An inbox's activity as Mailpit's event: emptied is its truncate, an unknown set changed its prune. */
 export function mailpitEventJson(item: Exclude<ActivityItem, { kind: 'closed' }>, version: string): MailpitEvent {
