@@ -57,9 +57,10 @@ export interface ContentStep<Args extends unknown[], Output> {
 /**
  * A PNG, or why the image gets none (not a raster format on the allow-list, too many pixels, past the memory or time
  * limit, or not decodable): an answer, not a failure. Made in a thumbnail process rather than a worker (see
- * thumbnail-processes.ts).
+ * thumbnail-processes.ts). A refusal is `transient` when it says as much about the server's load as about the image:
+ * past the time limit.
  */
-export type ThumbnailOutcome = { thumbnail: Uint8Array } | { refused: string };
+export type ThumbnailOutcome = { thumbnail: Uint8Array } | { refused: string; transient?: true };
 
 export interface ContentResults {
   /** `ruleTags`: what the tag rules gave, when the task carried some. */

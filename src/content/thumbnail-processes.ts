@@ -84,7 +84,7 @@ export class ThumbnailProcesses {
         // Killed for the shutdown, not for anything the image did: nothing to keep of it.
         if (this.closed && !outcome) reject(shuttingDown());
         else if (outcome) resolve(outcome);
-        else if (timedOut) resolve({ refused: `was not made within ${timeoutMs / 1000} s (the time limit per task, SANDBOX_PARSE_TIMEOUT_MS): its decode was stopped` });
+        else if (timedOut) resolve({ refused: `was not made within ${timeoutMs / 1000} s (the time limit per task, SANDBOX_PARSE_TIMEOUT_MS): its decode was stopped`, transient: true });
         // A decode that ends its process is the image's doing: with allocations failing at the limit, most often that.
         else if (ready) resolve({ refused: `stopped its decoder (${signal ?? `exit code ${code}`}): decoding it needs more than the ${limits.memoryMb} MB of memory a thumbnail may use (SANDBOX_THUMBNAIL_MEMORY_MB), or it is malformed` });
         else reject(new AppError('internal_error', `the thumbnail process stopped before it was ready (${signal ?? `exit code ${code}`})`));

@@ -1,7 +1,8 @@
 // End to end, both profiles (issue 35): an SVG whose embedded PNG decodes to 1.1 GB is refused without decoding, as an
 // SVG or dressed as a PNG; a raster image whose decode passes the thumbnail memory limit is stopped with its process,
 // whose memory never was the server's; each refusal is kept beside the message, so retries, after a restart too, are
-// answered from it without decoding again.
+// answered from it without decoding again. A decode stopped at the time limit is refused for a while only (the load
+// of the moment may have caused it): retries meanwhile decode nothing, and nothing is kept beside the message.
 import { strict as assert } from 'node:assert';
 import sharp from 'sharp';
 import { ApiClient } from '../support/api-client.js';
@@ -12,6 +13,7 @@ import { detailOf } from '../support/messages.js';
 import { childProcesses, peakResidentMb } from '../support/processes.js';
 import { testProfile } from '../support/profile.js';
 import { parseExposition } from '../support/prometheus.js';
+import { pollUntil } from '../support/poll.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails, type SmtpCredentials } from '../support/smtp.js';
 
@@ -39,6 +41,8 @@ describe(`thumbnail bombs (${testProfile()} profile)`, function () {
   const start = async () => {
     server = await startServer({ dataDir: server?.dataDir, env: { SANDBOX_THUMBNAIL_MEMORY_MB: String(THUMBNAIL_MEMORY_MB) } });
     api = new ApiClient(server.httpUrl, key);
+    // The restarted server listens on other ports.
+    smtp = { ...smtp, port: server.smtpPort };
   };
   const serverPid = () => server.process.pid!;
   const thumbnailProcesses = () => childProcesses(serverPid(), 'thumbnail-child');
@@ -114,5 +118,30 @@ describe(`thumbnail bombs (${testProfile()} profile)`, function () {
     await start();
     assert.equal(expectError(await api.get(thumbUrl), 400, 'not_an_image', 'a retry after a restart'), messages[0]);
     assert.equal(await thumbnailsStarted(api), 0, 'the refusal kept in storage answered, with nothing decoded');
+  });
+
+  it('refuses a decode stopped at the time limit for a while only: retries decode nothing, and after a restart it is made', async () => {
+    const png = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+    const [id] = await sendMails(smtp, [{
+      from: 'app@thumbs.test', to: 'me@thumbs.test', subject: 'slow decode', text: 'see image',
+      attachments: [{ filename: 'photo.png', content: png, contentType: 'image/png' }],
+    }]);
+    const thumbUrl = (await detailOf(api, id!)).attachments[0]!.thumb_url!;
+    const started = await thumbnailsStarted(api);
+    // A decode that cannot finish, as on a machine too loaded to give it its time: its process is stopped at birth.
+    const asked = api.get(thumbUrl);
+    await pollUntil(async () => thumbnailProcesses().length > 0, 10_000, 'the thumbnail\'s process', 2);
+    for (const pid of thumbnailProcesses()) process.kill(pid, 'SIGSTOP');
+    const refused = expectError(await asked, 400, 'not_an_image', 'a decode past the time limit');
+    assert.match(refused, /attachment 0 \(image\/png\) has no thumbnail: it was not made within 5 s \(the time limit per task, SANDBOX_PARSE_TIMEOUT_MS\): its decode was stopped; it is tried again after 10 minutes/);
+    assert.equal(expectError(await api.get(thumbUrl), 400, 'not_an_image', 'a retry'), refused);
+    assert.equal(await thumbnailsStarted(api), started + 1, 'the retry was answered from memory, with nothing decoded');
+
+    await server.stop();
+    await start();
+    const made = await api.get(thumbUrl);
+    assert.equal(made.status, 200, 'after a restart the image is decoded again, and this time in time');
+    assert.equal(await sharp(made.bytes).metadata().then(({ width }) => width), 240);
+    assert.equal(await thumbnailsStarted(api), 1);
   });
 });

@@ -62,6 +62,15 @@ const MANIFEST_CACHE_CHARACTERS = 16 * 1024 * 1024;
 const VIEW_CACHE_CHARACTERS = 32 * 1024 * 1024;
 
 /**
+ * A thumbnail refused for its time limit is answered alike for this long without decoding again, then tried again:
+ * the limit says as much about the load at the time as about the image, so it is not kept beside the message for good,
+ * and a client asking again and again still costs one decode per this period (per node).
+ */
+const TRANSIENT_REFUSAL_MS = 10 * 60_000;
+/** Characters of transient refusals kept in memory: their sentences, a few hundred characters each. */
+const TRANSIENT_REFUSAL_CHARACTERS = 4 * 1024 * 1024;
+
+/**
  * A message this large has its raw source and kept parts read from storage in the workspace's turn for large reads
  * (one at a time per workspace, a few over all): copying megabytes out of storage, and then into a socket, holds the
  * event loop for tens of milliseconds each time.
@@ -116,6 +125,8 @@ export class MessageContentService {
   private readonly manifests = new WeightedLru<string, PartsManifest>(MANIFEST_CACHE_CHARACTERS);
   /** Thumbnails being made now, by blob key, so a burst of requests for one costs one decode. */
   private readonly thumbnailing = new Map<string, Promise<Buffer | { refused: string }>>();
+  /** Thumbnails refused for their time limit, by blob key, with when they may be tried again. */
+  private readonly transientRefusals = new WeightedLru<string, { refused: string; until: number }>(TRANSIENT_REFUSAL_CHARACTERS);
 
   constructor(
     private readonly messages: MessageService,
@@ -254,7 +265,8 @@ export class MessageContentService {
    * A PNG no larger than 240 pixels on either side, made once in the content pool and kept beside the raw message. An
    * attachment of another declared type, one whose bytes are not a PNG, JPEG, GIF or WebP, past the pixel limit, past
    * the memory or time limit, or that does not decode has none: 400 not_an_image, as for any other file. Why an image
-   * has none is kept in the thumbnail's place, so asking again is answered alike without decoding it again.
+   * has none is kept in the thumbnail's place, so asking again is answered alike without decoding it again; a refusal
+   * for the time limit is kept in memory for a while instead (TRANSIENT_REFUSAL_MS), then the image is tried again.
    */
   async thumbnail(workspaceId: string, id: string, index: number): Promise<FileContent> {
     const record = await this.messages.require(workspaceId, id);
@@ -277,11 +289,18 @@ export class MessageContentService {
     if (cached) return cached;
     const refusal = await this.blobs.get(refusalKey);
     if (refusal) return { refused: refusal.toString('utf8') };
+    const recent = this.transientRefusals.get(key);
+    if (recent && recent.until > Date.now()) return { refused: recent.refused };
     const attachment = await this.attachmentOf(record, index);
     if (!THUMBNAILABLE.test(attachment.contentType)) {
       return { refused: `attachment ${index} is ${attachment.contentType}; only ${RASTER_FORMATS_NAMED} images have thumbnails` };
     }
     const outcome = await this.pool.thumbnail(record.workspaceId, attachment.content);
+    if ('refused' in outcome && outcome.transient) {
+      const refused = `attachment ${index} (${attachment.contentType}) has no thumbnail: it ${outcome.refused}; it is tried again after ${TRANSIENT_REFUSAL_MS / 60_000} minutes`;
+      this.transientRefusals.set(key, { refused, until: Date.now() + TRANSIENT_REFUSAL_MS }, refused.length);
+      return { refused };
+    }
     const made = 'refused' in outcome
       ? { refused: `attachment ${index} (${attachment.contentType}) has no thumbnail: it ${outcome.refused}` }
       : Buffer.from(outcome.thumbnail.buffer, outcome.thumbnail.byteOffset, outcome.thumbnail.byteLength);
