@@ -71,8 +71,8 @@ describe('inboxes and the message list (browser)', function () {
   after(async function () {
     await browser?.close();
     await server?.stop();
-    // The shared clean-up hook has two minutes for every namespace of the run; removing the 100,000 messages' blobs
-    // from MinIO alone takes about three, so this suite removes its own namespace first.
+    // The shared clean-up hook has two minutes for every namespace of the run; this suite's 100,000 messages are
+    // removed with their own time limit first, so a slow clean-up is named here, not charged to every namespace.
     if (server && testProfile() === 'cluster') {
       this.timeout(10 * 60_000);
       await purgeClusterNamespace(loadConfig({ ...process.env, SANDBOX_DATA_DIR: server.dataDir, ...profileEnv(server.dataDir) }));
