@@ -6,6 +6,7 @@ import { cachedWarnings, checkReadiness, planWarnings } from '../services/operat
 import { SignedLinkThrottle } from '../services/files/signed-urls.js';
 import { createHttpApp } from '../http/app.js';
 import { DASHBOARD_ROOT, dashboardSite } from '../http/dashboard-site.js';
+import { apiReferenceSite } from '../http/api-reference-site.js';
 import { hostCheck, type HostCheck } from '../http/host-allow-list.js';
 import { workspaceHandlers } from '../http/routes/workspace.js';
 import { inboxHandlers } from '../http/routes/inboxes.js';
@@ -139,6 +140,8 @@ export function buildHttp(config: Readonly<Config>, services: Services, smtpPort
     // The web application (static files under a strict CSP) mounts here: a Koa middleware for the GETs outside /v1
     // and the operators' paths, run after the API's routes and before the 404 envelope.
     dashboard: dashboardSite({ root: DASHBOARD_ROOT, basePath: config.basePath }),
+    // openapi.yaml and mailpit-api.yaml, rendered at /docs/api and /docs/api/mailpit and served raw.
+    apiReference: apiReferenceSite({ basePath: config.basePath, publicBaseUrl: publicBaseUrl(config) }),
     // Mailpit's API (mailpit-api.yaml) at /api/v1/... and /view/..., for Mailpit's clients.
     mailpit,
     mailpitEvents: mailpitEvents({

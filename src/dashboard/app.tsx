@@ -103,6 +103,8 @@ function Shell(props: { path: string; children: ComponentChildren }) {
         <WorkspaceSwitcher />
         <ThemeSelect />
         <div class="who">
+          {/* Relative, so outside the router's scope: the reference is the server's page, not a dashboard route. */}
+          <a href="docs/api">API reference</a>
           <span class="muted">{session.me?.person.email}</span>
           <button type="button" class="quiet" onClick={() => void signOut()}>Sign out</button>
         </div>

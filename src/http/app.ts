@@ -46,6 +46,8 @@ export interface HttpAppDeps {
   basePath: string;
   /** The web application's middleware: it answers the GETs the API's routes leave alone; null serves none. */
   dashboard: Middleware | null;
+  /** The API reference (api-reference-site.ts): its pages, their files and the contracts, before the web application; null serves none. */
+  apiReference: Middleware | null;
   /** The Mailpit-compatible API (src/http/mailpit/): it answers /api/v1/... and /view/... before the API's routes; null serves none. */
   mailpit: Middleware | null;
   /** Mailpit's event stream (src/http/mailpit/mailpit-events-socket.ts): the WebSocket at /api/events; null serves none. */
@@ -430,6 +432,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa<State> {
   if (deps.mailpitEvents) app.use(deps.mailpitEvents);
   app.use(router.routes());
   // What the API's routes leave (GETs outside /v1 and the operators' paths) goes to the web application.
+  if (deps.apiReference) app.use(deps.apiReference);
   if (deps.dashboard) app.use(deps.dashboard);
   return app;
 }

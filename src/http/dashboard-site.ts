@@ -35,7 +35,8 @@ const ASSETS = /^\/assets(\/|$)/;
 /** Built asset names: letters, digits, dot, dash and underscore (Vite's `name-hash.ext`). */
 const ASSET_NAME = /^[A-Za-z0-9._-]+$/;
 
-function securityHeaders(ctx: Context): void {
+/** The dashboard's CSP and the headers beside it, for every page and file served on its origin. */
+export function dashboardSecurityHeaders(ctx: Context): void {
   ctx.set('Content-Security-Policy', DASHBOARD_CSP);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'no-referrer');
@@ -83,7 +84,7 @@ export function dashboardSite(options: DashboardSiteOptions): Middleware {
 
   return async (ctx: Context, next: Next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || NOT_OURS.test(ctx.path)) return next();
-    securityHeaders(ctx);
+    dashboardSecurityHeaders(ctx);
 
     if (ASSETS.test(ctx.path)) {
       const name = ctx.path.slice('/assets/'.length);

@@ -88,15 +88,28 @@ interface AxeViolation {
   nodes: { target: unknown[]; failureSummary?: string }[];
 }
 
+/** Which part of the page axe checks, and with which rules: the whole page with all of them when nothing is said. */
+export interface AxeScope {
+  /** CSS selectors of the elements checked (the document when absent). */
+  include?: string[];
+  /** CSS selectors of elements left out. */
+  exclude?: string[];
+  /** axe rule ids not run, for markup that is a third party's and cannot be changed here. */
+  skipRules?: string[];
+}
+
 /**
  * Runs axe-core on the page as it is and fails on serious or critical violations. The script goes in through the
  * DevTools protocol (page.evaluate), which the page's CSP does not govern, so the app's CSP stays on.
  */
-export async function expectAccessible(page: Page, what: string): Promise<void> {
+export async function expectAccessible(page: Page, what: string, scope: AxeScope = {}): Promise<void> {
   const loaded = await page.evaluate('typeof window.axe === "object"');
   if (!loaded) await page.evaluate(AXE_SOURCE);
+  const context = scope.include === undefined && scope.exclude === undefined ? 'document'
+    : JSON.stringify({ include: (scope.include ?? ['html']).map((selector) => [selector]), exclude: (scope.exclude ?? []).map((selector) => [selector]) });
+  const rules = JSON.stringify(Object.fromEntries((scope.skipRules ?? []).map((rule) => [rule, { enabled: false }])));
   // A string, evaluated in the page: this file is compiled without the DOM's types.
-  const violations = await page.evaluate<AxeViolation[]>(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+  const violations = await page.evaluate<AxeViolation[]>(`axe.run(${context}, { resultTypes: ['violations'], rules: ${rules} }).then((result) =>
     result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })) })))`);
   const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   assert.deepEqual(
