@@ -86,10 +86,10 @@ export const VARIABLES = declare({
   },
   SANDBOX_HTTP_PORT: {
     topic: 'Listening and TLS', type: 'port', default: 8025,
-    meaning: 'HTTP API port; `0` picks a free port (the chosen ports are logged)',
+    meaning: 'HTTP API port (the ports chosen for `0` are logged)',
   },
-  SANDBOX_SMTP_PORT: { topic: 'Listening and TLS', type: 'port', default: 2525, meaning: 'SMTP with STARTTLS; `0` picks a free port' },
-  SANDBOX_SMTPS_PORT: { topic: 'Listening and TLS', type: 'port', default: 2465, meaning: 'SMTP over implicit TLS; `0` picks a free port' },
+  SANDBOX_SMTP_PORT: { topic: 'Listening and TLS', type: 'port', default: 2525, meaning: 'SMTP with STARTTLS' },
+  SANDBOX_SMTPS_PORT: { topic: 'Listening and TLS', type: 'port', default: 2465, meaning: 'SMTP over implicit TLS' },
   SANDBOX_SMTP_HOSTNAME: {
     topic: 'Listening and TLS', type: 'string', derived: 'the bind address (`localhost` when binding all)',
     meaning: 'the name in the SMTP greeting and in `smtp.host`',
@@ -101,7 +101,7 @@ export const VARIABLES = declare({
   },
   SANDBOX_TLS_CERT: {
     topic: 'Listening and TLS', type: 'string', format: 'a PEM file', unset: 'none: a self-signed pair is made',
-    meaning: 'certificate for STARTTLS, SMTPS and HTTPS; set with `SANDBOX_TLS_KEY`',
+    meaning: 'certificate SMTP offers for STARTTLS and SMTPS; set with `SANDBOX_TLS_KEY`',
     details: 'Without both, a self-signed pair is made on first start and kept in the data dir.',
   },
   SANDBOX_TLS_KEY: {
@@ -117,7 +117,7 @@ export const VARIABLES = declare({
   },
   SANDBOX_OPEN_INBOX_SMTP_PORT: {
     topic: 'Listening and TLS', type: 'port', default: 1025,
-    meaning: 'the open inbox\'s SMTP port (plain, STARTTLS offered); `0` picks a free port',
+    meaning: 'the open inbox\'s SMTP port (plain, STARTTLS offered)',
     details: 'Set only with `SANDBOX_OPEN_INBOX`; it must differ from the other ports.',
   },
   SANDBOX_OPEN_INBOX_BIND: {
@@ -438,12 +438,12 @@ export const VARIABLES = declare({
   },
   SANDBOX_METRICS_TOKEN: {
     topic: 'Logs and metrics', type: 'string', format: '16-256 printable characters', unset: 'none: open on a loopback bind',
-    meaning: '`GET /metrics` then needs `Authorization: Bearer <token>`',
+    meaning: 'the bearer token `GET /metrics` asks for, as `Authorization: Bearer <token>`',
     details: 'Required whenever `SANDBOX_BIND` is not a loopback address: without it `/metrics` answers 403 `metrics_token_required` there.',
   },
   SANDBOX_METRICS_PORT: {
     topic: 'Logs and metrics', type: 'port', unset: 'none: the HTTP port',
-    meaning: 'serve `/metrics` on this port of its own (`0` picks a free one, logged as `metrics_port`) and not on the HTTP port',
+    meaning: 'serve `/metrics` on this port of its own (the one chosen for `0` is logged as `metrics_port`) and not on the HTTP port',
   },
 
   SANDBOX_PLANS: {
