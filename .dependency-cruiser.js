@@ -19,8 +19,8 @@ const ENTRY_POINTS = '^src/(http|smtp|workers)/';
  * the outside world, the spamd client.
  */
 const BELOW_USE_CASES = '^src/(ingest|query|mime|content|outbound|spamd)/';
-/** Modules every layer uses: at the root of src/, and the metrics catalogue each layer reports to. */
-const SHARED = '^src/((errors|config|logger|project-root|worker-file)\\.ts$|observability/)';
+/** Modules every layer uses: at the root of src/ (configuration with its declaration and help), and the metrics catalogue each layer reports to. */
+const SHARED = '^src/((errors|config|config-variables|config-help|logger|project-root|worker-file)\\.ts$|observability/)';
 /** The bottom floor: the types and enum values generated from openapi.yaml, which every layer and the dashboard may use. */
 const CONTRACT = '^src/contract/';
 /** The web application: built for browsers by vite, apart from the server; it talks to the server only over HTTP. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { Plan } from './domain/types.js';
-import { DEFAULT_IPV6_PREFIX_BITS } from './domain/address-key.js';
+import { unknownVariables, VARIABLES, type UnknownVariable } from './config-variables.js';
 
 export type Profile = 'embedded' | 'cluster';
 
@@ -184,6 +184,8 @@ export interface Config {
   dnsLookupsPerWorkspace: number;
   /** Ports the link check and the HTML check's stylesheet fetches request, as inclusive ranges. */
   linkCheckPorts: readonly (readonly [number, number])[];
+  /** SANDBOX_* variables of the environment that are no setting (a typo, or one since removed): the start log warns of each. */
+  unknownVariables: readonly UnknownVariable[];
 }
 
 /** How SANDBOX_OPEN_INBOX names its inbox: by id, or by its workspace (an id, or a name) and its own name. */
@@ -257,77 +259,111 @@ export const DEFAULT_PLANS: Readonly<Record<string, Plan>> = {
 
 type Env = Record<string, string | undefined>;
 
-function readPort(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(name, `expected a port number 0-65535 (0 picks a free port), got '${raw}'`);
+/** A declared variable as the readers below take it: its name, and a fixed default or one worked out from others. */
+type Fixed<T> = { readonly name: string; readonly default: T };
+type Derived = { readonly name: string; readonly derived: string };
+type Optional = { readonly name: string; readonly unset: string };
+
+/** The variable's value as set; undefined when unset or empty, which every variable takes alike. */
+function rawValue(env: Env, variable: { readonly name: string }): string | undefined {
+  const raw = env[variable.name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+function readPort(env: Env, variable: Fixed<number> & { readonly type: 'port' }): number {
+  return readOptionalPort(env, variable) ?? variable.default;
+}
+
+function readOptionalPort(env: Env, variable: { readonly name: string; readonly type: 'port' }): number | null {
+  const raw = rawValue(env, variable);
+  if (raw === undefined) return null;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(variable.name, `expected a port number 0-65535 (0 picks a free port), got '${raw}'`);
   return Number(raw);
 }
 
+/** Text as set, or its default; an empty value counts as unset. */
+function readString(env: Env, variable: Fixed<string>): string;
+function readString(env: Env, variable: Derived, derivedDefault: string): string;
+function readString(env: Env, variable: Fixed<string> | Derived, derivedDefault?: string): string {
+  return rawValue(env, variable) ?? ('default' in variable ? variable.default : derivedDefault!);
+}
+
+function readOptionalString(env: Env, variable: Optional): string | null {
+  return rawValue(env, variable) ?? null;
+}
+
 function readMetricsToken(env: Env): string | null {
-  const raw = env.SANDBOX_METRICS_TOKEN;
-  if (raw === undefined || raw === '') return null;
+  const { name } = VARIABLES.SANDBOX_METRICS_TOKEN;
+  const raw = rawValue(env, VARIABLES.SANDBOX_METRICS_TOKEN);
+  if (raw === undefined) return null;
   // A token is sent in a header: it must be printable, and long enough not to be guessed.
-  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError('SANDBOX_METRICS_TOKEN', 'expected 16-256 printable characters without spaces');
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError(name, 'expected 16-256 printable characters without spaces');
   return raw;
 }
 
 /** SANDBOX_TRUST_PROXY_HOPS: how many proxies append to X-Forwarded-For; it means nothing without SANDBOX_TRUST_PROXY=1. */
 function readTrustProxyHops(env: Env, trustProxy: boolean): number {
-  const raw = env.SANDBOX_TRUST_PROXY_HOPS;
-  if (raw === undefined || raw === '') return 1;
-  if (!trustProxy) throw new ConfigError('SANDBOX_TRUST_PROXY_HOPS', 'only means something with SANDBOX_TRUST_PROXY=1');
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PROXY_HOPS) throw new ConfigError('SANDBOX_TRUST_PROXY_HOPS', `expected a whole number 1-${MAX_PROXY_HOPS}, got '${raw}'`);
+  const { name, min, max } = VARIABLES.SANDBOX_TRUST_PROXY_HOPS;
+  const raw = rawValue(env, VARIABLES.SANDBOX_TRUST_PROXY_HOPS);
+  if (raw === undefined) return VARIABLES.SANDBOX_TRUST_PROXY_HOPS.default;
+  if (!trustProxy) throw new ConfigError(name, `only means something with ${VARIABLES.SANDBOX_TRUST_PROXY.name}=1`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `expected a whole number ${min}-${max}, got '${raw}'`);
   return Number(raw);
 }
-
-/** More proxies than this in a row is a mistake, not a deployment. */
-const MAX_PROXY_HOPS = 10;
 
 /** A DNS name of letters, digits and hyphens between dots, or an IP literal (IPv6 in brackets or bare). */
 const ALLOWED_HOST = /^(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 
 /** SANDBOX_ALLOWED_HOSTS: comma-separated host names without ports; `*.example.com` names every subdomain of it. */
 function readAllowedHosts(env: Env): string[] {
-  const raw = env.SANDBOX_ALLOWED_HOSTS;
+  const { name } = VARIABLES.SANDBOX_ALLOWED_HOSTS;
+  const raw = env[name];
   if (raw === undefined || raw.trim() === '') return [];
   return raw.split(',').map((entry) => {
     const host = entry.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
     if (!ALLOWED_HOST.test(host) && !ipaddr.isValid(host)) {
-      throw new ConfigError('SANDBOX_ALLOWED_HOSTS', `expected comma-separated host names without ports, such as sandbox.internal,*.example.com; '${entry.trim()}' is not one`);
+      throw new ConfigError(name, `expected comma-separated host names without ports, such as sandbox.internal,*.example.com; '${entry.trim()}' is not one`);
     }
     return host;
   });
 }
 
-function readPositiveInt(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+/**
+ * A whole number of at least 1 (a count, or a duration in its unit). Variables declared with bounds of their own have
+ * readers of their own, which word what the bound is for.
+ */
+type WholeNumber = { readonly name: string; readonly type: 'int' | 'duration'; readonly min?: never; readonly max?: never };
+
+function readPositiveInt(env: Env, variable: WholeNumber & Fixed<number>): number;
+function readPositiveInt(env: Env, variable: WholeNumber & Derived, derivedDefault: number): number;
+function readPositiveInt(env: Env, variable: WholeNumber & (Fixed<number> | Derived), derivedDefault?: number): number {
+  const raw = rawValue(env, variable);
+  if (raw === undefined) return 'default' in variable ? variable.default : derivedDefault!;
+  return positiveInt(variable.name, raw);
+}
+
+function positiveInt(name: string, raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) throw new ConfigError(name, `expected a positive whole number, got '${raw}'`);
   return Number(raw);
 }
 
-/** A number greater than 0 and at most `max`, fractions allowed. */
-function readPositiveNumber(env: Env, name: string, fallback: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+/** A number greater than 0 and at most the variable's `max`, fractions allowed. */
+function readPositiveNumber(env: Env, variable: Fixed<number> & { readonly max: number }): number {
+  const raw = rawValue(env, variable);
+  if (raw === undefined) return variable.default;
   const value = Number(raw);
-  if (!/^\d*\.?\d+(?:e-?\d+)?$/i.test(raw) || !(value > 0) || value > max) throw new ConfigError(name, `expected a number greater than 0 and at most ${max}, got '${raw}'`);
+  if (!/^\d*\.?\d+(?:e-?\d+)?$/i.test(raw) || !(value > 0) || value > variable.max) {
+    throw new ConfigError(variable.name, `expected a number greater than 0 and at most ${variable.max}, got '${raw}'`);
+  }
   return value;
 }
 
-/**
- * A thumbnail process holds about 130 MB before it decodes anything (node and libvips); below this floor few could
- * decode at all. 512 MB lets a 40-megapixel image of any allowed format be decoded (a progressive JPEG's coefficients
- * take 240 MB at that size).
- */
-const THUMBNAIL_MEMORY_FLOOR_MB = 160;
-
 function readThumbnailMemoryMb(env: Env): number {
-  const megabytes = readPositiveInt(env, 'SANDBOX_THUMBNAIL_MEMORY_MB', 512);
-  if (megabytes < THUMBNAIL_MEMORY_FLOOR_MB) {
-    throw new ConfigError('SANDBOX_THUMBNAIL_MEMORY_MB', `expected at least ${THUMBNAIL_MEMORY_FLOOR_MB} (a thumbnail process needs about 130 MB before it decodes anything), got '${env.SANDBOX_THUMBNAIL_MEMORY_MB}'`);
-  }
+  const { name, min, default: fallback } = VARIABLES.SANDBOX_THUMBNAIL_MEMORY_MB;
+  const raw = rawValue(env, VARIABLES.SANDBOX_THUMBNAIL_MEMORY_MB);
+  if (raw === undefined) return fallback;
+  const megabytes = positiveInt(name, raw);
+  if (megabytes < min) throw new ConfigError(name, `expected at least ${min} (a thumbnail process needs about 130 MB before it decodes anything), got '${raw}'`);
   return megabytes;
 }
 
@@ -342,16 +378,36 @@ const UNAUTHENTICATED_SHARE = 0.75;
  * Every connection is unauthenticated until its first request or AUTH, so a lower default refused a test runner's
  * burst of parallel clients from one address; a few flooding addresses are held by `max` and by eviction instead.
  */
-function readUnauthenticatedCaps(env: Env, port: 'SMTP' | 'HTTP', caps: { max: number; perAddress: number }): { max: number; perAddress: number } {
-  const maxName = `SANDBOX_${port}_MAX_UNAUTHENTICATED`;
-  const perAddressName = `SANDBOX_${port}_MAX_UNAUTHENTICATED_PER_ADDRESS`;
-  const max = readPositiveInt(env, maxName, Math.max(1, Math.floor(caps.max * UNAUTHENTICATED_SHARE)));
-  const perAddress = readPositiveInt(env, perAddressName, Math.min(caps.perAddress, max));
-  if (max > caps.max) throw new ConfigError(maxName, `${max} is more than SANDBOX_${port}_MAX_CONNECTIONS (${caps.max})`);
-  if (perAddress > caps.perAddress) throw new ConfigError(perAddressName, `${perAddress} is more than SANDBOX_${port}_MAX_CONNECTIONS_PER_ADDRESS (${caps.perAddress})`);
-  if (perAddress > max) throw new ConfigError(perAddressName, `${perAddress} is more than ${maxName} (${max})`);
+function readUnauthenticatedCaps(env: Env, variables: ConnectionCapVariables, caps: { max: number; perAddress: number }): { max: number; perAddress: number } {
+  const max = readPositiveInt(env, variables.unauthenticatedMax, Math.max(1, Math.floor(caps.max * UNAUTHENTICATED_SHARE)));
+  const perAddress = readPositiveInt(env, variables.unauthenticatedPerAddress, Math.min(caps.perAddress, max));
+  if (max > caps.max) throw new ConfigError(variables.unauthenticatedMax.name, `${max} is more than ${variables.max.name} (${caps.max})`);
+  if (perAddress > caps.perAddress) throw new ConfigError(variables.unauthenticatedPerAddress.name, `${perAddress} is more than ${variables.perAddress.name} (${caps.perAddress})`);
+  if (perAddress > max) throw new ConfigError(variables.unauthenticatedPerAddress.name, `${perAddress} is more than ${variables.unauthenticatedMax.name} (${max})`);
   return { max, perAddress };
 }
+
+/** The four connection caps of one of the protocols, SMTP or HTTP. */
+interface ConnectionCapVariables {
+  max: WholeNumber & Fixed<number>;
+  perAddress: WholeNumber & Fixed<number>;
+  unauthenticatedMax: WholeNumber & Derived;
+  unauthenticatedPerAddress: WholeNumber & Derived;
+}
+
+const SMTP_CONNECTION_CAPS: ConnectionCapVariables = {
+  max: VARIABLES.SANDBOX_SMTP_MAX_CONNECTIONS,
+  perAddress: VARIABLES.SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS,
+  unauthenticatedMax: VARIABLES.SANDBOX_SMTP_MAX_UNAUTHENTICATED,
+  unauthenticatedPerAddress: VARIABLES.SANDBOX_SMTP_MAX_UNAUTHENTICATED_PER_ADDRESS,
+};
+
+const HTTP_CONNECTION_CAPS: ConnectionCapVariables = {
+  max: VARIABLES.SANDBOX_HTTP_MAX_CONNECTIONS,
+  perAddress: VARIABLES.SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+  unauthenticatedMax: VARIABLES.SANDBOX_HTTP_MAX_UNAUTHENTICATED,
+  unauthenticatedPerAddress: VARIABLES.SANDBOX_HTTP_MAX_UNAUTHENTICATED_PER_ADDRESS,
+};
 
 /**
  * The caps each node counts in its own memory, of one workspace's (or, for webhooks, one receiver's) work, with the
@@ -359,23 +415,23 @@ function readUnauthenticatedCaps(env: Env, port: 'SMTP' | 'HTTP', caps: { max: n
  * as a whole allows about what was set rather than that many times the nodes.
  */
 export const PER_NODE_CAPS = [
-  ['waitsPerWorkspace', 'SANDBOX_WAITS_PER_WORKSPACE'],
-  ['streamsPerWorkspace', 'SANDBOX_STREAMS_PER_WORKSPACE'],
-  ['contentReadsPerWorkspace', 'SANDBOX_CONTENT_READS_PER_WORKSPACE'],
-  ['fileServesPerWorkspace', 'SANDBOX_FILE_SERVES_PER_WORKSPACE'],
-  ['queryQueuePerWorkspace', 'SANDBOX_QUERY_QUEUE_PER_WORKSPACE'],
-  ['searchesPerWorkspace', 'SANDBOX_QUERY_THREADS less one'],
-  ['webhookConcurrencyPerWorkspace', 'SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE'],
-  ['webhookConcurrencyPerHost', 'SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST'],
-  ['dnsLookupsPerWorkspace', 'SANDBOX_DNS_LOOKUPS_PER_WORKSPACE'],
-  ['mcpCallsPerWorkspace', 'SANDBOX_MCP_CALLS_PER_WORKSPACE'],
+  ['waitsPerWorkspace', VARIABLES.SANDBOX_WAITS_PER_WORKSPACE.name],
+  ['streamsPerWorkspace', VARIABLES.SANDBOX_STREAMS_PER_WORKSPACE.name],
+  ['contentReadsPerWorkspace', VARIABLES.SANDBOX_CONTENT_READS_PER_WORKSPACE.name],
+  ['fileServesPerWorkspace', VARIABLES.SANDBOX_FILE_SERVES_PER_WORKSPACE.name],
+  ['queryQueuePerWorkspace', VARIABLES.SANDBOX_QUERY_QUEUE_PER_WORKSPACE.name],
+  ['searchesPerWorkspace', `${VARIABLES.SANDBOX_QUERY_THREADS.name} less one`],
+  ['webhookConcurrencyPerWorkspace', VARIABLES.SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE.name],
+  ['webhookConcurrencyPerHost', VARIABLES.SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST.name],
+  ['dnsLookupsPerWorkspace', VARIABLES.SANDBOX_DNS_LOOKUPS_PER_WORKSPACE.name],
+  ['mcpCallsPerWorkspace', VARIABLES.SANDBOX_MCP_CALLS_PER_WORKSPACE.name],
 ] as const satisfies readonly (readonly [keyof Config, string])[];
 
 /** The capture caps counted per node, likewise. */
 export const PER_NODE_CAPTURE_CAPS = [
-  ['transactionsPerWorkspace', 'SANDBOX_TRANSACTIONS_PER_WORKSPACE'],
-  ['bufferedBytesPerWorkspace', 'SANDBOX_BUFFERED_PER_WORKSPACE'],
-  ['dataBytesPerSecondPerWorkspace', 'SANDBOX_DATA_RATE_PER_WORKSPACE'],
+  ['transactionsPerWorkspace', VARIABLES.SANDBOX_TRANSACTIONS_PER_WORKSPACE.name],
+  ['bufferedBytesPerWorkspace', VARIABLES.SANDBOX_BUFFERED_PER_WORKSPACE.name],
+  ['dataBytesPerSecondPerWorkspace', VARIABLES.SANDBOX_DATA_RATE_PER_WORKSPACE.name],
 ] as const satisfies readonly (readonly [keyof CaptureLimits, string])[];
 
 /** One node's share of a cap the cluster's nodes each count on their own: rounded up, at least 1. */
@@ -403,45 +459,46 @@ function divideAmongNodes(config: Config, maxMessageBytes: number): void {
 }
 
 function readClusterNodes(env: Env, profile: Profile): number {
-  const nodes = readPositiveInt(env, 'SANDBOX_CLUSTER_NODES', 1);
-  if (env.SANDBOX_CLUSTER_NODES && profile !== 'cluster') throw new ConfigError('SANDBOX_CLUSTER_NODES', 'only means something with SANDBOX_PROFILE=cluster');
+  const nodes = readPositiveInt(env, VARIABLES.SANDBOX_CLUSTER_NODES);
+  if (rawValue(env, VARIABLES.SANDBOX_CLUSTER_NODES) !== undefined && profile !== 'cluster') {
+    throw new ConfigError(VARIABLES.SANDBOX_CLUSTER_NODES.name, `only means something with ${VARIABLES.SANDBOX_PROFILE.name}=cluster`);
+  }
   return nodes;
 }
 
 function readIpv6PrefixBits(env: Env): number {
-  const raw = env.SANDBOX_IPV6_PREFIX_BITS;
-  if (raw === undefined || raw === '') return DEFAULT_IPV6_PREFIX_BITS;
-  if (!/^\d+$/.test(raw) || Number(raw) < 16 || Number(raw) > 128) throw new ConfigError('SANDBOX_IPV6_PREFIX_BITS', `expected a prefix length 16-128, got '${raw}'`);
+  const { name, min, max, default: fallback } = VARIABLES.SANDBOX_IPV6_PREFIX_BITS;
+  const raw = rawValue(env, VARIABLES.SANDBOX_IPV6_PREFIX_BITS);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `expected a prefix length ${min}-${max}, got '${raw}'`);
   return Number(raw);
 }
 
 function readConnectionLimits(env: Env): ConnectionLimits {
-  const smtp = { max: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS', 1000), perAddress: readPositiveInt(env, 'SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', 100) };
-  const http = { max: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS', 2000), perAddress: readPositiveInt(env, 'SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256) };
-  if (smtp.perAddress > smtp.max) {
-    throw new ConfigError('SANDBOX_SMTP_MAX_CONNECTIONS_PER_ADDRESS', `${smtp.perAddress} is more than SANDBOX_SMTP_MAX_CONNECTIONS (${smtp.max})`);
+  const readCaps = (variables: ConnectionCapVariables) => ({ max: readPositiveInt(env, variables.max), perAddress: readPositiveInt(env, variables.perAddress) });
+  const smtp = readCaps(SMTP_CONNECTION_CAPS);
+  const http = readCaps(HTTP_CONNECTION_CAPS);
+  for (const [variables, caps] of [[SMTP_CONNECTION_CAPS, smtp], [HTTP_CONNECTION_CAPS, http]] as const) {
+    if (caps.perAddress > caps.max) throw new ConfigError(variables.perAddress.name, `${caps.perAddress} is more than ${variables.max.name} (${caps.max})`);
   }
-  if (http.perAddress > http.max) {
-    throw new ConfigError('SANDBOX_HTTP_MAX_CONNECTIONS_PER_ADDRESS', `${http.perAddress} is more than SANDBOX_HTTP_MAX_CONNECTIONS (${http.max})`);
-  }
-  const smtpUnauthenticated = readUnauthenticatedCaps(env, 'SMTP', smtp);
-  const httpUnauthenticated = readUnauthenticatedCaps(env, 'HTTP', http);
+  const smtpUnauthenticated = readUnauthenticatedCaps(env, SMTP_CONNECTION_CAPS, smtp);
+  const httpUnauthenticated = readUnauthenticatedCaps(env, HTTP_CONNECTION_CAPS, http);
   const limits: ConnectionLimits = {
     smtpMax: smtp.max,
     smtpPerAddress: smtp.perAddress,
     smtpMaxUnauthenticated: smtpUnauthenticated.max,
     smtpUnauthenticatedPerAddress: smtpUnauthenticated.perAddress,
-    smtpAuthTimeoutMs: readPositiveInt(env, 'SANDBOX_SMTP_AUTH_TIMEOUT_SECONDS', 15) * 1000,
+    smtpAuthTimeoutMs: readPositiveInt(env, VARIABLES.SANDBOX_SMTP_AUTH_TIMEOUT_SECONDS) * 1000,
     httpMax: http.max,
     httpPerAddress: http.perAddress,
     httpMaxUnauthenticated: httpUnauthenticated.max,
     httpUnauthenticatedPerAddress: httpUnauthenticated.perAddress,
-    httpHeadersTimeoutMs: readPositiveInt(env, 'SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS', 20) * 1000,
-    httpRequestTimeoutMs: readPositiveInt(env, 'SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS', 120) * 1000,
+    httpHeadersTimeoutMs: readPositiveInt(env, VARIABLES.SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS) * 1000,
+    httpRequestTimeoutMs: readPositiveInt(env, VARIABLES.SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS) * 1000,
     ipv6PrefixBits: readIpv6PrefixBits(env),
   };
   if (limits.httpHeadersTimeoutMs > limits.httpRequestTimeoutMs) {
-    throw new ConfigError('SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS', 'must not be longer than SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS');
+    throw new ConfigError(VARIABLES.SANDBOX_HTTP_HEADERS_TIMEOUT_SECONDS.name, `must not be longer than ${VARIABLES.SANDBOX_HTTP_REQUEST_TIMEOUT_SECONDS.name}`);
   }
   return limits;
 }
@@ -451,75 +508,94 @@ export const sendBodyLimit = (maxMessageBytes: number): number => Math.ceil((max
 
 function readCaptureLimits(env: Env, maxMessageBytes: number): CaptureLimits {
   const limits: CaptureLimits = {
-    transactions: readPositiveInt(env, 'SANDBOX_MAX_TRANSACTIONS', 256),
-    transactionsPerWorkspace: readPositiveInt(env, 'SANDBOX_TRANSACTIONS_PER_WORKSPACE', 64),
+    transactions: readPositiveInt(env, VARIABLES.SANDBOX_MAX_TRANSACTIONS),
+    transactionsPerWorkspace: readPositiveInt(env, VARIABLES.SANDBOX_TRANSACTIONS_PER_WORKSPACE),
     bufferedBytes: 0,
-    bufferedBytesPerWorkspace: readSize(env, 'SANDBOX_BUFFERED_PER_WORKSPACE', Math.max(64 * 1024 * 1024, sendBodyLimit(maxMessageBytes))),
-    spoolThresholdBytes: readSize(env, 'SANDBOX_SPOOL_THRESHOLD', 1024 * 1024),
-    dataBytesPerSecondPerWorkspace: readSize(env, 'SANDBOX_DATA_RATE_PER_WORKSPACE', 16 * 1024 * 1024),
+    bufferedBytesPerWorkspace: readSize(env, VARIABLES.SANDBOX_BUFFERED_PER_WORKSPACE, Math.max(64 * 1024 * 1024, sendBodyLimit(maxMessageBytes))),
+    spoolThresholdBytes: readSize(env, VARIABLES.SANDBOX_SPOOL_THRESHOLD),
+    dataBytesPerSecondPerWorkspace: readSize(env, VARIABLES.SANDBOX_DATA_RATE_PER_WORKSPACE),
   };
   // By default a larger message size raises the byte caps with it, rather than stop the server from starting.
-  limits.bufferedBytes = readSize(env, 'SANDBOX_MAX_BUFFERED', Math.max(256 * 1024 * 1024, limits.bufferedBytesPerWorkspace));
+  limits.bufferedBytes = readSize(env, VARIABLES.SANDBOX_MAX_BUFFERED, Math.max(256 * 1024 * 1024, limits.bufferedBytesPerWorkspace));
   if (limits.transactionsPerWorkspace > limits.transactions) {
-    throw new ConfigError('SANDBOX_TRANSACTIONS_PER_WORKSPACE', `${limits.transactionsPerWorkspace} is more than SANDBOX_MAX_TRANSACTIONS (${limits.transactions})`);
+    throw new ConfigError(VARIABLES.SANDBOX_TRANSACTIONS_PER_WORKSPACE.name, `${limits.transactionsPerWorkspace} is more than ${VARIABLES.SANDBOX_MAX_TRANSACTIONS.name} (${limits.transactions})`);
   }
   if (limits.bufferedBytesPerWorkspace > limits.bufferedBytes) {
-    throw new ConfigError('SANDBOX_BUFFERED_PER_WORKSPACE', 'must not be more than SANDBOX_MAX_BUFFERED');
+    throw new ConfigError(VARIABLES.SANDBOX_BUFFERED_PER_WORKSPACE.name, `must not be more than ${VARIABLES.SANDBOX_MAX_BUFFERED.name}`);
   }
   // Otherwise a workspace could never be sent one message of the largest allowed size, over SMTP or /send.
   if (limits.bufferedBytesPerWorkspace < sendBodyLimit(maxMessageBytes)) {
-    throw new ConfigError('SANDBOX_BUFFERED_PER_WORKSPACE', `must be at least the largest /send body that SANDBOX_MAX_MESSAGE_BYTES allows (${sendBodyLimit(maxMessageBytes)} bytes)`);
+    throw new ConfigError(VARIABLES.SANDBOX_BUFFERED_PER_WORKSPACE.name,
+      `must be at least the largest /send body that ${VARIABLES.SANDBOX_MAX_MESSAGE_BYTES.name} allows (${sendBodyLimit(maxMessageBytes)} bytes)`);
   }
   return limits;
 }
 
-/** Accepts plain bytes or a 1024-based size such as 25m, 512k, 1.5m. */
-function readSize(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+/** Accepts plain bytes or a 1024-based size such as 25m, 512k, 1.5m; a fixed default is written the same way. */
+function readSize(env: Env, variable: Fixed<string>): number;
+function readSize(env: Env, variable: Derived, derivedDefault: number): number;
+function readSize(env: Env, variable: Fixed<string> | Derived, derivedDefault?: number): number {
+  const raw = rawValue(env, variable);
+  if (raw === undefined) return 'default' in variable ? size(variable.name, variable.default) : derivedDefault!;
+  return size(variable.name, raw);
+}
+
+function size(name: string, raw: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)b?$/i.exec(raw.trim());
   const bytes = match ? Math.floor(Number(match[1]) * (SIZE_UNITS[match[2]!.toLowerCase()] ?? 1)) : NaN;
   if (!Number.isSafeInteger(bytes) || bytes < 1024) throw new ConfigError(name, `expected a size of at least 1024 bytes such as 26214400 or 25m, got '${raw}'`);
   return bytes;
 }
 
-function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+function readEnum<const T extends string>(env: Env, variable: { readonly name: string; readonly values: readonly T[]; readonly default: T }): T {
+  const raw = rawValue(env, variable);
+  if (raw === undefined) return variable.default;
+  return oneOf(variable.name, variable.values, raw);
+}
+
+function oneOf<T extends string>(name: string, allowed: readonly T[], raw: string): T {
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got '${raw}'`);
   return raw as T;
 }
 
+/** `0` or `1`, refused as any other enum is. */
+function readBool(env: Env, variable: Fixed<boolean> & { readonly type: 'bool' }): boolean {
+  const raw = rawValue(env, variable);
+  if (raw === undefined) return variable.default;
+  return oneOf(variable.name, ['0', '1'], raw) === '1';
+}
+
 function readPlans(env: Env): Record<string, Plan> {
-  const raw = env.SANDBOX_PLANS;
+  const name = VARIABLES.SANDBOX_PLANS.name;
+  const raw = rawValue(env, VARIABLES.SANDBOX_PLANS);
   const plans: Record<string, Plan> = { ...DEFAULT_PLANS };
-  if (raw === undefined || raw === '') return plans;
+  if (raw === undefined) return plans;
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new ConfigError('SANDBOX_PLANS', 'expected a JSON object of plan name to limits');
+    throw new ConfigError(name, 'expected a JSON object of plan name to limits');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError('SANDBOX_PLANS', 'expected a JSON object of plan name to limits');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(name, 'expected a JSON object of plan name to limits');
   const limitFields = ['monthly_limit', 'retention_days', 'member_limit', 'inbox_limit', 'webhook_limit', 'requests_per_second', 'tag_rule_limit'] as const;
-  for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
-    if (!/^[a-z0-9_-]{1,40}$/.test(name)) throw new ConfigError('SANDBOX_PLANS', `plan name '${name}' must be 1-40 of a-z, 0-9, _ and -`);
-    if (typeof value !== 'object' || value === null) throw new ConfigError('SANDBOX_PLANS', `plan '${name}' must be an object`);
+  for (const [planName, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!/^[a-z0-9_-]{1,40}$/.test(planName)) throw new ConfigError(name, `plan name '${planName}' must be 1-40 of a-z, 0-9, _ and -`);
+    if (typeof value !== 'object' || value === null) throw new ConfigError(name, `plan '${planName}' must be an object`);
     const fields = value as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
-      if (!(limitFields as readonly string[]).includes(key)) throw new ConfigError('SANDBOX_PLANS', `plan '${name}' has unknown field '${key}' (allowed: ${limitFields.join(', ')})`);
+      if (!(limitFields as readonly string[]).includes(key)) throw new ConfigError(name, `plan '${planName}' has unknown field '${key}' (allowed: ${limitFields.join(', ')})`);
       const v = fields[key];
       const nullable = key !== 'retention_days' && key !== 'tag_rule_limit';
       // A rate of 0 would refuse every request forever; "no requests" is not a plan.
       const minimum = key === 'requests_per_second' ? 1 : 0;
       if (!((v === null && nullable) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= minimum))) {
-        throw new ConfigError('SANDBOX_PLANS', `plan '${name}' field '${key}' must be a whole number >= ${minimum}${nullable ? ' or null for unlimited' : ''}`);
+        throw new ConfigError(name, `plan '${planName}' field '${key}' must be a whole number >= ${minimum}${nullable ? ' or null for unlimited' : ''}`);
       }
     }
-    const base = Object.hasOwn(plans, name) ? plans[name]! : DEFAULT_PLANS.unlimited!;
+    const base = Object.hasOwn(plans, planName) ? plans[planName]! : DEFAULT_PLANS.unlimited!;
     const pick = (key: (typeof limitFields)[number], current: number | null) => (key in fields ? (fields[key] as number | null) : current);
-    plans[name] = {
-      name,
+    plans[planName] = {
+      name: planName,
       configured: true,
       monthlyLimit: pick('monthly_limit', base.monthlyLimit),
       retentionDays: pick('retention_days', base.retentionDays) ?? base.retentionDays,
@@ -533,14 +609,15 @@ function readPlans(env: Env): Record<string, Plan> {
   return plans;
 }
 
-function readServiceUrl(env: Env, name: string, fallback: string, protocols: string[]): string {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+function readServiceUrl(env: Env, variable: Fixed<string> & { readonly protocols: readonly string[] }): string {
+  const { name, protocols } = variable;
+  const raw = rawValue(env, variable);
+  if (raw === undefined) return variable.default;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `expected a URL such as ${fallback}, got '${raw}'`);
+    throw new ConfigError(name, `expected a URL such as ${variable.default}, got '${raw}'`);
   }
   if (!protocols.includes(url.protocol)) throw new ConfigError(name, `expected a ${protocols.map((p) => p.slice(0, -1)).join(' or ')} URL, got '${raw}'`);
   return raw;
@@ -548,21 +625,23 @@ function readServiceUrl(env: Env, name: string, fallback: string, protocols: str
 
 /** SANDBOX_DNS_SERVERS: comma-separated `ip`, `ip:port` or `[ipv6]:port`; empty for the system's name servers. */
 function readDnsServers(env: Env): string[] {
-  const raw = env.SANDBOX_DNS_SERVERS;
+  const { name } = VARIABLES.SANDBOX_DNS_SERVERS;
+  const raw = env[name];
   if (raw === undefined || raw.trim() === '') return [];
   return raw.split(',').map((entry) => {
     const server = entry.trim();
     const [, bracketed, bare, port] = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(server) ?? [];
     const address = bracketed ?? bare ?? server;
     const valid = net.isIP(address) !== 0 && (port === undefined || (Number(port) >= 1 && Number(port) <= 65_535));
-    if (!valid) throw new ConfigError('SANDBOX_DNS_SERVERS', `expected comma-separated name server addresses such as 127.0.0.1:5353,[::1]:53,9.9.9.9; '${server}' is not one`);
+    if (!valid) throw new ConfigError(name, `expected comma-separated name server addresses such as 127.0.0.1:5353,[::1]:53,9.9.9.9; '${server}' is not one`);
     return server;
   });
 }
 
 /** SANDBOX_LINK_CHECK_PORTS: comma-separated ports and inclusive ranges, such as 80,443,8000-8999. */
-function readPortRanges(env: Env, name: string, fallback: string): [number, number][] {
-  const raw = env[name] || fallback;
+function readPortRanges(env: Env, variable: Fixed<string> & { readonly type: 'list' }): [number, number][] {
+  const { name } = variable;
+  const raw = rawValue(env, variable) ?? variable.default;
   return raw.split(',').map((entry) => {
     const [, from, to] = /^\s*(\d{1,5})(?:\s*-\s*(\d{1,5}))?\s*$/.exec(entry) ?? [];
     const range: [number, number] = [Number(from), Number(to ?? from)];
@@ -584,10 +663,12 @@ const MAX_NAME_LENGTH = 100;
  * name without '/'), such as `default/mailpit`. Off when unset; its port and bind settings mean nothing without it.
  */
 function readOpenInbox(env: Env, ports: readonly (readonly [string, number | null])[]): OpenInboxConfig | null {
-  const raw = (env.SANDBOX_OPEN_INBOX ?? '').trim();
+  const { SANDBOX_OPEN_INBOX: openInbox, SANDBOX_OPEN_INBOX_SMTP_PORT: portVariable, SANDBOX_OPEN_INBOX_BIND: bindVariable } = VARIABLES;
+  const { name } = openInbox;
+  const raw = (env[name] ?? '').trim();
   if (raw === '') {
-    for (const name of ['SANDBOX_OPEN_INBOX_SMTP_PORT', 'SANDBOX_OPEN_INBOX_BIND']) {
-      if (env[name]) throw new ConfigError(name, 'only means something with SANDBOX_OPEN_INBOX');
+    for (const variable of [portVariable, bindVariable]) {
+      if (rawValue(env, variable) !== undefined) throw new ConfigError(variable.name, `only means something with ${name}`);
     }
     return null;
   }
@@ -595,23 +676,23 @@ function readOpenInbox(env: Env, ports: readonly (readonly [string, number | nul
   let inbox: OpenInboxName;
   if (slash === -1) {
     if (!INBOX_ID.test(raw)) {
-      throw new ConfigError('SANDBOX_OPEN_INBOX', `expected an inbox id (inb_ and 26 letters and digits) or <workspace id or name>/<inbox name> such as default/mailpit, got '${raw}'`);
+      throw new ConfigError(name, `expected an inbox id (inb_ and 26 letters and digits) or <workspace id or name>/<inbox name> such as default/mailpit, got '${raw}'`);
     }
     inbox = { kind: 'id', inboxId: raw };
   } else {
     const workspace = raw.slice(0, slash).trim();
     const inboxName = raw.slice(slash + 1).trim();
     if (workspace === '' || inboxName === '' || workspace.length > MAX_NAME_LENGTH || inboxName.length > MAX_NAME_LENGTH) {
-      throw new ConfigError('SANDBOX_OPEN_INBOX', `expected <workspace id or name>/<inbox name>, each 1-${MAX_NAME_LENGTH} characters, such as default/mailpit, got '${raw}'`);
+      throw new ConfigError(name, `expected <workspace id or name>/<inbox name>, each 1-${MAX_NAME_LENGTH} characters, such as default/mailpit, got '${raw}'`);
     }
     inbox = { kind: 'name', workspace, inboxName };
   }
-  const smtpPort = readPort(env, 'SANDBOX_OPEN_INBOX_SMTP_PORT', 1025);
+  const smtpPort = readPort(env, portVariable);
   const taken = ports.find(([, port]) => port !== null && port !== 0 && port === smtpPort);
-  if (taken) throw new ConfigError('SANDBOX_OPEN_INBOX_SMTP_PORT', `${smtpPort} is ${taken[0]}'s port too; the open inbox needs a port of its own`);
-  const bind = (env.SANDBOX_OPEN_INBOX_BIND ?? '').trim() || '127.0.0.1';
+  if (taken) throw new ConfigError(portVariable.name, `${smtpPort} is ${taken[0]}'s port too; the open inbox needs a port of its own`);
+  const bind = (env[bindVariable.name] ?? '').trim() || bindVariable.default;
   if (bind.toLowerCase() !== 'localhost' && net.isIP(bind) === 0) {
-    throw new ConfigError('SANDBOX_OPEN_INBOX_BIND', `expected an IP address to listen on, such as 127.0.0.1 (the default), ::1 or 0.0.0.0, got '${bind}'`);
+    throw new ConfigError(bindVariable.name, `expected an IP address to listen on, such as 127.0.0.1 (the default), ::1 or 0.0.0.0, got '${bind}'`);
   }
   return Object.freeze({ inbox: Object.freeze(inbox), label: raw, smtpPort, bind });
 }
@@ -620,48 +701,51 @@ function readOpenInbox(env: Env, ports: readonly (readonly [string, number | nul
 const MAX_SOCKET_PATH_BYTES = 107;
 
 function readSpamdAddress(env: Env): SpamdAddress | null {
-  const raw = env.SANDBOX_SPAMD_URL;
-  if (raw === undefined || raw === '') return null;
+  const { name } = VARIABLES.SANDBOX_SPAMD_URL;
+  const raw = rawValue(env, VARIABLES.SANDBOX_SPAMD_URL);
+  if (raw === undefined) return null;
   if (raw.startsWith('/')) {
-    if (raw.includes('\0') || Buffer.byteLength(raw) > MAX_SOCKET_PATH_BYTES) throw new ConfigError('SANDBOX_SPAMD_URL', `a unix socket path must be at most ${MAX_SOCKET_PATH_BYTES} bytes and hold no NUL, got '${raw}'`);
+    if (raw.includes('\0') || Buffer.byteLength(raw) > MAX_SOCKET_PATH_BYTES) throw new ConfigError(name, `a unix socket path must be at most ${MAX_SOCKET_PATH_BYTES} bytes and hold no NUL, got '${raw}'`);
     return { path: raw };
   }
   const match = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)):(\d{1,5})$/i.exec(raw);
   const port = Number(match?.[3]);
   if (!match || port < 1 || port > 65535) {
-    throw new ConfigError('SANDBOX_SPAMD_URL', `expected host:port (such as 127.0.0.1:783 or [::1]:783) or the absolute path of a unix socket, got '${raw}'`);
+    throw new ConfigError(name, `expected host:port (such as 127.0.0.1:783 or [::1]:783) or the absolute path of a unix socket, got '${raw}'`);
   }
   return { host: (match[1] ?? match[2])!, port };
 }
 
 function readPublicUrl(env: Env): string | null {
-  const raw = env.SANDBOX_PUBLIC_URL;
-  if (raw === undefined || raw === '') return null;
+  const { name } = VARIABLES.SANDBOX_PUBLIC_URL;
+  const raw = rawValue(env, VARIABLES.SANDBOX_PUBLIC_URL);
+  if (raw === undefined) return null;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError('SANDBOX_PUBLIC_URL', `expected an absolute http(s) URL such as https://sandbox.example.com, got '${raw}'`);
+    throw new ConfigError(name, `expected an absolute http(s) URL such as https://sandbox.example.com, got '${raw}'`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('SANDBOX_PUBLIC_URL', `expected an http or https URL, got '${raw}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `expected an http or https URL, got '${raw}'`);
   return raw.replace(/\/+$/, '');
 }
 
 /** '/mail', 'mail/', '/mail/' all mean '/mail'; '' and '/' mean the root. */
 function readBasePath(env: Env): string {
-  const raw = (env.SANDBOX_BASE_PATH ?? '').trim();
+  const { name } = VARIABLES.SANDBOX_BASE_PATH;
+  const raw = (env[name] ?? '').trim();
   const trimmed = raw.replace(/^\/+|\/+$/g, '');
   if (trimmed === '') return '';
   if (!/^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/.test(trimmed) || trimmed.split('/').some((segment) => /^\.+$/.test(segment))) {
-    throw new ConfigError('SANDBOX_BASE_PATH', `expected a URL path such as /mail (letters, digits and . _ ~ - between slashes), got '${raw}'`);
+    throw new ConfigError(name, `expected a URL path such as /mail (letters, digits and . _ ~ - between slashes), got '${raw}'`);
   }
   return `/${trimmed}`;
 }
 
-function readEmail(env: Env, name: string, fallback: string): string {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[^\s@]+@[^\s@]+$/.test(raw) || raw.length > 254) throw new ConfigError(name, `expected an email address, got '${raw}'`);
+function readEmail(env: Env, variable: Fixed<string>): string {
+  const raw = rawValue(env, variable);
+  if (raw === undefined) return variable.default;
+  if (!/^[^\s@]+@[^\s@]+$/.test(raw) || raw.length > 254) throw new ConfigError(variable.name, `expected an email address, got '${raw}'`);
   return raw.toLowerCase();
 }
 
@@ -713,37 +797,38 @@ export const defaultContentThreads = (machine: MachineSize, parseMemoryMb: numbe
   Math.max(2, Math.min(machine.cores, Math.floor(machine.memoryMb / 2 / parseMemoryMb)));
 
 export function loadConfig(env: Env = process.env, machine: MachineSize = thisMachine()): Readonly<Config> {
-  const namespace = env.SANDBOX_NAMESPACE ?? '';
+  const { SANDBOX_NAMESPACE, SANDBOX_TLS_CERT, SANDBOX_TLS_KEY, SANDBOX_TRUST_PROXY, SANDBOX_PUBLIC_URL, SANDBOX_SIGNED_LINK_RATE, SANDBOX_SIGNED_LINK_RATE_PER_LINK } = VARIABLES;
+  const namespace = readString(env, SANDBOX_NAMESPACE);
   // Index, bucket and Redis key names all accept these characters (S3 bucket names refuse '_').
-  if (!/^[a-z0-9-]{0,40}$/.test(namespace)) throw new ConfigError('SANDBOX_NAMESPACE', `expected 0-40 of a-z, 0-9 and -, got '${namespace}'`);
-  const bind = env.SANDBOX_BIND || '127.0.0.1';
-  const maxMessageBytes = readSize(env, 'SANDBOX_MAX_MESSAGE_BYTES', 25 * 1024 * 1024);
-  const parseMemoryMb = readPositiveInt(env, 'SANDBOX_PARSE_MEMORY_MB', defaultParseMemoryMb(machine));
-  const tlsCertPath = env.SANDBOX_TLS_CERT || null;
-  const tlsKeyPath = env.SANDBOX_TLS_KEY || null;
+  if (!/^[a-z0-9-]{0,40}$/.test(namespace)) throw new ConfigError(SANDBOX_NAMESPACE.name, `expected 0-40 of a-z, 0-9 and -, got '${namespace}'`);
+  const bind = readString(env, VARIABLES.SANDBOX_BIND);
+  const maxMessageBytes = readSize(env, VARIABLES.SANDBOX_MAX_MESSAGE_BYTES);
+  const parseMemoryMb = readPositiveInt(env, VARIABLES.SANDBOX_PARSE_MEMORY_MB, defaultParseMemoryMb(machine));
+  const tlsCertPath = readOptionalString(env, SANDBOX_TLS_CERT);
+  const tlsKeyPath = readOptionalString(env, SANDBOX_TLS_KEY);
   if ((tlsCertPath === null) !== (tlsKeyPath === null)) {
-    throw new ConfigError(tlsCertPath ? 'SANDBOX_TLS_KEY' : 'SANDBOX_TLS_CERT', 'SANDBOX_TLS_CERT and SANDBOX_TLS_KEY must be given together');
+    throw new ConfigError(tlsCertPath ? SANDBOX_TLS_KEY.name : SANDBOX_TLS_CERT.name, `${SANDBOX_TLS_CERT.name} and ${SANDBOX_TLS_KEY.name} must be given together`);
   }
-  const dataDir = path.resolve(env.SANDBOX_DATA_DIR || './data');
-  const trustProxy = readEnum(env, 'SANDBOX_TRUST_PROXY', ['0', '1'] as const, '0') === '1';
+  const dataDir = path.resolve(readString(env, VARIABLES.SANDBOX_DATA_DIR));
+  const trustProxy = readBool(env, SANDBOX_TRUST_PROXY);
   const publicUrl = readPublicUrl(env);
   // Behind a proxy the request's own scheme and host are the proxy's hop, and the forwarded ones are whatever the
   // client wrote: links, the session cookie's Secure and the CSRF origin need the public address said outright.
   if (trustProxy && publicUrl === null) {
-    throw new ConfigError('SANDBOX_PUBLIC_URL', 'is required with SANDBOX_TRUST_PROXY=1: the scheme and host clients reach the service at, such as https://sandbox.example.com');
+    throw new ConfigError(SANDBOX_PUBLIC_URL.name, `is required with ${SANDBOX_TRUST_PROXY.name}=1: the scheme and host clients reach the service at, such as https://sandbox.example.com`);
   }
-  const profile = readEnum(env, 'SANDBOX_PROFILE', ['embedded', 'cluster'] as const, 'embedded');
-  const queryThreads = readPositiveInt(env, 'SANDBOX_QUERY_THREADS', 2);
-  const signedLinkRate = readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE', 600);
+  const profile = readEnum(env, VARIABLES.SANDBOX_PROFILE);
+  const queryThreads = readPositiveInt(env, VARIABLES.SANDBOX_QUERY_THREADS);
+  const signedLinkRate = readPositiveInt(env, SANDBOX_SIGNED_LINK_RATE);
   // A tenth of the workspace's by default: a page of mail loads each of its links once or a few times.
-  const signedLinkRatePerLink = readPositiveInt(env, 'SANDBOX_SIGNED_LINK_RATE_PER_LINK', Math.max(1, Math.floor(signedLinkRate / 10)));
+  const signedLinkRatePerLink = readPositiveInt(env, SANDBOX_SIGNED_LINK_RATE_PER_LINK, Math.max(1, Math.floor(signedLinkRate / 10)));
   if (signedLinkRatePerLink > signedLinkRate) {
-    throw new ConfigError('SANDBOX_SIGNED_LINK_RATE_PER_LINK', `must be at most SANDBOX_SIGNED_LINK_RATE (${signedLinkRate}), got ${signedLinkRatePerLink}`);
+    throw new ConfigError(SANDBOX_SIGNED_LINK_RATE_PER_LINK.name, `must be at most ${SANDBOX_SIGNED_LINK_RATE.name} (${signedLinkRate}), got ${signedLinkRatePerLink}`);
   }
-  const httpPort = readPort(env, 'SANDBOX_HTTP_PORT', 8025);
-  const smtpPort = readPort(env, 'SANDBOX_SMTP_PORT', 2525);
-  const smtpsPort = readPort(env, 'SANDBOX_SMTPS_PORT', 2465);
-  const metricsPort = env.SANDBOX_METRICS_PORT ? readPort(env, 'SANDBOX_METRICS_PORT', 0) : null;
+  const httpPort = readPort(env, VARIABLES.SANDBOX_HTTP_PORT);
+  const smtpPort = readPort(env, VARIABLES.SANDBOX_SMTP_PORT);
+  const smtpsPort = readPort(env, VARIABLES.SANDBOX_SMTPS_PORT);
+  const metricsPort = readOptionalPort(env, VARIABLES.SANDBOX_METRICS_PORT);
   const config: Config = {
     profile,
     dataDir,
@@ -752,90 +837,96 @@ export function loadConfig(env: Env = process.env, machine: MachineSize = thisMa
     httpPort,
     smtpPort,
     smtpsPort,
-    smtpHostname: env.SANDBOX_SMTP_HOSTNAME || (bind === '0.0.0.0' || bind === '::' ? 'localhost' : bind),
+    smtpHostname: readString(env, VARIABLES.SANDBOX_SMTP_HOSTNAME, bind === '0.0.0.0' || bind === '::' ? 'localhost' : bind),
     maxMessageBytes,
-    maxRecipients: readPositiveInt(env, 'SANDBOX_MAX_RECIPIENTS', 5000),
-    contentThreads: readPositiveInt(env, 'SANDBOX_CONTENT_THREADS', defaultContentThreads(machine, parseMemoryMb)),
-    parseTimeoutMs: readPositiveInt(env, 'SANDBOX_PARSE_TIMEOUT_MS', 5000),
+    maxRecipients: readPositiveInt(env, VARIABLES.SANDBOX_MAX_RECIPIENTS),
+    contentThreads: readPositiveInt(env, VARIABLES.SANDBOX_CONTENT_THREADS, defaultContentThreads(machine, parseMemoryMb)),
+    parseTimeoutMs: readPositiveInt(env, VARIABLES.SANDBOX_PARSE_TIMEOUT_MS),
     parseMemoryMb,
-    threadIdleMs: readPositiveInt(env, 'SANDBOX_THREAD_IDLE_MS', 60_000),
+    threadIdleMs: readPositiveInt(env, VARIABLES.SANDBOX_THREAD_IDLE_MS),
     queryThreads,
-    queryTimeoutMs: readPositiveInt(env, 'SANDBOX_QUERY_TIMEOUT_MS', 2000),
-    queryQueuePerWorkspace: readPositiveInt(env, 'SANDBOX_QUERY_QUEUE_PER_WORKSPACE', 100),
+    queryTimeoutMs: readPositiveInt(env, VARIABLES.SANDBOX_QUERY_TIMEOUT_MS),
+    queryQueuePerWorkspace: readPositiveInt(env, VARIABLES.SANDBOX_QUERY_QUEUE_PER_WORKSPACE),
     searchesPerWorkspace: Math.max(1, queryThreads - 1),
-    scanRowsPerPage: readPositiveInt(env, 'SANDBOX_SCAN_ROWS_PER_PAGE', 5000),
-    batchChunkSize: readPositiveInt(env, 'SANDBOX_BATCH_CHUNK_SIZE', 250),
-    tagRuleBudgetMs: readPositiveInt(env, 'SANDBOX_TAG_RULE_BUDGET_MS', 500),
-    waitsPerWorkspace: readPositiveInt(env, 'SANDBOX_WAITS_PER_WORKSPACE', 64),
-    streamsPerWorkspace: readPositiveInt(env, 'SANDBOX_STREAMS_PER_WORKSPACE', 32),
-    mcpCallsPerWorkspace: readPositiveInt(env, 'SANDBOX_MCP_CALLS_PER_WORKSPACE', 16),
-    mcpMaxBatch: readPositiveInt(env, 'SANDBOX_MCP_MAX_BATCH', 10),
-    contentReadsPerWorkspace: readPositiveInt(env, 'SANDBOX_CONTENT_READS_PER_WORKSPACE', 16),
-    thumbnailMaxPixels: readPositiveInt(env, 'SANDBOX_THUMBNAIL_MAX_PIXELS', 40_000_000),
-    thumbnailConcurrency: readPositiveInt(env, 'SANDBOX_THUMBNAIL_CONCURRENCY', 1),
+    scanRowsPerPage: readPositiveInt(env, VARIABLES.SANDBOX_SCAN_ROWS_PER_PAGE),
+    batchChunkSize: readPositiveInt(env, VARIABLES.SANDBOX_BATCH_CHUNK_SIZE),
+    tagRuleBudgetMs: readPositiveInt(env, VARIABLES.SANDBOX_TAG_RULE_BUDGET_MS),
+    waitsPerWorkspace: readPositiveInt(env, VARIABLES.SANDBOX_WAITS_PER_WORKSPACE),
+    streamsPerWorkspace: readPositiveInt(env, VARIABLES.SANDBOX_STREAMS_PER_WORKSPACE),
+    mcpCallsPerWorkspace: readPositiveInt(env, VARIABLES.SANDBOX_MCP_CALLS_PER_WORKSPACE),
+    mcpMaxBatch: readPositiveInt(env, VARIABLES.SANDBOX_MCP_MAX_BATCH),
+    contentReadsPerWorkspace: readPositiveInt(env, VARIABLES.SANDBOX_CONTENT_READS_PER_WORKSPACE),
+    thumbnailMaxPixels: readPositiveInt(env, VARIABLES.SANDBOX_THUMBNAIL_MAX_PIXELS),
+    thumbnailConcurrency: readPositiveInt(env, VARIABLES.SANDBOX_THUMBNAIL_CONCURRENCY),
     thumbnailMemoryMb: readThumbnailMemoryMb(env),
     signedLinkRate,
     signedLinkRatePerLink,
-    rateLimitMemoryMb: readPositiveInt(env, 'SANDBOX_RATE_LIMIT_MEMORY_MB', 32),
-    fileServesPerWorkspace: readPositiveInt(env, 'SANDBOX_FILE_SERVES_PER_WORKSPACE', 4),
-    refusalPauseMs: readPositiveInt(env, 'SANDBOX_REFUSAL_PAUSE_MS', 1000),
+    rateLimitMemoryMb: readPositiveInt(env, VARIABLES.SANDBOX_RATE_LIMIT_MEMORY_MB),
+    fileServesPerWorkspace: readPositiveInt(env, VARIABLES.SANDBOX_FILE_SERVES_PER_WORKSPACE),
+    refusalPauseMs: readPositiveInt(env, VARIABLES.SANDBOX_REFUSAL_PAUSE_MS),
     tlsCertPath,
     tlsKeyPath,
-    shutdownGraceMs: readPositiveInt(env, 'SANDBOX_SHUTDOWN_GRACE_MS', 30_000),
+    shutdownGraceMs: readPositiveInt(env, VARIABLES.SANDBOX_SHUTDOWN_GRACE_MS),
     publicUrl,
     basePath: readBasePath(env),
-    sessionIdleMinutes: readPositiveInt(env, 'SANDBOX_SESSION_IDLE_MINUTES', 720),
-    sessionMaxHours: readPositiveInt(env, 'SANDBOX_SESSION_MAX_HOURS', 168),
-    invitationTtlHours: readPositiveInt(env, 'SANDBOX_INVITATION_TTL_HOURS', 72),
-    passwordLinkTtlHours: readPositiveInt(env, 'SANDBOX_PASSWORD_LINK_TTL_HOURS', 24),
-    ownerEmail: readEmail(env, 'SANDBOX_OWNER_EMAIL', 'owner@localhost'),
-    fileUrlTtlSeconds: readPositiveInt(env, 'SANDBOX_FILE_URL_TTL_SECONDS', 3600),
-    retentionSweepSeconds: readPositiveInt(env, 'SANDBOX_RETENTION_SWEEP_SECONDS', 3600),
-    streamHeartbeatSeconds: readPositiveInt(env, 'SANDBOX_STREAM_HEARTBEAT_SECONDS', 15),
-    streamMaxSeconds: readPositiveInt(env, 'SANDBOX_STREAM_MAX_SECONDS', 1800),
-    streamResumeLimit: readPositiveInt(env, 'SANDBOX_STREAM_RESUME_LIMIT', 10_000),
-    webhookTimeScale: readPositiveNumber(env, 'SANDBOX_WEBHOOK_TIME_SCALE', 1, 1000),
-    webhookAllowPrivate: readEnum(env, 'SANDBOX_WEBHOOK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
-    webhookConcurrency: readPositiveInt(env, 'SANDBOX_WEBHOOK_CONCURRENCY', 16),
-    webhookConcurrencyPerWorkspace: readPositiveInt(env, 'SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE', 4),
-    webhookConcurrencyPerHost: readPositiveInt(env, 'SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST', 4),
-    webhookBreakerFailures: readPositiveInt(env, 'SANDBOX_WEBHOOK_BREAKER_FAILURES', 5),
-    webhookBreakerCoolOffSeconds: readPositiveInt(env, 'SANDBOX_WEBHOOK_BREAKER_COOL_OFF_SECONDS', 60),
-    linkCheckAllowPrivate: readEnum(env, 'SANDBOX_LINK_CHECK_ALLOW_PRIVATE', ['0', '1'] as const, '0') === '1',
+    sessionIdleMinutes: readPositiveInt(env, VARIABLES.SANDBOX_SESSION_IDLE_MINUTES),
+    sessionMaxHours: readPositiveInt(env, VARIABLES.SANDBOX_SESSION_MAX_HOURS),
+    invitationTtlHours: readPositiveInt(env, VARIABLES.SANDBOX_INVITATION_TTL_HOURS),
+    passwordLinkTtlHours: readPositiveInt(env, VARIABLES.SANDBOX_PASSWORD_LINK_TTL_HOURS),
+    ownerEmail: readEmail(env, VARIABLES.SANDBOX_OWNER_EMAIL),
+    fileUrlTtlSeconds: readPositiveInt(env, VARIABLES.SANDBOX_FILE_URL_TTL_SECONDS),
+    retentionSweepSeconds: readPositiveInt(env, VARIABLES.SANDBOX_RETENTION_SWEEP_SECONDS),
+    streamHeartbeatSeconds: readPositiveInt(env, VARIABLES.SANDBOX_STREAM_HEARTBEAT_SECONDS),
+    streamMaxSeconds: readPositiveInt(env, VARIABLES.SANDBOX_STREAM_MAX_SECONDS),
+    streamResumeLimit: readPositiveInt(env, VARIABLES.SANDBOX_STREAM_RESUME_LIMIT),
+    webhookTimeScale: readPositiveNumber(env, VARIABLES.SANDBOX_WEBHOOK_TIME_SCALE),
+    webhookAllowPrivate: readBool(env, VARIABLES.SANDBOX_WEBHOOK_ALLOW_PRIVATE),
+    webhookConcurrency: readPositiveInt(env, VARIABLES.SANDBOX_WEBHOOK_CONCURRENCY),
+    webhookConcurrencyPerWorkspace: readPositiveInt(env, VARIABLES.SANDBOX_WEBHOOK_CONCURRENCY_PER_WORKSPACE),
+    webhookConcurrencyPerHost: readPositiveInt(env, VARIABLES.SANDBOX_WEBHOOK_CONCURRENCY_PER_HOST),
+    webhookBreakerFailures: readPositiveInt(env, VARIABLES.SANDBOX_WEBHOOK_BREAKER_FAILURES),
+    webhookBreakerCoolOffSeconds: readPositiveInt(env, VARIABLES.SANDBOX_WEBHOOK_BREAKER_COOL_OFF_SECONDS),
+    linkCheckAllowPrivate: readBool(env, VARIABLES.SANDBOX_LINK_CHECK_ALLOW_PRIVATE),
     trustProxy,
     trustProxyHops: readTrustProxyHops(env, trustProxy),
     allowedHosts: Object.freeze(readAllowedHosts(env)),
-    smtpRequireTls: readEnum(env, 'SANDBOX_SMTP_REQUIRE_TLS', ['0', '1'] as const, '0') === '1',
-    openInbox: readOpenInbox(env, [['SANDBOX_HTTP_PORT', httpPort], ['SANDBOX_SMTP_PORT', smtpPort], ['SANDBOX_SMTPS_PORT', smtpsPort], ['SANDBOX_METRICS_PORT', metricsPort]]),
+    smtpRequireTls: readBool(env, VARIABLES.SANDBOX_SMTP_REQUIRE_TLS),
+    openInbox: readOpenInbox(env, [
+      [VARIABLES.SANDBOX_HTTP_PORT.name, httpPort],
+      [VARIABLES.SANDBOX_SMTP_PORT.name, smtpPort],
+      [VARIABLES.SANDBOX_SMTPS_PORT.name, smtpsPort],
+      [VARIABLES.SANDBOX_METRICS_PORT.name, metricsPort],
+    ]),
     connections: Object.freeze(readConnectionLimits(env)),
     captures: Object.freeze(readCaptureLimits(env, maxMessageBytes)),
-    logLevel: readEnum(env, 'SANDBOX_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logLevel: readEnum(env, VARIABLES.SANDBOX_LOG_LEVEL),
     metricsToken: readMetricsToken(env),
     metricsPort,
     plans: Object.freeze(readPlans(env)),
-    defaultPlan: env.SANDBOX_DEFAULT_PLAN || 'unlimited',
-    elasticsearchUrl: readServiceUrl(env, 'SANDBOX_ELASTICSEARCH_URL', 'http://127.0.0.1:9200', ['http:', 'https:']),
-    redisUrl: readServiceUrl(env, 'SANDBOX_REDIS_URL', 'redis://127.0.0.1:6380', ['redis:', 'rediss:']),
-    s3Url: readServiceUrl(env, 'SANDBOX_S3_URL', 'http://127.0.0.1:9000', ['http:', 'https:']),
-    s3AccessKey: env.SANDBOX_S3_ACCESS_KEY || 'sandbox',
-    s3SecretKey: env.SANDBOX_S3_SECRET_KEY || 'sandbox-secret-key',
-    s3Region: env.SANDBOX_S3_REGION || 'us-east-1',
+    defaultPlan: readString(env, VARIABLES.SANDBOX_DEFAULT_PLAN),
+    elasticsearchUrl: readServiceUrl(env, VARIABLES.SANDBOX_ELASTICSEARCH_URL),
+    redisUrl: readServiceUrl(env, VARIABLES.SANDBOX_REDIS_URL),
+    s3Url: readServiceUrl(env, VARIABLES.SANDBOX_S3_URL),
+    s3AccessKey: readString(env, VARIABLES.SANDBOX_S3_ACCESS_KEY),
+    s3SecretKey: readString(env, VARIABLES.SANDBOX_S3_SECRET_KEY),
+    s3Region: readString(env, VARIABLES.SANDBOX_S3_REGION),
     // Host name plus data dir is unique per node in any sane deployment and survives restarts.
-    nodeId: env.SANDBOX_NODE_ID || `${os.hostname()}:${dataDir}`,
+    nodeId: readString(env, VARIABLES.SANDBOX_NODE_ID, `${os.hostname()}:${dataDir}`),
     clusterNodes: readClusterNodes(env, profile),
     spamd: readSpamdAddress(env),
-    spamdTimeoutMs: readPositiveInt(env, 'SANDBOX_SPAMD_TIMEOUT_MS', 10_000),
-    spamdMaxBytes: readSize(env, 'SANDBOX_SPAMD_MAX_BYTES', 10 * 1024 * 1024),
+    spamdTimeoutMs: readPositiveInt(env, VARIABLES.SANDBOX_SPAMD_TIMEOUT_MS),
+    spamdMaxBytes: readSize(env, VARIABLES.SANDBOX_SPAMD_MAX_BYTES),
     dnsServers: Object.freeze(readDnsServers(env)),
-    dnsTimeoutMs: readPositiveInt(env, 'SANDBOX_DNS_TIMEOUT_MS', 2000),
-    dnsTries: readPositiveInt(env, 'SANDBOX_DNS_TRIES', 2),
-    dnsLookups: readPositiveInt(env, 'SANDBOX_DNS_LOOKUPS', 64),
-    dnsLookupQueue: readPositiveInt(env, 'SANDBOX_DNS_LOOKUP_QUEUE', 256),
-    dnsLookupsPerWorkspace: readPositiveInt(env, 'SANDBOX_DNS_LOOKUPS_PER_WORKSPACE', 16),
-    linkCheckPorts: Object.freeze(readPortRanges(env, 'SANDBOX_LINK_CHECK_PORTS', '80,443,8000-8999').map((range) => Object.freeze(range))),
+    dnsTimeoutMs: readPositiveInt(env, VARIABLES.SANDBOX_DNS_TIMEOUT_MS),
+    dnsTries: readPositiveInt(env, VARIABLES.SANDBOX_DNS_TRIES),
+    dnsLookups: readPositiveInt(env, VARIABLES.SANDBOX_DNS_LOOKUPS),
+    dnsLookupQueue: readPositiveInt(env, VARIABLES.SANDBOX_DNS_LOOKUP_QUEUE),
+    dnsLookupsPerWorkspace: readPositiveInt(env, VARIABLES.SANDBOX_DNS_LOOKUPS_PER_WORKSPACE),
+    linkCheckPorts: Object.freeze(readPortRanges(env, VARIABLES.SANDBOX_LINK_CHECK_PORTS).map((range) => Object.freeze(range))),
+    unknownVariables: Object.freeze(unknownVariables(env).map((unknown) => Object.freeze(unknown))),
   };
   if (!Object.hasOwn(config.plans, config.defaultPlan)) {
-    throw new ConfigError('SANDBOX_DEFAULT_PLAN', `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);
+    throw new ConfigError(VARIABLES.SANDBOX_DEFAULT_PLAN.name, `no plan named '${config.defaultPlan}' (known: ${Object.keys(config.plans).join(', ')})`);
   }
   divideAmongNodes(config, maxMessageBytes);
   return Object.freeze(config);

@@ -55,6 +55,10 @@ export function createApplication(config: Readonly<Config>, deps: ApplicationDep
   let beginShutdown: () => Promise<void> = async () => undefined;
 
   async function listen(): Promise<ListeningAddresses> {
+    for (const { name, closest } of config.unknownVariables) {
+      log.warn({ variable: name, ...(closest === null ? {} : { did_you_mean: closest }) },
+        `${name} is not a mail-sandbox setting and is ignored${closest === null ? '' : `: did you mean ${closest}?`}`);
+    }
     const services = await buildServices(config, deps, teardown);
 
     const created = await services.workspaces.ensureDefaultWorkspace();

@@ -419,4 +419,13 @@ describe('loadConfig', () => {
     // Port 0 picks a free port for each listener, so it never collides.
     assert.equal(loadConfig({ SANDBOX_OPEN_INBOX: 'default/mailpit', SANDBOX_OPEN_INBOX_SMTP_PORT: '0', SANDBOX_SMTP_PORT: '0' }).openInbox?.smtpPort, 0);
   });
+
+  it('names the SANDBOX_* variables that are no setting, with the setting a typo is likeliest of, and leaves the test runner\'s alone', () => {
+    const config = loadConfig({ SANDBOX_HTTP_PROT: '8026', SANDBOX_FLUX_CAPACITOR: '1', SANDBOX_TEST_PROFILE: 'cluster', SANDBOX_HTTP_PORT: '8026', MAIL_SANDBOX_URL: 'http://x' });
+    assert.deepEqual(config.unknownVariables, [
+      { name: 'SANDBOX_FLUX_CAPACITOR', closest: null },
+      { name: 'SANDBOX_HTTP_PROT', closest: 'SANDBOX_HTTP_PORT' },
+    ]);
+    assert.deepEqual(loadConfig({}).unknownVariables, []);
+  });
 });
