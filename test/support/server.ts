@@ -32,16 +32,28 @@ export interface ServerOptions {
    * server in its own place, so that the child's pid (for /proc readings and signals) is the server's.
    */
   wrapper?: string[];
+  /** What starts the server instead of scripts/start, e.g. `['npx', '--no-install', 'mail-sandbox']`; run in `cwd`. */
+  command?: string[];
+  cwd?: string;
+  /** The environment the server's is made from instead of this process's (the SANDBOX_* settings go on top). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /**
+   * Starts the command in a process group of its own and stops it by signalling the group, as a terminal's Ctrl-C or
+   * a service manager does: a command such as npx that runs the server under processes of its own does not pass
+   * a signal sent to it alone on.
+   */
+  processGroup?: boolean;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
   const dataDir = options.dataDir ?? tempDataDir();
   // As `npm start` runs it (scripts/start execs node with the allocator settings the server is measured with).
-  const [command, ...args] = [...(options.wrapper ?? []), path.join(PROJECT_ROOT, 'scripts/start')];
+  const [command, ...args] = [...(options.wrapper ?? []), ...(options.command ?? [path.join(PROJECT_ROOT, 'scripts/start')])];
   const child = spawn(command!, args, {
-    cwd: PROJECT_ROOT,
+    cwd: options.cwd ?? PROJECT_ROOT,
+    detached: options.processGroup === true,
     env: {
-      ...process.env,
+      ...(options.baseEnv ?? process.env),
       SANDBOX_DATA_DIR: dataDir,
       SANDBOX_HTTP_PORT: '0',
       SANDBOX_SMTP_PORT: '0',
@@ -84,7 +96,8 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
     ...info,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill(signal);
+      if (options.processGroup) process.kill(-child.pid!, signal);
+      else child.kill(signal);
       return exited;
     },
   };
