@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { PROJECT_ROOT } from '../../src/project-root.js';
+import { pollUntil } from './poll.js';
 import { profileEnv } from './profile.js';
 
 export interface StartedServer {
@@ -45,6 +46,15 @@ export interface ServerOptions {
   processGroup?: boolean;
 }
 
+function groupAlive(groupId: number): boolean {
+  try {
+    process.kill(-groupId, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
   const dataDir = options.dataDir ?? tempDataDir();
   // As `npm start` runs it (scripts/start execs node with the allocator settings the server is measured with).
@@ -71,6 +81,7 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
     stderr += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const outputEnded = new Promise((resolve) => child.stdout!.once('close', resolve));
   const ready = new Promise<{ httpUrl: string; smtpPort: number; smtpsPort: number; defaultKey: string | null }>((resolve, reject) => {
     let defaultKey: string | null = null;
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -96,9 +107,16 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
     ...info,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      if (options.processGroup) process.kill(-child.pid!, signal);
-      else child.kill(signal);
-      return exited;
+      if (!options.processGroup) {
+        child.kill(signal);
+        return exited;
+      }
+      process.kill(-child.pid!, signal);
+      const code = await exited;
+      // The command may end before the processes under it (npm does, of the signal), so the stop is over when the group is.
+      await pollUntil(async () => !groupAlive(child.pid!), 30_000, `process group ${child.pid} to end`);
+      await outputEnded;
+      return code;
     },
   };
 }
