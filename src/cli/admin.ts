@@ -13,31 +13,7 @@ import { describeAccount } from '../services/accounts/operator-members.js';
 import { contentPoolFor } from '../content/content-pool.js';
 import { assertPathsExist, findInbox, importMessages, importSummaryText } from './import-messages.js';
 import type { Access, MemberRole } from '../domain/types.js';
-
-const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
-
-  workspace create --name NAME [--plan PLAN]     create a workspace and its first read_write key
-                                                 (plan defaults to SANDBOX_DEFAULT_PLAN, 'unlimited')
-  workspace list                                 list workspaces with their plans
-  key create --workspace ID --access read|read_write
-  key revoke --id KEY_ID
-  plan set --workspace ID --plan PLAN
-  plan list                                      the plans and their limits
-  member add --workspace ID --email E --role owner|admin|member [--trust-account]
-                                                 add a member; says how and when the email's account was made,
-                                                 and prints the one-time link that sets their password unless
-                                                 they have one already. An account another workspace's
-                                                 invitation made, whose password nobody has set since from an
-                                                 operator's link, is refused unless --trust-account (you know
-                                                 its owner made it)
-  member password --email E                      print a one-time link that sets the password of a member of
-                                                 any workspace, for SANDBOX_PASSWORD_LINK_TTL_HOURS (default 24);
-                                                 the link names SANDBOX_PUBLIC_URL, else this host's HTTP port
-  import --inbox ID [--concurrency N] PATH...    capture .eml files, mbox files and Maildir folders (folders are
-                                                 walked recursively) into the inbox, as if they arrived over SMTP:
-                                                 quota, size limit, tag rules and webhooks apply. Progress on stderr.
-
-Configuration comes from the same SANDBOX_* variables as the server (SANDBOX_DATA_DIR above all).`;
+import { ADMIN_USAGE } from './command-usage.js';
 
 class UsageError extends Error {}
 
@@ -208,12 +184,12 @@ run(argv).then(
     process.stdout.write(`${argv.includes('--json') ? JSON.stringify(result.json) : result.text}\n`);
   },
   (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message ? `admin: ${error.message}\n\n` : ''}${USAGE}\n`);
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(error as Error).message ? `admin: ${(error as Error).message}\n\n` : ''}${ADMIN_USAGE}\n`);
       process.exitCode = 2;
-    } else if (error instanceof ConfigError || error instanceof AppError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`admin: ${(error as Error).message}\n`);
-      process.exitCode = error instanceof AppError || error instanceof ConfigError ? 1 : 2;
+    } else if (error instanceof ConfigError || error instanceof AppError) {
+      process.stderr.write(`admin: ${error.message}\n`);
+      process.exitCode = 1;
     } else {
       process.stderr.write(`admin: unexpected failure: ${(error as Error).stack ?? String(error)}\n`);
       process.exitCode = 1;

@@ -2,11 +2,10 @@
 // The server is found from the same SANDBOX_* variables it runs with (SANDBOX_HTTP_PORT, SANDBOX_BIND), or --url.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
+import { HEALTHCHECK_USAGE } from './command-usage.js';
 
 /** Longer than the server's own 2 s per probe, shorter than the 5 s orchestrators commonly allow a check. */
 const ANSWER_TIMEOUT_MS = 4000;
-
-const USAGE = 'usage: npm run --silent healthcheck -- [--url http://127.0.0.1:8025]';
 
 /** A server bound to every interface is asked on loopback, which is one of them. */
 function localUrl(): string {
@@ -21,7 +20,7 @@ async function main(): Promise<number> {
     const { values } = parseArgs({ options: { url: { type: 'string' } }, strict: true });
     base = values.url ?? localUrl();
   } catch (error) {
-    process.stderr.write(`healthcheck: ${error instanceof ConfigError ? `invalid configuration: ${error.message}` : (error as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`healthcheck: ${error instanceof ConfigError ? `invalid configuration: ${error.message}` : (error as Error).message}\n${HEALTHCHECK_USAGE}\n`);
     return 1;
   }
   try {

@@ -25,3 +25,8 @@ export function profileEnv(dataDir: string): Record<string, string> {
 export function describeCluster(title: string, suite: (this: Mocha.Suite) => void): void {
   if (testProfile() === 'cluster') describe(title, suite);
 }
+
+/** A suite about the embedded profile alone (one process, SQLite): it runs in embedded runs only. */
+export function describeEmbedded(title: string, suite: (this: Mocha.Suite) => void): void {
+  if (testProfile() === 'embedded') describe(title, suite);
+}

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { PROJECT_ROOT } from '../../src/project-root.js';
+import { pollUntil } from './poll.js';
 import { profileEnv } from './profile.js';
 
 export interface StartedServer {
@@ -32,16 +33,37 @@ export interface ServerOptions {
    * server in its own place, so that the child's pid (for /proc readings and signals) is the server's.
    */
   wrapper?: string[];
+  /** What starts the server instead of scripts/start, e.g. `['npx', '--no-install', 'mail-sandbox']`; run in `cwd`. */
+  command?: string[];
+  cwd?: string;
+  /** The environment the server's is made from instead of this process's (the SANDBOX_* settings go on top). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /**
+   * Starts the command in a process group of its own and stops it by signalling the group, as a terminal's Ctrl-C or
+   * a service manager does: a command such as npx that runs the server under processes of its own does not pass
+   * a signal sent to it alone on.
+   */
+  processGroup?: boolean;
+}
+
+function groupAlive(groupId: number): boolean {
+  try {
+    process.kill(-groupId, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
   const dataDir = options.dataDir ?? tempDataDir();
   // As `npm start` runs it (scripts/start execs node with the allocator settings the server is measured with).
-  const [command, ...args] = [...(options.wrapper ?? []), path.join(PROJECT_ROOT, 'scripts/start')];
+  const [command, ...args] = [...(options.wrapper ?? []), ...(options.command ?? [path.join(PROJECT_ROOT, 'scripts/start')])];
   const child = spawn(command!, args, {
-    cwd: PROJECT_ROOT,
+    cwd: options.cwd ?? PROJECT_ROOT,
+    detached: options.processGroup === true,
     env: {
-      ...process.env,
+      ...(options.baseEnv ?? process.env),
       SANDBOX_DATA_DIR: dataDir,
       SANDBOX_HTTP_PORT: '0',
       SANDBOX_SMTP_PORT: '0',
@@ -59,6 +81,7 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
     stderr += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const outputEnded = new Promise((resolve) => child.stdout!.once('close', resolve));
   const ready = new Promise<{ httpUrl: string; smtpPort: number; smtpsPort: number; defaultKey: string | null }>((resolve, reject) => {
     let defaultKey: string | null = null;
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -84,8 +107,16 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
     ...info,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill(signal);
-      return exited;
+      if (!options.processGroup) {
+        child.kill(signal);
+        return exited;
+      }
+      process.kill(-child.pid!, signal);
+      const code = await exited;
+      // The command may end before the processes under it (npm does, of the signal), so the stop is over when the group is.
+      await pollUntil(async () => !groupAlive(child.pid!), 30_000, `process group ${child.pid} to end`);
+      await outputEnded;
+      return code;
     },
   };
 }
