@@ -2,6 +2,7 @@
 // (src/cli/mail-sandbox.ts) and for the commands' own modules, which also run alone from a clone (npm run admin).
 import path from 'node:path';
 import { PROJECT_ROOT } from '../project-root.js';
+import { configurationHelp } from '../config-help.js';
 
 export const OVERVIEW_USAGE = `usage: mail-sandbox [command] [options]
 
@@ -29,12 +30,14 @@ Runs the server: the HTTP API and dashboard (SANDBOX_HTTP_PORT, default 8025), S
 stops it gracefully (exit 0). It runs with glibc's allocator tuned (MALLOC_ARENA_MAX=2, MALLOC_MMAP_THRESHOLD_=131072)
 and node --max-semi-space-size=4, unless those are set already.
 
-Configuration comes from SANDBOX_* environment variables, described in docs/configuration.md
+Configuration comes from the SANDBOX_* environment variables below, described further in docs/configuration.md
 (this installation's copy: ${path.join(PROJECT_ROOT, 'docs', 'configuration.md')}).
 
 The data (SQLite database, raw messages, generated certificate) goes to SANDBOX_DATA_DIR, by default ./data in the
 current directory. On the first start with an empty data dir the server prints the default workspace's API key once
-(log field api_key).`;
+(log field api_key).
+
+${configurationHelp()}`;
 }
 
 export const IMPORT_USAGE = `import --inbox ID [--concurrency N] PATH...    capture .eml files, mbox files and Maildir folders (folders are

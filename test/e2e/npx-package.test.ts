@@ -16,6 +16,7 @@ import { listMessages } from '../support/messages.js';
 import { describeEmbedded } from '../support/profile.js';
 import { startServer } from '../support/server.js';
 import { credentialsOf, sendMails } from '../support/smtp.js';
+import { VARIABLES } from '../../src/config-variables.js';
 
 interface Ran {
   status: number | null;
@@ -127,7 +128,7 @@ describeEmbedded('npx mail-sandbox (the packed package, installed from its tarba
     versions.forEach((ran, index) => assert.deepEqual([ran.status, ran.stdout], [0, `${PROJECT_VERSION}\n`], `${commands[index]} --version: ${ran.stderr}`));
   });
 
-  it('prints each command\'s usage on its --help; serve\'s names the SANDBOX_* variables and the installed docs/configuration.md', async () => {
+  it('prints each command\'s usage on its --help; serve\'s lists every SANDBOX_* variable and names the installed docs/configuration.md', async () => {
     const [admin, serve] = await Promise.all([npx('admin', '--help'), npx('serve', '--help')]);
     assert.equal(admin.status, 0, admin.stderr);
     assert.match(admin.stdout, /^usage: mail-sandbox admin <command>/);
@@ -137,7 +138,9 @@ describeEmbedded('npx mail-sandbox (the packed package, installed from its tarba
     const docs = path.join(packageDir, 'docs', 'configuration.md');
     assert.ok(serve.stdout.includes(docs), serve.stdout);
     assert.ok(fs.existsSync(docs));
-    console.log(`      npx mail-sandbox serve --help:\n${serve.stdout.replace(/^/gm, '        | ')}`);
+    const unlisted = Object.keys(VARIABLES).filter((name) => !serve.stdout.includes(`  ${name}=`));
+    assert.deepEqual(unlisted, [], 'serve --help lists every variable of the configuration\'s declaration');
+    console.log(`      npx mail-sandbox serve --help (first lines):\n${serve.stdout.split('\n').slice(0, 14).join('\n').replace(/^/gm, '        | ')}`);
   });
 
   it('refuses an unknown command or option with the usage and exit status 2', async () => {
