@@ -16,16 +16,24 @@ ENV npm_config_nodedir=/usr/local
 WORKDIR /app
 # The manifests first: the installed dependencies stay cached while only sources change.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# Behind a TLS-intercepting proxy, its CA comes in as a build secret (never a layer):
+#   docker build --secret id=npm_ca,src=/path/to/ca-bundle.crt .
+RUN --mount=type=secret,id=npm_ca \
+    if [ -f /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi \
+ && npm ci --no-audit --no-fund
 COPY . .
+# better-sqlite3 keeps its compiler's inputs and objects (27 MB) beside the one addon it loads.
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
- && rm -f dist/.tsbuildinfo
+ && rm -f dist/.tsbuildinfo \
+ && cd node_modules/better-sqlite3 \
+ && mv build/Release/better_sqlite3.node . && rm -rf build deps src \
+ && mkdir -p build/Release && mv better_sqlite3.node build/Release/
 
 FROM ${BASE}
 # A fixed uid and gid, so a bind-mounted /data can be given to them on the host.
-RUN groupadd --system --gid 10025 sandbox \
- && useradd --system --uid 10025 --gid sandbox --home-dir /data --no-create-home --shell /usr/sbin/nologin sandbox \
+RUN groupadd --gid 10025 sandbox \
+ && useradd --uid 10025 --gid sandbox --home-dir /data --no-create-home --no-log-init --shell /usr/sbin/nologin sandbox \
  && mkdir /data && chown sandbox:sandbox /data
 WORKDIR /app
 # What the server reads at run time besides dist/: package.json (it finds its root and version there), the API
@@ -38,8 +46,7 @@ COPY --from=build /app/scripts/start ./scripts/
 COPY --from=build /app/scripts/container/entrypoint ./scripts/container/
 # Listens on every container address on the usual ports; the API key, not the bind, guards it, and the publish (-p)
 # decides who reaches it. SANDBOX_OPEN_INBOX adds 1025 (Mailpit's SMTP port) for one inbox without credentials.
-ENV NODE_ENV=production \
-    SANDBOX_DATA_DIR=/data \
+ENV SANDBOX_DATA_DIR=/data \
     SANDBOX_BIND=0.0.0.0 \
     SANDBOX_HTTP_PORT=8025 \
     SANDBOX_SMTP_PORT=2525 \

@@ -1,0 +1,210 @@
+// The container image (Dockerfile) built and run with podman as a user runs it with Docker: on an empty volume it
+// captures over SMTP, answers the API and the dashboard, runs as non-root, drains on `stop` (SIGTERM) with exit 0, and
+// a restart on the same volume finds what was acknowledged. The base is localhost/node20-base (scripts/container/
+// base-images), since no registry is reachable here. Prints the image's size and its cold start; asserts no timings.
+import { strict as assert } from 'node:assert';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Browser } from 'playwright-core';
+import { PROJECT_ROOT } from '../../src/project-root.js';
+import { ApiClient } from '../support/api-client.js';
+import type { InboxWithCredentialsJson } from '../support/api-json.js';
+import { ConsoleWatch, launchChromium } from '../support/browser.js';
+import { freePort } from '../support/free-port.js';
+import { createInbox } from '../support/inboxes.js';
+import { detailOf, listMessages } from '../support/messages.js';
+import { podman, podmanAttached, run } from '../support/podman.js';
+import { pollUntil } from '../support/poll.js';
+import { credentialsOf, sendMails } from '../support/smtp.js';
+
+const IMAGE = 'localhost/mail-sandbox:test';
+const BASE = 'localhost/node20-base';
+/** Short enough for the test, long enough for a loaded machine's drain; `podman stop` waits longer before SIGKILL. */
+const GRACE_MS = 10_000;
+const STOP_TIMEOUT_SECONDS = 25;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+/** A started container's attached `podman run`/`start -a`: its JSON log lines, when it listens, when it ends. */
+interface Attached {
+  child: ChildProcess;
+  logs: Record<string, unknown>[];
+  listening: Promise<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+function attach(child: ChildProcess): Attached {
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const listening = new Promise<Record<string, unknown>>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      logs.push(entry);
+      if (typeof entry.http_port === 'number') resolve(entry);
+    });
+    void exited.then((code) => reject(new Error(`the container ended with ${code} before listening: ${stderr.slice(-2000)}`)));
+  });
+  listening.catch(() => {});
+  return { child, logs, listening, exited };
+}
+
+/** A build secret with this machine's CA bundle when one is configured: npm's registry is reached through a TLS proxy here. */
+function caSecret(): string[] {
+  const bundle = process.env.NODE_EXTRA_CA_CERTS;
+  return bundle && fs.existsSync(bundle) ? ['--secret', `id=npm_ca,src=${bundle}`] : [];
+}
+
+async function compressedSize(image: string): Promise<number> {
+  const result = await run('bash', ['-o', 'pipefail', '-c', `podman save ${image} | gzip -1 | wc -c`]);
+  assert.equal(result.status, 0, result.stderr);
+  return Number(result.stdout.toString().trim());
+}
+
+describe('container image (podman)', function () {
+  this.timeout(45 * 60_000);
+
+  before(async function () {
+    const started = Date.now();
+    const bases = await run(path.join(PROJECT_ROOT, 'scripts/container/base-images'), []);
+    assert.equal(bases.status, 0, `scripts/container/base-images failed: ${bases.stderr.slice(-3000)}`);
+    const basesMs = Date.now() - started;
+    const build = await run('podman', ['build', '--runtime', 'runc', '--network', 'host', '--format', 'docker', ...caSecret(),
+      '--build-arg', `BASE=${BASE}`, '-t', IMAGE, '.']);
+    assert.equal(build.status, 0, `podman build failed:\n${build.stdout.toString().slice(-3000)}\n${build.stderr.slice(-3000)}`);
+    const buildMs = Date.now() - started - basesMs;
+    const imageBytes = Number(await podman('image', 'inspect', '--format', '{{.Size}}', IMAGE));
+    const baseBytes = Number(await podman('image', 'inspect', '--format', '{{.Size}}', BASE));
+    const [imageGzip, baseGzip] = [await compressedSize(IMAGE), await compressedSize(BASE)];
+    console.log(`      base images ready in ${seconds(basesMs)}, image built in ${seconds(buildMs)}`);
+    console.log(`      ${IMAGE}: ${megabytes(imageBytes)} (${imageBytes} bytes), ${megabytes(imageGzip)} as podman save | gzip`);
+    console.log(`      ${BASE}: ${megabytes(baseBytes)} (${baseBytes} bytes), ${megabytes(baseGzip)} as podman save | gzip`);
+  });
+
+  it('declares the volume, ports, user, health check and stop signal', async function () {
+    const config = JSON.parse(await podman('image', 'inspect', '--format', '{{json .Config}}', IMAGE)) as {
+      User: string; ExposedPorts: Record<string, object>; Volumes: Record<string, object>; Env: string[]; StopSignal: string;
+      Healthcheck?: { Test: string[] };
+    };
+    assert.equal(config.User, 'sandbox');
+    assert.deepEqual(Object.keys(config.ExposedPorts).sort(), ['1025/tcp', '2465/tcp', '2525/tcp', '8025/tcp']);
+    assert.deepEqual(Object.keys(config.Volumes), ['/data']);
+    for (const setting of ['SANDBOX_DATA_DIR=/data', 'SANDBOX_BIND=0.0.0.0', 'SANDBOX_HTTP_PORT=8025', 'SANDBOX_SMTP_PORT=2525', 'SANDBOX_SMTPS_PORT=2465']) {
+      assert.ok(config.Env.includes(setting), `ENV ${setting}: ${config.Env.join(' ')}`);
+    }
+    assert.equal(config.StopSignal, 'SIGTERM');
+    assert.deepEqual(config.Healthcheck?.Test, ['CMD', 'node', 'dist/src/cli/healthcheck.js']);
+  });
+
+  describe('embedded profile on a named volume', function () {
+    const name = `mail-sandbox-test-${process.pid}`;
+    const volume = `${name}-data`;
+    let ports: { http: number; smtp: number; smtps: number };
+    let api: ApiClient;
+    let inbox: InboxWithCredentialsJson;
+    let current: Attached | undefined;
+    const stored: string[] = [];
+
+    before(async function () {
+      ports = { http: await freePort(), smtp: await freePort(), smtps: await freePort() };
+      await podman('volume', 'create', volume);
+    });
+
+    after(async function () {
+      await run('podman', ['rm', '-f', '-t', '0', name]);
+      await run('podman', ['volume', 'rm', '-f', volume]);
+    });
+
+    it('starts on the empty volume and captures a message over SMTP (cold start printed)', async function () {
+      const started = Date.now();
+      current = attach(podmanAttached('run', '--name', name, '--runtime', 'runc', '--network', 'host', '-v', `${volume}:/data`,
+        // Host networking shares this machine's addresses: the container binds loopback here, as the tests' servers do.
+        '-e', 'SANDBOX_BIND=127.0.0.1', '-e', `SANDBOX_HTTP_PORT=${ports.http}`, '-e', `SANDBOX_SMTP_PORT=${ports.smtp}`,
+        '-e', `SANDBOX_SMTPS_PORT=${ports.smtps}`, '-e', `SANDBOX_SHUTDOWN_GRACE_MS=${GRACE_MS}`, IMAGE));
+      const listening = await current.listening;
+      const listeningMs = Date.now() - started;
+      assert.equal(listening.http_port, ports.http);
+      assert.equal(listening.profile, 'embedded');
+      assert.equal(listening.data_dir, '/data');
+      const key = current.logs.map((entry) => entry.api_key).find((value): value is string => typeof value === 'string');
+      assert.ok(key, 'the first start prints the default workspace key');
+      api = new ApiClient(`http://127.0.0.1:${ports.http}`, key);
+      inbox = await createInbox(api);
+      assert.equal(inbox.smtp.ports[0], ports.smtp);
+      stored.push(...await sendMails(credentialsOf(inbox), [{ from: 'app@container.example.test', to: 'first@container.example.test', subject: 'captured in a container', text: 'code 482913' }]));
+      console.log(`      cold start (empty volume): listening ${seconds(listeningMs)}, first SMTP 250 ${seconds(Date.now() - started)} after podman run`);
+    });
+
+    it('reads the message over the API', async function () {
+      const detail = await detailOf(api, stored[0]!);
+      assert.equal(detail.subject, 'captured in a container');
+      assert.equal(detail.inbox_id, inbox.id);
+    });
+
+    it('serves the dashboard, which loads in Chromium under its CSP', async function () {
+      const response = await fetch(`http://127.0.0.1:${ports.http}/`);
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(await response.text(), /<script type="module"[^>]* src="\.\/assets\//);
+      let browser: Browser | undefined;
+      try {
+        browser = await launchChromium();
+        const watch = new ConsoleWatch();
+        const context = await browser.newContext({ baseURL: `http://127.0.0.1:${ports.http}/` });
+        watch.watch(context);
+        const page = await context.newPage();
+        await page.goto('sign-in');
+        await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+        assert.deepEqual(watch.messages, []);
+      } finally {
+        await browser?.close();
+      }
+    });
+
+    it('runs the server as the non-root user sandbox, and its health check passes', async function () {
+      assert.equal(await podman('exec', name, 'id', '-u'), '10025');
+      const status = await podman('exec', name, 'cat', '/proc/1/status');
+      assert.match(status, /^Uid:\s+10025\s+10025\s+10025\s+10025$/m, 'PID 1 (node, exec\'d by the entrypoint) is uid 10025');
+      assert.match(await podman('exec', name, 'cat', '/proc/1/cmdline'), /^node\0--max-semi-space-size=4\0\/app\/scripts\/\.\.\/dist\/src\/main\.js/);
+      const health = await run('podman', ['healthcheck', 'run', name]);
+      assert.equal(health.status, 0, `podman healthcheck run: ${health.stdout.toString()} ${health.stderr}`);
+    });
+
+    it('drains on podman stop (SIGTERM): exit 0 before the kill, keeping a message acknowledged just before', async function () {
+      stored.push(...await sendMails(credentialsOf(inbox), [{ from: 'app@container.example.test', to: 'last@container.example.test', subject: 'acknowledged before the stop', text: 'last' }]));
+      const stopping = Date.now();
+      await podman('stop', '--time', String(STOP_TIMEOUT_SECONDS), name);
+      const stopMs = Date.now() - stopping;
+      // A container still running at --time is killed (137): exit 0 means the server drained and ended by itself.
+      assert.equal(await current!.exited, 0, 'the attached podman run reports the server\'s exit code');
+      assert.equal(await podman('inspect', '--format', '{{.State.ExitCode}}', name), '0');
+      assert.ok(current!.logs.some((entry) => entry.signal === 'SIGTERM'), 'the server logged the SIGTERM it drained on');
+      console.log(`      podman stop: ended with exit 0 after ${seconds(stopMs)} (grace ${seconds(GRACE_MS)})`);
+    });
+
+    it('restarts on the same volume and finds both messages, without printing a new key', async function () {
+      const started = Date.now();
+      current = attach(podmanAttached('start', '--attach', name));
+      await current.listening;
+      const listeningMs = Date.now() - started;
+      assert.ok(!current.logs.some((entry) => 'api_key' in entry), 'a restart prints no key: the workspace already exists');
+      const listed = (await listMessages(api, inbox.id)).map((message) => message.id);
+      assert.deepEqual([...listed].sort(), [...stored].sort());
+      assert.equal((await detailOf(api, stored[1]!)).subject, 'acknowledged before the stop');
+      console.log(`      warm restart: listening ${seconds(listeningMs)} after podman start`);
+      await podman('stop', '--time', String(STOP_TIMEOUT_SECONDS), name);
+      assert.equal(await current.exited, 0);
+    });
+  });
+});
