@@ -15,8 +15,9 @@ import { ConsoleWatch, launchChromium } from '../support/browser.js';
 import { freePort } from '../support/free-port.js';
 import { createInbox } from '../support/inboxes.js';
 import { detailOf, listMessages } from '../support/messages.js';
+import { loadConfig } from '../../src/config.js';
+import { purgeClusterNamespace } from '../../src/storage/cluster/purge-namespace.js';
 import { podman, podmanAttached, run } from '../support/podman.js';
-import { pollUntil } from '../support/poll.js';
 import { credentialsOf, sendMails } from '../support/smtp.js';
 
 const IMAGE = 'localhost/mail-sandbox:test';
@@ -205,6 +206,55 @@ describe('container image (podman)', function () {
       console.log(`      warm restart: listening ${seconds(listeningMs)} after podman start`);
       await podman('stop', '--time', String(STOP_TIMEOUT_SECONDS), name);
       assert.equal(await current.exited, 0);
+    });
+  });
+  describe('cluster profile: two containers on scripts/services/up\'s Elasticsearch, Redis and MinIO', function () {
+    const SERVICES = ['redis', 'elasticsearch', 'minio'];
+    const names = [`mail-sandbox-test-${process.pid}-node-a`, `mail-sandbox-test-${process.pid}-node-b`];
+    const namespace = `ctest-${process.pid}`;
+    let servicesEnv: Record<string, string>;
+    /** Services this suite started are stopped after it; ones already running (the lead's, another suite's) are left. */
+    let startedServices = false;
+    const nodes: { attached: Attached; http: number; smtp: number }[] = [];
+
+    before(async function () {
+      const status = await run(path.join(PROJECT_ROOT, 'scripts/services/status'), SERVICES);
+      startedServices = status.status !== 0;
+      const up = await run(path.join(PROJECT_ROOT, 'scripts/services/up'), SERVICES);
+      assert.equal(up.status, 0, `scripts/services/up: ${up.stderr.slice(-3000)}`);
+      servicesEnv = Object.fromEntries([...up.stdout.toString().matchAll(/^export (SANDBOX_\w+)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
+      assert.ok(servicesEnv.SANDBOX_ELASTICSEARCH_URL, `no SANDBOX_* exports from scripts/services/up: ${up.stdout.toString()}`);
+    });
+
+    after(async function () {
+      for (const name of names) await run('podman', ['rm', '-f', '-t', '0', name]);
+      for (const name of names) await run('podman', ['volume', 'rm', '-f', `${name}-data`]);
+      if (servicesEnv) await purgeClusterNamespace(loadConfig({ ...servicesEnv, SANDBOX_PROFILE: 'cluster', SANDBOX_NAMESPACE: namespace }));
+      if (startedServices) await run(path.join(PROJECT_ROOT, 'scripts/services/down'), SERVICES);
+    });
+
+    it('captures on node A and reads on node B', async function () {
+      for (const [index, name] of names.entries()) {
+        const node = { http: await freePort(), smtp: await freePort(), smtps: await freePort() };
+        const env = { ...servicesEnv, SANDBOX_PROFILE: 'cluster', SANDBOX_CLUSTER_NODES: '2', SANDBOX_NAMESPACE: namespace, SANDBOX_NODE_ID: `node-${'ab'[index]}`,
+          SANDBOX_BIND: '127.0.0.1', SANDBOX_HTTP_PORT: String(node.http), SANDBOX_SMTP_PORT: String(node.smtp), SANDBOX_SMTPS_PORT: String(node.smtps),
+          SANDBOX_SHUTDOWN_GRACE_MS: String(GRACE_MS) };
+        const started = Date.now();
+        const attached = attach(podmanAttached('run', '--name', name, '--runtime', 'runc', '--network', 'host', '-v', `${name}-data:/data`,
+          ...Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]), IMAGE));
+        assert.equal((await attached.listening).profile, 'cluster');
+        console.log(`      cluster node ${'AB'[index]}: listening ${seconds(Date.now() - started)} after podman run`);
+        nodes.push({ attached, http: node.http, smtp: node.smtp });
+      }
+      const key = nodes[0]!.attached.logs.map((entry) => entry.api_key).find((value): value is string => typeof value === 'string');
+      assert.ok(key, 'node A, started first on an empty namespace, printed the default workspace key');
+      const inbox = await createInbox(new ApiClient(`http://127.0.0.1:${nodes[0]!.http}`, key));
+      const [id] = await sendMails({ ...credentialsOf(inbox), port: nodes[0]!.smtp }, [{ from: 'app@container.example.test', to: 'cluster@container.example.test', subject: 'captured on node A', text: 'a' }]);
+      assert.equal((await detailOf(new ApiClient(`http://127.0.0.1:${nodes[1]!.http}`, key), id!)).subject, 'captured on node A');
+      for (const [index, name] of names.entries()) {
+        await podman('stop', '--time', String(STOP_TIMEOUT_SECONDS), name);
+        assert.equal(await nodes[index]!.attached.exited, 0, `${name} drained and ended with exit 0`);
+      }
     });
   });
 });
