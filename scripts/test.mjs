@@ -1,9 +1,9 @@
 // `npm test`: typecheck, lint, the layer check and unit tests once, then the contract, end-to-end and browser suites and
 // the Playwright fixture's suite on both profiles, with stages side by side wherever they do not wait on each other:
-// the services install and start while the checks run, the embedded profile's suites start once the checks are done
-// (they need only spamd and Chromium), the cluster profile's once its services are up, each with its files two at a
-// time (package.json's test:suites, SANDBOX_TEST_JOBS): most of a suite's time is spent waiting on servers, browsers
-// and Elasticsearch refreshes, not on the CPU; a third file at a time overloads two cores and makes the run slower.
+// the services install and start while the checks run, and the two profiles' suites run together once their services
+// are up, each with its files two at a time (package.json's test:suites, SANDBOX_TEST_JOBS): most of a suite's time
+// is spent waiting on servers, browsers and Elasticsearch refreshes, not on the CPU; a third file at a time
+// overloads two cores and makes the run slower.
 // The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: they are
 // started with scripts/services/up (installing them the first time), and the run fails when they cannot start.
 // SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
@@ -83,16 +83,15 @@ const clusterServices = skipCluster ? Promise.resolve(null) : embeddedServices.t
 ));
 
 // The checks: the server's and the dashboard's (DOM) type checks (package.json's typecheck) beside eslint and the
-// services' installs, then the layer check; the unit tests once spamd and Chromium are in (their installs are apt's,
-// which holds a lock the cluster profile's installs wait on), while a fresh machine still fetches Elasticsearch and
-// builds MinIO: the embedded profile's suites need neither and start after the unit tests, not after those installs.
+// services' installs, then the layer check; the unit tests once the installs are done (a fresh machine builds MinIO
+// meanwhile), so that nothing races their pools and timers.
 const checks = (async () => {
   await Promise.all([
     run('typecheck', 'npm', ['run', '--silent', 'typecheck']),
     run('lint', 'npx', ['eslint', '.']),
   ]);
   await run('layers', 'npm', ['run', '--silent', 'lint:layers']);
-  await embeddedServices;
+  await Promise.all([embeddedServices, clusterServices]);
   await run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
 })();
 
@@ -100,7 +99,7 @@ const checks = (async () => {
 async function profileSuites(profile, services, spamd) {
   const env = services === null ? null : { ...(spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL }), ...services, SANDBOX_TEST_PROFILE: profile };
   if (env === null) return;
-  // After the checks: the unit tests' pools and timers are not raced by a profile's servers and browsers.
+  // After the checks: the unit tests' pools and timers are not raced by a profile's servers and browsers either.
   await Promise.all([build, checks]);
   await run(`contract, end-to-end and browser tests, ${profile} profile`, 'npm', suites, env);
   await run(`Playwright fixture tests, ${profile} profile`, 'npm', playwrightSuite, env);
