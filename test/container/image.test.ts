@@ -7,13 +7,13 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { Browser } from 'playwright-core';
 import { PROJECT_ROOT } from '../../src/project-root.js';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
 import { ConsoleWatch, launchChromium } from '../support/browser.js';
 import { freePort } from '../support/free-port.js';
+import { readJsonLogLines } from '../support/json-log-lines.js';
 import { createInbox } from '../support/inboxes.js';
 import { detailOf, listMessages } from '../support/messages.js';
 import { loadConfig } from '../../src/config.js';
@@ -46,14 +46,7 @@ function attach(child: ChildProcess): Attached {
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const listening = new Promise<Record<string, unknown>>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      let entry: Record<string, unknown>;
-      try {
-        entry = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        return;
-      }
-      logs.push(entry);
+    readJsonLogLines(child.stdout!, logs, (entry) => {
       if (typeof entry.http_port === 'number') resolve(entry);
     });
     void exited.then((code) => reject(new Error(`the container ended with ${code} before listening: ${stderr.slice(-2000)}`)));

@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { PROJECT_ROOT } from '../../src/project-root.js';
+import { readJsonLogLines } from './json-log-lines.js';
 import { pollUntil } from './poll.js';
 import { profileEnv } from './profile.js';
 
@@ -84,14 +84,7 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
   const outputEnded = new Promise((resolve) => child.stdout!.once('close', resolve));
   const ready = new Promise<{ httpUrl: string; smtpPort: number; smtpsPort: number; defaultKey: string | null }>((resolve, reject) => {
     let defaultKey: string | null = null;
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      let entry: Record<string, unknown>;
-      try {
-        entry = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        return;
-      }
-      logs.push(entry);
+    readJsonLogLines(child.stdout!, logs, (entry) => {
       if (typeof entry.api_key === 'string') defaultKey = entry.api_key;
       if (typeof entry.http_port === 'number') {
         resolve({ httpUrl: `http://127.0.0.1:${entry.http_port}`, smtpPort: entry.smtp_port as number, smtpsPort: entry.smtps_port as number, defaultKey });
