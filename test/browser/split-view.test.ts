@@ -269,8 +269,11 @@ describe('split view: an inbox and its open message (browser)', function () {
       await page.getByRole('heading', { level: 1, name: inbox.name }).waitFor();
       assert.equal(await page.getByText('Select a message to read it here.').isVisible(), false, 'the list alone');
 
-      await page.evaluate(`document.querySelector('.message-scroller').scrollTo({ top: 15 * 72 })`);
-      await pollUntil(async () => (await scrollTop()) > 0, 5000, 'the list to scroll');
+      // Asked again until it takes: the list may still be drawing its rows when first asked.
+      await pollUntil(async () => {
+        await page.evaluate(`document.querySelector('.message-scroller').scrollTo({ top: 15 * 72 })`);
+        return (await scrollTop()) > 0;
+      }, 5000, 'the list to scroll');
       const scrolled = await scrollTop();
       const index = MESSAGES - 17;
       await row(subjectOf(index)).getByRole('link').click();

@@ -20,10 +20,11 @@ export function useOpenMessage(options: {
   const openIndex = messageId === null ? -1 : items.findIndex((message) => message.id === messageId);
 
   useEffect(() => {
-    // Opened other than from its row (a deep link, back or forward): the cursor goes to the row, and the row into view.
+    // Opened other than from its row (a deep link, back or forward): the cursor goes to the row, and the row to the
+    // middle of the list: at an edge, the header settling (the session's workspaces arriving) could push it half out.
     if (openIndex < 0 || openIndex === active.index) return;
     active.set(openIndex);
-    view.virtualizer.scrollToIndex(openIndex, { align: 'auto' });
+    view.virtualizer.scrollToIndex(openIndex, { align: 'center' });
   }, [openIndex]);
 
   // Where the page was scrolled when the list was left for a message: on a narrow screen the page itself scrolls.
