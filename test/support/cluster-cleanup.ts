@@ -7,7 +7,7 @@ import { testProfile, usedNamespaces } from './profile.js';
 export const mochaHooks = {
   async afterAll(this: Mocha.Context) {
     if (testProfile() !== 'cluster') return;
-    this.timeout(120_000);
+    this.timeout(300_000);
     for (const namespace of usedNamespaces) {
       await purgeClusterNamespace(loadConfig({ ...process.env, SANDBOX_PROFILE: 'cluster', SANDBOX_NAMESPACE: namespace }));
       usedNamespaces.delete(namespace);
