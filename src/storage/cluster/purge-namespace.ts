@@ -17,9 +17,9 @@ export async function purgeClusterNamespace(config: Config): Promise<void> {
     // A clean-up may run while the cluster is busy with other namespaces' writes: it waits for them, not the
     // service's few seconds per request.
     const patient = { requestTimeout: PURGE_TIMEOUT_SECONDS * 1000, maxRetries: 0 };
-    const wait = { timeout: `${PURGE_TIMEOUT_SECONDS}s`, master_timeout: `${PURGE_TIMEOUT_SECONDS}s` };
-    await elasticsearch.indices.delete({ index: names.messagesIndexPattern, ignore_unavailable: true, allow_no_indices: true, ...wait }, patient);
-    await elasticsearch.indices.deleteIndexTemplate({ name: names.messagesTemplate, ...wait }, { ...patient, ignore: [404] });
+    const masterTimeout = `${PURGE_TIMEOUT_SECONDS}s`;
+    await elasticsearch.indices.delete({ index: names.messagesIndexPattern, ignore_unavailable: true, allow_no_indices: true, timeout: masterTimeout, master_timeout: masterTimeout }, patient);
+    await elasticsearch.indices.deleteIndexTemplate({ name: names.messagesTemplate, master_timeout: masterTimeout }, { ...patient, ignore: [404] });
     const blobs = await MinioBlobStore.open(config, names.bucket);
     await blobs.removeBucket();
     await waitUntilReady(redis, config.redisUrl);
