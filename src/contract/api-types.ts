@@ -1392,7 +1392,8 @@ export interface paths {
          * @description The HTML body as `GET /v1/messages/{id}/html` serves it (`cid:` images inlined as `data:` URIs), for a
          *     browser or an iframe without an API key. With `report_height=1` the page also tells the page framing it how
          *     tall it is, so the frame can be sized to the mail; with `scheme=dark` it shows as in a mail client in dark
-         *     mode (the dashboard's viewer asks for both).
+         *     mode, with `scheme=light` light whatever the reader's system prefers (the dashboard's viewer asks for the
+         *     height and one of the two).
          */
         get: operations["getSignedHtml"];
         put?: never;
@@ -1864,6 +1865,8 @@ export interface components {
             message_count: number;
             /** @description How many of its messages are not marked read */
             unread_count: number;
+            /** @description Whether the inbox's chaos settings are on, so its SMTP may fail on purpose (GET /v1/inboxes/{id}/chaos has them) */
+            chaos_enabled: boolean;
             /** Format: date-time */
             created_at: string;
         };
@@ -1873,6 +1876,7 @@ export interface components {
             smtp_username: string;
             message_count: number;
             unread_count: number;
+            chaos_enabled: boolean;
             /** Format: date-time */
             created_at: string;
             smtp: {
@@ -2855,11 +2859,13 @@ export interface components {
          */
         ReportHeight: 0 | 1;
         /**
-         * @description `dark` shows the page as a mail client in dark mode does, through the same preview script as
-         *     `report_height` (browsers do not let a framing page set a frame's `prefers-color-scheme`): the page's
+         * @description The colour scheme to show the page in, whatever the reader's system prefers, through the same preview
+         *     script as `report_height` (browsers do not let a framing page set a frame's `prefers-color-scheme`; it
+         *     follows the reader's system). `dark` shows the page as a mail client in dark mode does: the page's
          *     `(prefers-color-scheme: dark)` media queries, in its style sheets and `media` attributes, apply and its
          *     `(prefers-color-scheme: light)` ones do not, and a page that declares dark support (`color-scheme`, in a
-         *     `<meta>` or its CSS) gets a dark canvas. `light` (the default) serves the page as it is. Not covered by the
+         *     `<meta>` or its CSS) gets a dark canvas. `light` is the other way round, with a light canvas, so a reader
+         *     whose system is dark still sees the light mail. Left out, the page is as it is. Not covered by the
          *     signature.
          */
         PreviewScheme: "light" | "dark";
@@ -2938,7 +2944,7 @@ export interface components {
          */
         HtmlContentSecurityPolicy: "default-src 'none'; img-src data: cid:; style-src 'unsafe-inline'; font-src data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox" | "default-src 'none'; img-src data: cid: *; style-src 'unsafe-inline' *; font-src data: *; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox";
         /**
-         * @description `HtmlContentSecurityPolicy`, or with `report_height=1` or `scheme=dark` the same with `script-src 'nonce-<base64 of 16
+         * @description `HtmlContentSecurityPolicy`, or with `report_height=1` or a `scheme` the same with `script-src 'nonce-<base64 of 16
          *     random bytes>'` after `default-src 'none'` and `sandbox allow-scripts` in place of `sandbox`: the one
          *     script carrying that nonce (the server's preview script) runs, nothing of the mail's does, and the origin
          *     stays opaque.
@@ -5638,11 +5644,13 @@ export interface operations {
                  */
                 report_height?: components["parameters"]["ReportHeight"];
                 /**
-                 * @description `dark` shows the page as a mail client in dark mode does, through the same preview script as
-                 *     `report_height` (browsers do not let a framing page set a frame's `prefers-color-scheme`): the page's
+                 * @description The colour scheme to show the page in, whatever the reader's system prefers, through the same preview
+                 *     script as `report_height` (browsers do not let a framing page set a frame's `prefers-color-scheme`; it
+                 *     follows the reader's system). `dark` shows the page as a mail client in dark mode does: the page's
                  *     `(prefers-color-scheme: dark)` media queries, in its style sheets and `media` attributes, apply and its
                  *     `(prefers-color-scheme: light)` ones do not, and a page that declares dark support (`color-scheme`, in a
-                 *     `<meta>` or its CSS) gets a dark canvas. `light` (the default) serves the page as it is. Not covered by the
+                 *     `<meta>` or its CSS) gets a dark canvas. `light` is the other way round, with a light canvas, so a reader
+                 *     whose system is dark still sees the light mail. Left out, the page is as it is. Not covered by the
                  *     signature.
                  */
                 scheme?: components["parameters"]["PreviewScheme"];
@@ -5986,7 +5994,7 @@ export interface defaultedParameters {
         query: "limit";
     };
     getSignedHtml: {
-        query: "remote" | "report_height" | "scheme";
+        query: "remote" | "report_height";
     };
 }
 /** Operations that declare `security: []`: they take no credentials (sign-in, one-time links, signed file links). */

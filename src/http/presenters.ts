@@ -40,6 +40,7 @@ export const inboxJson = (inbox: InboxView): Schemas['Inbox'] => ({
   smtp_username: inbox.smtpUsername,
   message_count: inbox.messageCount,
   unread_count: inbox.unreadCount,
+  chaos_enabled: inbox.settings.chaos.enabled,
   created_at: inbox.createdAt.toISOString(),
 });
 

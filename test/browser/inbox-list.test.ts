@@ -95,7 +95,7 @@ describe('inboxes and the message list (browser)', function () {
     }
     assert.match(await page.locator('#snippet-nodemailer').innerText(), new RegExp(`pass: "${password}"`));
     assert.match(await page.locator('#snippet-smtplib').innerText(), /server\.login\(/);
-    const link = page.getByRole('link', { name: 'signup-flow' });
+    const link = page.getByRole('link', { name: 'signup-flow', exact: true });
     await link.waitFor();
     const href = await link.getAttribute('href');
     inbox = { id: /inboxes\/(inb_\w+)$/.exec(href ?? '')![1]!, name: 'signup-flow', username, password, port };
@@ -103,7 +103,7 @@ describe('inboxes and the message list (browser)', function () {
   });
 
   it('shows mail sent over SMTP in the open inbox without a reload, within a second', async function () {
-    await page.getByRole('link', { name: 'signup-flow' }).click();
+    await page.getByRole('link', { name: 'signup-flow', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'signup-flow' }).waitFor();
     await page.getByText('Live: new mail appears as it arrives.').waitFor();
     const navigations: string[] = [];
@@ -197,6 +197,13 @@ describe('inboxes and the message list (browser)', function () {
     await expectAccessible(page, 'keyboard shortcuts dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
+    // Esc after Esc stays in the inbox: the shortcuts asked for after them are still the inbox's.
+    for (let press = 0; press < 3; press++) await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await dialog.getByText('Clear the selection', { exact: true }).waitFor();
+    assert.match(page.url(), new RegExp(`/inboxes/${inbox.id}(\\?|$)`));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
   });
 
   it('switches the theme from the header and remembers it', async function () {
@@ -264,7 +271,7 @@ describe('inboxes and the message list (browser)', function () {
     for (const theme of ['light', 'dark'] as const) {
       await page.getByLabel('Theme').selectOption(theme);
       await page.goto('inboxes');
-      await page.getByRole('link', { name: 'signup-flow' }).waitFor();
+      await page.getByRole('link', { name: 'signup-flow', exact: true }).waitFor();
       await expectAccessible(page, `inboxes (${theme})`);
       await page.getByRole('button', { name: 'Delete signup-flow' }).click();
       await page.getByRole('dialog', { name: 'Delete signup-flow?' }).waitFor();

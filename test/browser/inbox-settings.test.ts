@@ -1,4 +1,5 @@
-// Inbox settings in a real browser: chaos armed in the UI makes a real SMTP send fail with the configured reply and
+// Inbox settings in a real browser, reached from the inbox's Settings link: chaos armed in the UI shows as a chip on the
+// inbox and in the inboxes table, and makes a real SMTP send fail with the configured reply and
 // disarmed it passes, with "Try it" showing the dry run; a tag rule's query is checked as it is typed and the rule
 // tags arriving mail; a webhook created in the UI (its secret shown once) gets a signed delivery at a local receiver,
 // listed with its attempts, and can be tested and retried; members see chaos and webhooks read-only; axe finds nothing
@@ -60,8 +61,15 @@ describe('inbox settings (browser)', function () {
     await server?.stop();
   });
 
+  const chaosChip = (on: Page) => on.getByRole('link', { name: `Chaos armed on ${inbox.name}: its SMTP fails on purpose. Open its settings` });
+
   it('chaos armed in the UI makes a real SMTP send fail with the configured reply; "Try it" shows it; disarmed, mail passes', async function () {
-    await openSettings(page);
+    // The settings are reached from the inbox, not only by their URL.
+    await page.goto(`inboxes/${inbox.id}`);
+    await page.getByRole('link', { name: `Settings of ${inbox.name}` }).click();
+    await page.getByRole('heading', { level: 1, name: `Settings of ${inbox.name}` }).waitFor();
+    assert.match(page.url(), new RegExp(`/inboxes/${inbox.id}/settings$`));
+    await page.getByLabel('Enabled (armed)').waitFor();
     const sender = page.getByRole('group', { name: 'Sender (MAIL FROM)' });
     await sender.getByLabel('Probability (%)').fill('100');
     await sender.getByLabel('Reply code').selectOption('451');
@@ -69,6 +77,16 @@ describe('inbox settings (browser)', function () {
     await page.getByLabel('Enabled (armed)').check();
     await page.getByRole('button', { name: 'Save chaos settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved: chaos is armed.' }).waitFor();
+
+    // Armed, the chaos shows where the mail is: on the inbox and in the inboxes table, each chip leading back here.
+    await page.getByRole('link', { name: 'Back to the inbox' }).click();
+    await chaosChip(page).waitFor();
+    await page.goto('inboxes');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: inbox.name, exact: true }) });
+    await row.getByRole('link', { name: `Settings of ${inbox.name}` }).waitFor();
+    await chaosChip(page).click();
+    await page.getByRole('heading', { level: 1, name: `Settings of ${inbox.name}` }).waitFor();
+    await page.getByLabel('Enabled (armed)').waitFor();
 
     await page.getByRole('button', { name: 'Try it' }).click();
     const dryRun = page.getByRole('table', { name: /Dry run/ });
@@ -89,6 +107,9 @@ describe('inbox settings (browser)', function () {
     await page.getByLabel('Enabled (armed)').uncheck();
     await page.getByRole('button', { name: 'Save chaos settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved: chaos is disarmed.' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the inbox' }).click();
+    await page.getByRole('link', { name: `Settings of ${inbox.name}` }).waitFor();
+    assert.equal(await chaosChip(page).count(), 0, 'disarmed, the inbox shows no chaos chip');
     const [id] = await send('passes once disarmed');
     assert.ok((await detailOf(api, id!)).id, 'the message is stored');
   });

@@ -72,8 +72,12 @@ describe('chaos (end to end)', function () {
         disconnect: { stage: 'recipient', probability: 6 },
         delay: { stage: 'sender', probability: 7, ms: 250 },
       };
+      const chaosShown = async () => expectOk<InboxJson>(await api.get(`/v1/inboxes/${inbox.id}`)).chaos_enabled;
+      assert.equal(await chaosShown(), false, 'the inbox says its chaos is off');
       assert.deepEqual(await putChaos(inbox.id, full), full);
       assert.deepEqual(await getChaos(inbox.id), full);
+      assert.equal(await chaosShown(), true, 'the inbox says its chaos is on');
+      assert.ok(expectOk<InboxJson[]>(await api.get('/v1/inboxes')).find((listed) => listed.id === inbox.id)!.chaos_enabled, 'and so does the list');
       const partial = await putChaos(inbox.id, { enabled: true, sender: { probability: 100, code: 550 } });
       assert.deepEqual(partial.sender, { probability: 100, code: 550, message: 'Chaos: sender refused by this inbox\'s chaos settings' });
       assert.equal(partial.recipient.probability, 0, 'a trigger left out is back at probability 0');

@@ -507,7 +507,7 @@ describe('HTTP API (e2e, shared server)', () => {
       const single = expectOk<Record<string, unknown>>(fetched);
       assert.ok(!('smtp' in single), 'GET /v1/inboxes/{id} includes smtp');
       assert.ok(!fetched.bytes.toString().includes(created.smtp.password), 'GET /v1/inboxes/{id} leaks the password');
-      assert.deepEqual(single, { id: created.id, name, smtp_username: created.smtp_username, message_count: 0, unread_count: 0, created_at: created.created_at });
+      assert.deepEqual(single, { id: created.id, name, smtp_username: created.smtp_username, message_count: 0, unread_count: 0, chaos_enabled: false, created_at: created.created_at });
 
       const listed = await api.get('/v1/inboxes');
       const entry = expectOk<Record<string, unknown>[]>(listed).find((inbox) => inbox.id === created.id);

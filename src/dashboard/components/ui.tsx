@@ -5,9 +5,9 @@ import { ApiError } from '../api.js';
 import { href } from '../router.js';
 
 /** A link to a route path; preact-iso turns a click on it into in-page navigation. */
-export function Link(props: { to: string; children: ComponentChildren; current?: boolean; class?: string }) {
+export function Link(props: { to: string; children: ComponentChildren; current?: boolean; class?: string; label?: string }) {
   return (
-    <a href={href(props.to)} class={props.class} aria-current={props.current ? 'page' : undefined}>
+    <a href={href(props.to)} class={props.class} aria-label={props.label} aria-current={props.current ? 'page' : undefined}>
       {props.children}
     </a>
   );

@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../components/dialog.js';
 import { useBatchActions } from '../components/inbox/batch-actions.js';
 import { BatchToolbar } from '../components/inbox/batch-toolbar.js';
 import { InboxFacts, useInboxCounts } from '../components/inbox/inbox-facts.js';
+import { ChaosChip, SettingsLink } from '../components/inbox/inbox-settings-links.js';
 import { MessageList, useActiveMessage, useMessageListView } from '../components/inbox/message-list.js';
 import { useMessageSelection } from '../components/inbox/message-selection.js';
 import { useOpenMessage } from '../components/inbox/open-message.js';
@@ -178,10 +179,11 @@ export function Inbox(props: PageProps) {
     { key: 'Delete', description: 'Delete the selected or current message', run: askDelete },
     {
       key: 'Escape',
-      description: messageId === null ? 'Clear the selection, or back to the inboxes' : 'Clear the selection, or close the message',
+      // Never out of the inbox: an Esc too many must not take the person away from their mail.
+      description: messageId === null ? 'Clear the selection' : 'Clear the selection, or close the message',
       run: () => {
         if (selection.size !== 0) selection.clear();
-        else navigate(messageId === null ? '/inboxes' : listPath);
+        else if (messageId !== null) navigate(listPath);
       },
     },
   ]);
@@ -200,7 +202,9 @@ export function Inbox(props: PageProps) {
       <section class="list-pane" aria-label={name}>
         {/* The open message's subject is the page's heading; the list's is then one level down. */}
         {messageId === null ? <Page title={name}>{null}</Page> : <h2 class="list-title">{name}</h2>}
-        <InboxFacts counts={counts} streamState={streamState} />
+        <InboxFacts counts={counts} streamState={streamState}>
+          {inbox.data ? <>{' '}<SettingsLink inbox={inbox.data} /> <ChaosChip inbox={inbox.data} /></> : null}
+        </InboxFacts>
         <div class="row fold-toggles">
           <FoldToggle fold={searchFold}>Search{filtered ? ' (applied)' : null}</FoldToggle>
           <FoldToggle fold={batchFold}>

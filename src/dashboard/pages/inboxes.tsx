@@ -1,8 +1,10 @@
 // The workspace's inboxes with their message and unread counts: create one (its SMTP settings shown once), rotate its
-// password, clear it, delete it (each destructive step confirmed in a dialog). Each name links to the inbox's messages.
+// password, clear it, delete it (each destructive step confirmed in a dialog). Each name links to the inbox's messages,
+// each row to the inbox's settings, and an inbox whose chaos is armed says so.
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
+import { ChaosChip, SettingsLink } from '../components/inbox/inbox-settings-links.js';
 import { SmtpSettings } from '../components/smtp-settings.js';
 import { DataTable, Resource } from '../components/resource.js';
 import { Alert, Link, Page, Status, When } from '../components/ui.js';
@@ -93,12 +95,12 @@ export function Inboxes() {
             <DataTable caption="Inboxes of this workspace" columns={['Name', 'Messages', 'Unread', 'SMTP username', 'Created', 'Actions']}>
               {list.map((inbox) => (
                 <tr key={inbox.id}>
-                  <td><Link to={`/inboxes/${inbox.id}`}>{inbox.name}</Link></td>
+                  <td><Link to={`/inboxes/${inbox.id}`}>{inbox.name}</Link> <ChaosChip inbox={inbox} /></td>
                   <td>{inbox.message_count.toLocaleString()}</td>
                   <td>{inbox.unread_count > 0 ? <strong>{inbox.unread_count.toLocaleString()}</strong> : 0}</td>
                   <td class="mono">{inbox.smtp_username}</td>
                   <td><When at={inbox.created_at} /></td>
-                  <td><InboxActions inbox={inbox} onAsk={setPending} /></td>
+                  <td><div class="row"><SettingsLink inbox={inbox} /><InboxActions inbox={inbox} onAsk={setPending} /></div></td>
                 </tr>
               ))}
             </DataTable>

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { CHAOS_BEHAVIOUR_STAGES, CHAOS_CODES, type ChaosStage } from '../../../domain/chaos.js';
 import { api, call, type Schemas } from '../../api.js';
 import { Alert, Loading, Status } from '../ui.js';
-import { useServerData } from '../../server-state.js';
+import { invalidate, useServerData } from '../../server-state.js';
 import { atLeast, useRole } from '../../session.js';
 import { useAction } from '../../use-action.js';
 
@@ -114,6 +114,10 @@ export function ChaosSettings(props: { inboxId: string }) {
     if (chaos === null) return;
     const stored = await call(api.PUT('/v1/inboxes/{id}/chaos', { params: { path: { id: props.inboxId } }, body: chaos }));
     setDraft(stored);
+    // Opened again, the settings show what is stored; the inbox and the inboxes table show whether chaos is armed.
+    invalidate(['chaos', props.inboxId]);
+    invalidate(['inbox', props.inboxId]);
+    invalidate(['inboxes']);
     setSaved(stored.enabled ? 'Saved: chaos is armed.' : 'Saved: chaos is disarmed.');
   });
   return (

@@ -1,5 +1,6 @@
 // The line under an inbox's name: its message and unread counts, kept up to date by arrivals between fetches of the
-// inbox, and whether its event stream is live.
+// inbox, whether its event stream is live, and the way to its settings.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../api.js';
 import type { StreamState } from '../../live-inbox.js';
@@ -28,12 +29,14 @@ function LiveState(props: { state: StreamState }) {
   return <span class={`live live-${props.state}`}>{text}</span>;
 }
 
-export function InboxFacts(props: { counts: InboxCounts | null; streamState: StreamState }) {
+/** `children`: what follows the facts on their line (the inbox's settings link). */
+export function InboxFacts(props: { counts: InboxCounts | null; streamState: StreamState; children?: ComponentChildren }) {
   const { counts } = props;
   return (
     <p class="muted inbox-facts">
       {counts ? `${counts.messages.toLocaleString()} ${counts.messages === 1 ? 'message' : 'messages'}, ${counts.unread.toLocaleString()} unread. ` : null}
       <LiveState state={props.streamState} />
+      {props.children}
     </p>
   );
 }
