@@ -1,5 +1,6 @@
-// The dashboard viewer's script in a page of mail (files.html with report_height=1 or scheme=dark): it tells the page
-// framing it how tall the mail is, so the frame can be sized to it, and shows the mail as a dark-mode client would.
+// The dashboard viewer's script in a page of mail (files.html with report_height=1 or a scheme): it tells the page
+// framing it how tall the mail is, so the frame can be sized to it, and shows the mail light or as a dark-mode client
+// would, whatever the reader's system prefers.
 // Both need a script inside the page: its origin is opaque, so the dashboard can neither measure nor restyle it. Only
 // that script may run: it carries a nonce made for this one response, which the mail, written before the response,
 // cannot know, and the policy admits scripts with that nonce and no others (no script, inline handler or javascript:
@@ -8,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 
 export interface PreviewOptions {
   reportHeight: boolean;
-  dark: boolean;
+  /** The colour scheme the page is shown in whatever the reader's system prefers; null: as the page is. */
+  scheme: 'light' | 'dark' | null;
 }
 
 /**
@@ -19,11 +21,12 @@ export interface PreviewOptions {
  * scroll bar, if any, so a frame set to it scrolls neither way, and the width it was measured at. Posting to any origin tells a framing page only a number, and only
  * our own pages may frame this one (frame-ancestors 'self').
  *
- * Dark: browsers do not pass a frame's color-scheme on to the page inside as prefers-color-scheme, so the page's own
- * media queries are rewritten once it is parsed (and again when its linked stylesheets have loaded):
- * (prefers-color-scheme: dark) becomes always true and (… light) always false, in style sheets and in media
- * attributes (<picture><source media>, <link media>); a page that declares dark support (color-scheme in a <meta> or
- * its CSS) is given a dark canvas, as a dark-mode client does.
+ * Scheme: a framing page cannot set the prefers-color-scheme a frame's page sees (it follows the reader's system),
+ * so the page's own media queries are rewritten once it is parsed (and again when its linked stylesheets have
+ * loaded), in style sheets and in media attributes (<picture><source media>, <link media>). Dark:
+ * (prefers-color-scheme: dark) becomes always true and (… light) always false, and a page that declares dark support
+ * (color-scheme in a <meta> or its CSS) is given a dark canvas, as a dark-mode client does. Light: the other way
+ * round, and a light canvas, so a reader whose system is dark still sees the light mail.
  *
  * The DOM methods are taken from the prototypes before any of the mail is parsed: mail could otherwise shadow
  * document.body and the like with named elements (<img name=body>).
@@ -50,32 +53,39 @@ function previewScript(options: PreviewOptions): string {
     on(document, 'DOMContentLoaded', () => { const element = body(); if (element) observer.observe(element); });
     on(view, 'load', report);
   }
-  if (${options.dark}) {
-    const darkened = (media) => media
-      .replace(/\\(\\s*prefers-color-scheme\\s*:\\s*dark\\s*\\)/gi, '(min-width: 0px)')
-      .replace(/\\(\\s*prefers-color-scheme\\s*:\\s*light\\s*\\)/gi, '(max-width: 0px)');
-    const darkenRules = (rules) => {
+  if (${options.scheme !== null}) {
+    const dark = ${options.scheme === 'dark'};
+    const always = '(min-width: 0px)';
+    const never = '(max-width: 0px)';
+    const forced = (media) => media
+      .replace(/\\(\\s*prefers-color-scheme\\s*:\\s*dark\\s*\\)/gi, dark ? always : never)
+      .replace(/\\(\\s*prefers-color-scheme\\s*:\\s*light\\s*\\)/gi, dark ? never : always);
+    const forceRules = (rules) => {
       for (const rule of rules) {
-        if (rule.media && rule.media.mediaText !== darkened(rule.media.mediaText)) rule.media.mediaText = darkened(rule.media.mediaText);
-        if (rule.styleSheet) darkenSheet(rule.styleSheet);
-        if (rule.cssRules) darkenRules(rule.cssRules);
+        if (rule.media && rule.media.mediaText !== forced(rule.media.mediaText)) rule.media.mediaText = forced(rule.media.mediaText);
+        if (rule.styleSheet) forceSheet(rule.styleSheet);
+        if (rule.cssRules) forceRules(rule.cssRules);
       }
     };
-    const darkenSheet = (sheet) => {
+    const forceSheet = (sheet) => {
       try {
-        darkenRules(sheet.cssRules);
+        forceRules(sheet.cssRules);
       } catch {
-        // A remote stylesheet's rules are not readable from the page (no CORS): it keeps its light rules.
+        // A remote stylesheet's rules are not readable from the page (no CORS): it keeps the system's choice.
       }
     };
-    const darken = () => {
-      for (const element of querySelectorAll('[media]')) setAttribute.call(element, 'media', darkened(getAttribute.call(element, 'media')));
-      for (const sheet of styleSheets()) darkenSheet(sheet);
+    const force = () => {
+      for (const element of querySelectorAll('[media]')) setAttribute.call(element, 'media', forced(getAttribute.call(element, 'media')));
+      for (const sheet of styleSheets()) forceSheet(sheet);
+      if (!dark) {
+        root.style.setProperty('color-scheme', 'light');
+        return;
+      }
       const declared = [...querySelectorAll('meta[name="color-scheme" i], meta[name="supported-color-schemes" i]')].map((meta) => getAttribute.call(meta, 'content') || '');
       if ([...declared, getComputedStyle(root).colorScheme].some((schemes) => /\\bdark\\b/i.test(schemes))) root.style.setProperty('color-scheme', 'dark');
     };
-    on(document, 'DOMContentLoaded', darken);
-    on(view, 'load', darken);
+    on(document, 'DOMContentLoaded', force);
+    on(view, 'load', force);
   }
 })();`;
 }

@@ -5,7 +5,8 @@
 // preview script does; inline cid: images show in the frame, in files.html and in view.html; the frame is as tall as
 // the mail; the dark preview applies the mail's dark-mode styles; opening marks it read; the toolbar's tags, read state
 // and delete work; tabs are in the URL without adding history entries; remote content stays blocked until "Load
-// remote content" is checked; axe finds nothing serious in light or dark, Details open included. The spam tab needs
+// remote content" is checked; the Links tab requests no link until Check links is pressed; axe finds nothing serious
+// in light or dark, Details open included. The spam tab needs
 // SANDBOX_SPAMD_URL (npm test passes it to both profiles), as test/e2e/spam-check does.
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
@@ -67,8 +68,19 @@ describe('message viewer (browser)', function () {
     await pollUntil(async () => (await tab(name).getAttribute('aria-selected')) === 'true', 5000, `the ${name} tab to be selected`);
   };
 
+  /** A site a mail links to, counting the requests it gets: the link check's, when the person asks for it. */
+  let linkSite: http.Server;
+  const linkSiteRequests: string[] = [];
+
   before(async function () {
-    server = await startServer();
+    linkSite = http.createServer((request, response) => {
+      linkSiteRequests.push(`${request.method} ${request.url}`);
+      response.end('ok');
+    });
+    await new Promise<void>((resolve) => linkSite.listen(0, '127.0.0.1', resolve));
+    // The link site is on loopback, on a port of its own: the server may request it, and still not port 9.
+    const linkSitePort = (linkSite.address() as AddressInfo).port;
+    server = await startServer({ env: { SANDBOX_LINK_CHECK_ALLOW_PRIVATE: '1', SANDBOX_LINK_CHECK_PORTS: `80,443,8000-8999,${linkSitePort}` } });
     await signInFirstOwner(server);
     assert.ok(server.defaultKey, 'the first start printed the default key');
     api = new ApiClient(server.httpUrl, server.defaultKey);
@@ -92,6 +104,7 @@ describe('message viewer (browser)', function () {
   after(async function () {
     await browser?.close();
     await server?.stop();
+    linkSite?.close();
   });
 
   it('opens a message by its URL: sender, recipients and time under the subject, and opening marks it read', async function () {
@@ -208,7 +221,8 @@ describe('message viewer (browser)', function () {
     await openTab('Links');
     const linkRow = panel().getByRole('row', { name: /127\.0\.0\.1:9\/broken/ });
     await linkRow.waitFor();
-    await pollUntil(async () => /refused/.test(await linkRow.innerText()), 15_000, 'the link check result for the private link');
+    await panel().getByRole('button', { name: 'Check links' }).click();
+    await pollUntil(async () => /refused/.test(await linkRow.innerText()), 15_000, 'the link check result for the link to port 9');
 
     await openTab('HTML check');
     await panel().getByText('Not supported', { exact: true }).waitFor();
@@ -218,6 +232,36 @@ describe('message viewer (browser)', function () {
     await openTab('Spam');
     if (process.env.SANDBOX_SPAMD_URL) await panel().getByText(/^Score -?[\d.]+ of [\d.]+ needed: (not spam|spam)\.$/).waitFor({ timeout: 20_000 });
     else await panel().getByText(/not configured/).waitFor();
+  });
+
+  it('requests no link when the Links tab opens: the links are listed with their hosts, and checked when Check links is pressed', async function () {
+    const site = `http://${(linkSite.address() as AddressInfo).address}:${(linkSite.address() as AddressInfo).port}`;
+    const resetLink = `${site}/reset-password?token=one-time-123`;
+    const id = await send('Reset your password', { html: `<p><a href="${resetLink}">Reset your password</a></p>` });
+    const checksAsked: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (request.url().includes('/link-check')) checksAsked.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto(viewerPath(id, 'links'));
+      const row = panel().getByRole('row', { name: /reset-password/ });
+      await row.waitFor();
+      assert.match(await row.innerText(), new RegExp(`Reset your password[\\s\\S]*127\\.0\\.0\\.1:${(linkSite.address() as AddressInfo).port}[\\s\\S]*not requested yet`), 'the link\'s words and host');
+      await openTab('Text');
+      await openTab('Links');
+      await row.waitFor();
+      assert.equal(checksAsked.length, 0, `opening the Links tab, twice, asked for no link check: ${checksAsked.join(', ')}`);
+      assert.equal(linkSiteRequests.length, 0, `the site the mail links to got no request: ${linkSiteRequests.join(', ')}`);
+      await expectAccessible(page, 'message viewer, Links tab before the check');
+
+      await panel().getByRole('button', { name: 'Check links' }).click();
+      await pollUntil(async () => /^200\b/.test(await row.getByRole('cell').nth(3).innerText()), 15_000, 'the link check result for the reset link');
+      assert.equal(checksAsked.length, 1, 'one link check, asked for by the button');
+      assert.ok(linkSiteRequests.some((line) => line.endsWith('/reset-password?token=one-time-123')), `the check requested the link: ${JSON.stringify(linkSiteRequests)}`);
+    } finally {
+      page.off('request', onRequest);
+    }
   });
 
   it('at 1366x768 the email starts in the first screen: the first line of an HTML mail, and of a text mail, is inside the viewport', async function () {
@@ -435,7 +479,7 @@ describe('message viewer (browser)', function () {
     await pollUntil(fits, 5000, () => `the frame to fit the mail: ${JSON.stringify(measured)}`);
   });
 
-  it('previews the mail in dark mode: its prefers-color-scheme: dark styles apply and it gets the dark canvas it asks for', async function () {
+  it('previews the mail in dark mode (its prefers-color-scheme: dark styles and the dark canvas it asks for) and in light mode under a dark system, remembering the choice', async function () {
     const id = await send('Dark aware', {
       html: [
         '<!DOCTYPE html><html><head><meta name="color-scheme" content="light dark"><style>',
@@ -456,6 +500,26 @@ describe('message viewer (browser)', function () {
     await expectAccessible(page, 'message viewer, HTML tab in the dark preview');
     await schemes.getByRole('button', { name: 'Light' }).click();
     await pollUntil(async () => (await color().catch(() => '')) === 'rgb(1, 2, 3)', 5000, 'light again');
+
+    // Light means light whatever the system prefers: with the system dark, the mail's dark styles stay off.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await page.reload();
+      await mode().waitFor();
+      await pollUntil(async () => (await inFrame(page, 'getComputedStyle(document.documentElement).colorScheme').catch(() => '')) === 'light', 5000, 'a light canvas under a dark system');
+      assert.equal(await color(), 'rgb(1, 2, 3)', 'Light under a dark system shows the light mail');
+      // The chosen scheme and width are what the next message opens with.
+      await schemes.getByRole('button', { name: 'Dark' }).click();
+      await page.getByRole('group', { name: 'Preview width' }).getByRole('button', { name: 'Phone' }).click();
+      await page.goto(viewerPath(messageId, 'html'));
+      await page.getByRole('heading', { level: 1, name: SUBJECT }).waitFor();
+      assert.equal(await schemes.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed'), 'true', 'the scheme is remembered');
+      assert.equal(await page.getByRole('group', { name: 'Preview width' }).getByRole('button', { name: 'Phone' }).getAttribute('aria-pressed'), 'true', 'the width is remembered');
+      await schemes.getByRole('button', { name: 'Light' }).click();
+      await page.getByRole('group', { name: 'Preview width' }).getByRole('button', { name: 'Desktop' }).click();
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('deletes the message after a confirmation and goes back to the inbox', async function () {

@@ -168,10 +168,10 @@ describe(`file reply headers (${testProfile()} profile)`, function () {
     expectError(await api.get(`${detail.html_url}?remote=2`), 400, 'invalid_request', 'remote is 0 or 1');
   });
 
-  it('files.html with report_height=1 or scheme=dark: the preview script alone may run, under a nonce of its own per response', async () => {
+  it('files.html with report_height=1 or a scheme: the preview script alone may run, under a nonce of its own per response', async () => {
     assert.ok(detail.files.html, 'the message has HTML');
     const nonces = new Set<string>();
-    for (const query of ['report_height=1', 'scheme=dark', 'report_height=1&scheme=dark', 'report_height=1&remote=1']) {
+    for (const query of ['report_height=1', 'scheme=dark', 'scheme=light', 'report_height=1&scheme=dark', 'report_height=1&remote=1']) {
       const what = `files.html&${query}`;
       const response: ApiResponse = await anonymous.get(`${detail.files.html}&${query}`);
       assert.equal(response.status, 200, `${what}: ${response.bytes.toString().slice(0, 300)}`);
@@ -190,7 +190,7 @@ describe(`file reply headers (${testProfile()} profile)`, function () {
       if (query.includes('remote=1')) assert.deepEqual(policy.get('img-src'), ['data:', 'cid:', '*'], `${what}: remote images allowed`);
       else assertRemoteBlocked(response, what);
     }
-    assert.equal(nonces.size, 4, 'every response has a nonce of its own');
+    assert.equal(nonces.size, 5, 'every response has a nonce of its own');
     expectError(await anonymous.get(`${detail.files.html}&report_height=2`), 400, 'invalid_request', 'report_height is 0 or 1');
     expectError(await anonymous.get(`${detail.files.html}&scheme=dim`), 400, 'invalid_request', 'scheme is light or dark');
     expectError(await anonymous.get(`${detail.files.html.replace(/signature=[0-9a-f]/, 'signature=x')}&report_height=1`), 403, 'signature_invalid', 'report_height=1 does not rescue a bad signature');

@@ -1,6 +1,7 @@
 // The one panel every message check is shown in: it asks the server for the check when its tab is opened (so checks that
-// cost the server real work run only when someone looks), says so when the message has nothing to check, answers the
-// refusals that are facts about the server, offers the check's options with "Check again", and draws the check's report.
+// cost the server real work run only when someone looks), or, for a check with effects beyond this server, only when
+// its button is pressed; says so when the message has nothing to check, answers the refusals that are facts about the
+// server, offers the check's options with "Check again", and draws the check's report.
 import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, type Schemas } from '../api.js';
@@ -15,13 +16,19 @@ export interface ReportProps<Result, Options> {
   message: Message;
   result: Result;
   options: Options;
+  /** Whether the check is being run: false before a check asked first has been asked for, and once it answered. */
+  checking: boolean;
 }
 
 /** How a check's report is drawn: once its result is there, or from the start with a note while the check runs. */
 type ReportDrawing<Result, Options> =
   | { checkingNote?: undefined; Report: (props: ReportProps<Result, Options>) => JSX.Element }
-  /** For a check that takes long (the link check): the report shows what the message holds until the result fills it in. */
-  | { checkingNote: (message: Message) => string; Report: (props: ReportProps<Result | null, Options>) => JSX.Element };
+  /**
+   * For a check that takes long (the link check): the report shows what the message holds until the result fills it
+   * in. `askFirst`: the check runs only when the person presses its button, since running it has effects beyond this
+   * server (the link check requests every link, one-time links included).
+   */
+  | { checkingNote: (message: Message) => string; Report: (props: ReportProps<Result | null, Options>) => JSX.Element; askFirst?: { button: string; note: string } };
 
 export type CheckView<Result, Options> = ReportDrawing<Result, Options> & {
   /** Its tab in the message viewer: the key in the URL (?tab=) and the label. */
@@ -46,11 +53,31 @@ export interface CheckTab {
 export function checkTab<Result, Options>(view: CheckView<Result, Options>): CheckTab {
   function CheckPanel(props: { message: Message }) {
     const reason = view.nothingToCheck(props.message);
-    return reason === null ? <CheckedMessage message={props.message} /> : <p>{reason}</p>;
+    if (reason !== null) return <p>{reason}</p>;
+    const drawing: ReportDrawing<Result, Options> = view;
+    return drawing.checkingNote !== undefined && drawing.askFirst ? <AskedFirst message={props.message} /> : <CheckedMessage message={props.message} initial={view.defaults} />;
   }
 
-  function CheckedMessage(props: { message: Message }) {
+  /** Until its button is pressed: what the message holds, the check's options, and the button; nothing is requested. */
+  function AskedFirst(props: { message: Message }) {
     const [options, setOptions] = useState(view.defaults);
+    const [asked, setAsked] = useState(false);
+    const drawing: ReportDrawing<Result, Options> = view;
+    if (asked || drawing.checkingNote === undefined || !drawing.askFirst) return <CheckedMessage message={props.message} initial={options} />;
+    return (
+      <div class="stack">
+        <p class="muted">{drawing.askFirst.note}</p>
+        <div class="row">
+          {view.Controls ? <view.Controls options={options} onChange={setOptions} /> : null}
+          <button type="button" onClick={() => setAsked(true)}>{drawing.askFirst.button}</button>
+        </div>
+        <drawing.Report message={props.message} result={null} options={options} checking={false} />
+      </div>
+    );
+  }
+
+  function CheckedMessage(props: { message: Message; initial: Options }) {
+    const [options, setOptions] = useState(props.initial);
     const key = [view.tab.key, props.message.id, options];
     const check = useServerData(key, () => view.request(props.message.id, options));
     const answer = check.error instanceof ApiError ? view.answeredRefusals?.[check.error.code] : undefined;
@@ -63,7 +90,7 @@ export function checkTab<Result, Options>(view: CheckView<Result, Options>): Che
     ) : null;
     const drawing: ReportDrawing<Result, Options> = view;
     if (drawing.checkingNote === undefined) {
-      const report = <Resource resource={check}>{(result) => <drawing.Report message={props.message} result={result} options={options} />}</Resource>;
+      const report = <Resource resource={check}>{(result) => <drawing.Report message={props.message} result={result} options={options} checking={false} />}</Resource>;
       return controls ? <div class="stack">{controls}{report}</div> : report;
     }
     return (
@@ -71,7 +98,7 @@ export function checkTab<Result, Options>(view: CheckView<Result, Options>): Che
         {controls}
         {check.data === null && !check.error ? <p class="muted" role="status">{drawing.checkingNote(props.message)}</p> : null}
         <Alert error={check.error} />
-        <drawing.Report message={props.message} result={check.data} options={options} />
+        <drawing.Report message={props.message} result={check.data} options={options} checking={check.data === null && !check.error} />
       </div>
     );
   }

@@ -32,7 +32,7 @@ function reportedHeight(data: unknown, frameWidth: number): number | null {
 function previewUrl(url: string, scheme: PreviewScheme): string {
   const preview = new URL(url);
   preview.searchParams.set('report_height', '1');
-  if (scheme === 'dark') preview.searchParams.set('scheme', 'dark');
+  preview.searchParams.set('scheme', scheme);
   return preview.toString();
 }
 

@@ -8,6 +8,15 @@ const requestLinkCheck = (id: string, follow: boolean) => call(api.GET('/v1/mess
 type LinkCheckResult = Awaited<ReturnType<typeof requestLinkCheck>>;
 type LinkCheckOptions = { follow: boolean };
 
+/** The host a link goes to, as the person judges where it leads. */
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+};
+
 const linkCheck = checkTab<LinkCheckResult, LinkCheckOptions>({
   tab: { key: 'links', label: 'Links' },
   nothingToCheck: (message) => (message.links.length > 0 ? null : 'This message has no http(s) links.'),
@@ -17,20 +26,30 @@ const linkCheck = checkTab<LinkCheckResult, LinkCheckOptions>({
     <label class="check"><input type="checkbox" checked={options.follow} onChange={(event) => onChange({ follow: event.currentTarget.checked })} /> Follow redirects</label>
   ),
   checkingNote: (message) => `Checking ${message.links.length} links…`,
+  // Opening a mail must not spend the one-time links in it (a password reset, a verification) that a test is about to use.
+  askFirst: {
+    button: 'Check links',
+    note: 'The links are not requested until you press Check links: a request can use up a one-time link (a password reset, a verification, a sign-in link) that your test is about to follow.',
+  },
   // Drawn before the result comes, so it is typed here: the union of the two drawings gives it no contextual type.
-  Report: ({ message, result, options: { follow } }: ReportProps<LinkCheckResult | null, LinkCheckOptions>) => {
+  Report: ({ message, result, options: { follow }, checking }: ReportProps<LinkCheckResult | null, LinkCheckOptions>) => {
     const outcomes = new Map((result?.Links ?? []).map((link) => [link.URL, link]));
+    // The words a link is written on, where the mail gives it some (the first of them for a link written twice).
+    const words = new Map<string, string>();
+    for (const link of message.link_details) if (link.text !== '' && !words.has(link.url)) words.set(link.url, link.text);
     return (
       <>
         {result ? <p role="status">{result.Errors === 0 ? 'Every checked link answered.' : `${result.Errors} of ${result.Links.length} checked links failed.`}{result.Capped ? ` Only the first ${result.Links.length} of ${result.Found} were checked.` : ''}</p> : null}
-        <DataTable caption="Links and the link check's results" columns={['Link', 'Status', ...(follow ? ['Final URL'] : [])]}>
+        <DataTable caption="Links and the link check's results" columns={['Link', 'Words', 'Host', 'Status', ...(follow ? ['Final URL'] : [])]}>
           {message.links.map((url) => {
             const outcome = outcomes.get(url);
             const failed = outcome !== undefined && (outcome.StatusCode === 0 || outcome.StatusCode >= 400);
             return (
               <tr key={url}>
                 <td class="wrap"><a href={url} target="_blank" rel="noopener noreferrer">{url}</a></td>
-                <td class={failed ? 'bad' : undefined}>{outcome ? `${outcome.StatusCode === 0 ? '—' : outcome.StatusCode} ${outcome.Status}` : <span class="muted">{result ? 'not checked' : 'checking…'}</span>}</td>
+                <td class="wrap">{words.get(url) ?? <span class="muted">none</span>}</td>
+                <td class="wrap">{hostOf(url)}</td>
+                <td class={failed ? 'bad' : undefined}>{outcome ? `${outcome.StatusCode === 0 ? '—' : outcome.StatusCode} ${outcome.Status}` : <span class="muted">{result ? 'not checked' : checking ? 'checking…' : 'not requested yet'}</span>}</td>
                 {follow ? <td class="wrap">{outcome?.FinalURL ?? ''}{outcome?.Redirects ? ` (${outcome.Redirects} redirects)` : ''}</td> : null}
               </tr>
             );

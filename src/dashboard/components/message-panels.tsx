@@ -5,6 +5,7 @@ import { useServerData } from '../server-state.js';
 import { DataTable, Resource } from './resource.js';
 import { MailFrame, type PreviewScheme, type PreviewWidth } from './mail-frame.js';
 import { SegmentedControl, type Segment } from './segmented-control.js';
+import { useRememberedChoice } from '../remembered-choice.js';
 
 type Message = Schemas['MessageDetail'];
 
@@ -15,7 +16,7 @@ const WIDTHS: readonly Segment<PreviewWidth>[] = [
 ];
 
 const SCHEMES: readonly Segment<PreviewScheme>[] = [
-  { key: 'light', label: 'Light' },
+  { key: 'light', label: 'Light', title: 'As a mail client in light mode shows it, whatever your system prefers' },
   { key: 'dark', label: 'Dark', title: 'As a mail client in dark mode shows it: the mail\'s dark-mode styles apply' },
 ];
 
@@ -27,13 +28,14 @@ function withRemoteContent(url: string): string {
 }
 
 /**
- * The HTML body in a frame from its signed link, at a chosen width and colour scheme (mail-frame.tsx). Remote images,
+ * The HTML body in a frame from its signed link, at a chosen width and colour scheme (mail-frame.tsx), both remembered
+ * for the next message. Remote images,
  * styles and fonts stay blocked until asked for, for this message only: loading them tells the sender that, and when,
  * the message was opened.
  */
 export function HtmlPanel(props: { message: Message }) {
-  const [width, setWidth] = useState<PreviewWidth>('desktop');
-  const [scheme, setScheme] = useState<PreviewScheme>('light');
+  const [width, setWidth] = useRememberedChoice<PreviewWidth>('mail-sandbox.preview-width', WIDTHS.map((segment) => segment.key), 'desktop');
+  const [scheme, setScheme] = useRememberedChoice<PreviewScheme>('mail-sandbox.preview-scheme', SCHEMES.map((segment) => segment.key), 'light');
   const [remote, setRemote] = useState(false);
   const url = props.message.files.html;
   if (url === undefined) return <p>This message has no HTML part.</p>;

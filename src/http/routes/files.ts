@@ -28,8 +28,8 @@ export function fileHandlers(content: MessageContentService, signer: FileUrlSign
       // or shows it dark), so the dashboard can switch them without asking for a new link.
       const { remote, report_height: reportHeight, scheme } = request.query;
       const html = await turns.serve(workspaceId, () => content.html(workspaceId, messageId));
-      if (reportHeight === 0 && scheme === 'light') return htmlReply(html, remote);
-      return previewHtmlReply(html, remote, { reportHeight: reportHeight === 1, dark: scheme === 'dark' });
+      if (reportHeight === 0 && scheme === undefined) return htmlReply(html, remote);
+      return previewHtmlReply(html, remote, { reportHeight: reportHeight === 1, scheme: scheme ?? null });
     },
     getSignedAttachment: async (request) => {
       const { index } = request.params;

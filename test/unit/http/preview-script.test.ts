@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { withPreviewScript } from '../../../src/http/preview-script.js';
 
-const OPTIONS = { reportHeight: true, dark: false };
+const OPTIONS = { reportHeight: true, scheme: null };
 const scriptAt = (html: string) => withPreviewScript(Buffer.from(html), OPTIONS).html.indexOf('<script nonce=');
 
 describe('preview script', () => {
