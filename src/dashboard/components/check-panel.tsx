@@ -51,27 +51,30 @@ export interface CheckTab {
 }
 
 export function checkTab<Result, Options>(view: CheckView<Result, Options>): CheckTab {
+  type AskedDrawing = { askFirst: { button: string; note: string }; Report: (props: ReportProps<Result | null, Options>) => JSX.Element };
+  const drawing: ReportDrawing<Result, Options> = view;
+  const asked: AskedDrawing | null = drawing.checkingNote !== undefined && drawing.askFirst ? { askFirst: drawing.askFirst, Report: drawing.Report } : null;
+
   function CheckPanel(props: { message: Message }) {
     const reason = view.nothingToCheck(props.message);
     if (reason !== null) return <p>{reason}</p>;
-    const drawing: ReportDrawing<Result, Options> = view;
-    return drawing.checkingNote !== undefined && drawing.askFirst ? <AskedFirst message={props.message} /> : <CheckedMessage message={props.message} initial={view.defaults} />;
+    return asked ? <AskedFirst message={props.message} drawing={asked} /> : <CheckedMessage message={props.message} initial={view.defaults} />;
   }
 
   /** Until its button is pressed: what the message holds, the check's options, and the button; nothing is requested. */
-  function AskedFirst(props: { message: Message }) {
+  function AskedFirst(props: { message: Message; drawing: AskedDrawing }) {
     const [options, setOptions] = useState(view.defaults);
-    const [asked, setAsked] = useState(false);
-    const drawing: ReportDrawing<Result, Options> = view;
-    if (asked || drawing.checkingNote === undefined || !drawing.askFirst) return <CheckedMessage message={props.message} initial={options} />;
+    const [pressed, setPressed] = useState(false);
+    const { askFirst, Report } = props.drawing;
+    if (pressed) return <CheckedMessage message={props.message} initial={options} />;
     return (
       <div class="stack">
-        <p class="muted">{drawing.askFirst.note}</p>
+        <p class="muted">{askFirst.note}</p>
         <div class="row">
           {view.Controls ? <view.Controls options={options} onChange={setOptions} /> : null}
-          <button type="button" onClick={() => setAsked(true)}>{drawing.askFirst.button}</button>
+          <button type="button" onClick={() => setPressed(true)}>{askFirst.button}</button>
         </div>
-        <drawing.Report message={props.message} result={null} options={options} checking={false} />
+        <Report message={props.message} result={null} options={options} checking={false} />
       </div>
     );
   }
@@ -88,7 +91,6 @@ export function checkTab<Result, Options>(view: CheckView<Result, Options>): Che
         <button type="button" class="quiet" onClick={() => invalidate(key)}>Check again</button>
       </div>
     ) : null;
-    const drawing: ReportDrawing<Result, Options> = view;
     if (drawing.checkingNote === undefined) {
       const report = <Resource resource={check}>{(result) => <drawing.Report message={props.message} result={result} options={options} checking={false} />}</Resource>;
       return controls ? <div class="stack">{controls}{report}</div> : report;
