@@ -1,7 +1,7 @@
 // The inboxes and an inbox's message list in a real browser (Debian's Chromium) against a started server: creating an
 // inbox shows its SMTP settings once; mail sent over SMTP with those credentials appears in the open inbox without a
 // reload (the arrival latency is printed); search narrows the list; bulk tag, then bulk delete; keyboard j/k and `?`;
-// the theme toggle; what a row shows (snippet, attachment mark, a relative time kept current); the search and batch
+// the theme toggle; the unread count in the title and on the tab icon; what a row shows (snippet, attachment mark, a relative time kept current); the search and batch
 // controls folded behind a button each at phone width and in the split view (1100 px and wider), shown between; an inbox of 100,000 messages (loaded with `admin import` from a generated mbox) scrolls with no
 // request answering more than one page; axe-core on the inboxes and inbox views in both themes; no CSP violation.
 import { strict as assert } from 'node:assert';
@@ -218,6 +218,30 @@ describe('inboxes and the message list (browser)', function () {
     assert.equal(await background(), 'rgb(255, 255, 255)');
     await page.getByLabel('Theme').selectOption('system');
     assert.equal(await page.evaluate<string | undefined>('document.documentElement.dataset.theme'), undefined);
+  });
+
+  it('shows the open inbox\'s unread count in the title and on the tab icon, and neither outside the inbox', async function () {
+    await openInbox(inbox.id, inbox.name);
+    await send('Counted in the title');
+    await row('Counted in the title').waitFor();
+    const facts = () => page.locator('.inbox-facts').innerText();
+    let unread = 0;
+    let seen = '';
+    await pollUntil(async () => {
+      const shown = await facts();
+      unread = Number(/([\d,]+) unread/.exec(shown)?.[1]?.replace(/,/g, '') ?? 0);
+      seen = `title '${await page.title()}', facts '${shown}'`;
+      return unread > 0 && (await page.title()).startsWith(`(${unread}) `);
+    }, 5000, () => `the title to start with the unread count: ${seen}`);
+    assert.equal(await page.title(), `(${unread}) ${inbox.name} · mail-sandbox`);
+    const icon = decodeURIComponent(await page.locator('link[rel="icon"]').getAttribute('href') ?? '');
+    assert.match(icon, /^data:image\/svg\+xml,<svg /);
+    assert.ok(icon.includes(`>${unread}</text>`), `the tab icon shows ${unread}: ${icon}`);
+    await page.goto('inboxes');
+    await page.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();
+    assert.equal(await page.title(), 'Inboxes · mail-sandbox', 'no count outside the inbox');
+    assert.ok(!decodeURIComponent(await page.locator('link[rel="icon"]').getAttribute('href') ?? '').includes('<text'), 'no badge outside the inbox');
+    await openInbox(inbox.id, inbox.name);
   });
 
   it('shows the snippet, an attachment mark and how long ago each message came, with the exact time on hover', async function () {

@@ -3,6 +3,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { href } from '../router.js';
+import { setPageTitle } from '../unread-badge.js';
 
 /** A link to a route path; preact-iso turns a click on it into in-page navigation. */
 export function Link(props: { to: string; children: ComponentChildren; current?: boolean; class?: string; label?: string }) {
@@ -17,7 +18,7 @@ export function Link(props: { to: string; children: ComponentChildren; current?:
 export function Page(props: { title: string; children: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    document.title = `${props.title} · mail-sandbox`;
+    setPageTitle(props.title);
     if (document.activeElement === document.body || document.activeElement === null) heading.current?.focus({ preventScroll: true });
   }, [props.title]);
   return (

@@ -27,6 +27,7 @@ import { FILTER_NAMES, hasFilters, useMessagePages, type MessageFilters } from '
 import { useNavigate, type PageProps } from '../router.js';
 import { invalidate, useServerData } from '../server-state.js';
 import { messageDetailKey } from '../message-detail.js';
+import { setUnreadCount } from '../unread-badge.js';
 
 /** A q expression every message matches, for "select all" with no search: batch needs ids or a query. */
 const EVERY_MESSAGE = 'is:read OR is:unread';
@@ -75,6 +76,11 @@ export function Inbox(props: PageProps) {
   const pages = useMessagePages(inboxId, filters);
   const { items } = pages;
   const { counts, arrived, readChanged } = useInboxCounts(inbox.data);
+  const unread = counts?.unread ?? 0;
+  useEffect(() => {
+    setUnreadCount(unread);
+    return () => setUnreadCount(0);
+  }, [unread]);
   const selection = useMessageSelection(items);
   const view = useMessageListView(pages);
   const active = useActiveMessage(view, items.length);
