@@ -1,8 +1,9 @@
-// A choice among a few values that the next page and the next visit start from (the preview's width and colour
-// scheme), kept in localStorage; where storage is switched off it lasts as long as the component.
+// A choice among a few values that the next page and the next visit start from (the theme, the preview's width and
+// colour scheme), kept in localStorage; where storage is switched off it lasts as long as the page.
 import { useState } from 'preact/hooks';
 
-function stored<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
+/** The choice kept under `key`, or `fallback` when none of `allowed` is kept there. */
+export function storedChoice<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
   try {
     const value = localStorage.getItem(key);
     return allowed.find((candidate) => candidate === value) ?? fallback;
@@ -11,15 +12,21 @@ function stored<T extends string>(key: string, allowed: readonly T[], fallback: 
   }
 }
 
+/** Keeps `value` under `key`; null forgets it. */
+export function rememberChoice(key: string, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // Not remembered, but chosen for this page.
+  }
+}
+
 export function useRememberedChoice<T extends string>(key: string, allowed: readonly T[], fallback: T): [T, (next: T) => void] {
-  const [choice, setChoice] = useState<T>(() => stored(key, allowed, fallback));
+  const [choice, setChoice] = useState<T>(() => storedChoice(key, allowed, fallback));
   const choose = (next: T) => {
     setChoice(next);
-    try {
-      localStorage.setItem(key, next);
-    } catch {
-      // Not remembered, but chosen for this message.
-    }
+    rememberChoice(key, next);
   };
   return [choice, choose];
 }

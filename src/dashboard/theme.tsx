@@ -1,30 +1,21 @@
 // Light and dark themes: the system's choice unless the person picks one in the header, remembered in localStorage.
 // The choice is an attribute on <html> (data-theme) that styles.css reads; the CSP allows no inline style.
 import { useState } from 'preact/hooks';
+import { rememberChoice, storedChoice } from './remembered-choice.js';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 const STORAGE_KEY = 'mail-sandbox.theme';
 
 export function storedTheme(): ThemeChoice {
-  try {
-    const value = localStorage.getItem(STORAGE_KEY);
-    return value === 'light' || value === 'dark' ? value : 'system';
-  } catch {
-    // Storage can be switched off; the system's choice then applies.
-    return 'system';
-  }
+  // Nothing kept means the system's choice applies.
+  return storedChoice<ThemeChoice>(STORAGE_KEY, ['light', 'dark'], 'system');
 }
 
 export function applyTheme(choice: ThemeChoice): void {
   if (choice === 'system') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = choice;
-  try {
-    if (choice === 'system') localStorage.removeItem(STORAGE_KEY);
-    else localStorage.setItem(STORAGE_KEY, choice);
-  } catch {
-    // Not remembered, but applied for this page.
-  }
+  rememberChoice(STORAGE_KEY, choice === 'system' ? null : choice);
 }
 
 export function ThemeSelect() {
