@@ -1,7 +1,7 @@
 // The application shell: the route table, the header with the workspace switcher, the main navigation, and the
 // rule that pages other than the public ones need a session (without one: the sign-in page, then back).
 import type { ComponentChildren, FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { match, useNavigate, useRoute, type PageProps } from './router.js';
 import { atLeast, useSession } from './session.js';
 import { Alert, Link, Loading } from './components/ui.js';
@@ -85,8 +85,11 @@ function WorkspaceSwitcher() {
 function Shell(props: { path: string; children: ComponentChildren }) {
   const session = useSession();
   const role = session.me?.workspace.role ?? 'member';
-  const [showingShortcuts, setShowingShortcuts] = useState(false);
-  useShortcuts([{ key: '?', description: 'Show the keyboard shortcuts', run: () => setShowingShortcuts(true) }]);
+  // Each `?` opens a dialog of its own: a `?` pressed after an Esc closed the last one but before its close event
+  // arrived opens a new one, and that late close event closes only its own.
+  const [shortcutsOpening, setShortcutsOpening] = useState(0);
+  const openings = useRef(0);
+  useShortcuts([{ key: '?', description: 'Show the keyboard shortcuts', run: () => setShortcutsOpening(++openings.current) }]);
   const navigate = useNavigate();
   const signOut = async () => {
     try {
@@ -119,7 +122,9 @@ function Shell(props: { path: string; children: ComponentChildren }) {
         </ul>
       </nav>
       <main id="content" class="content">{props.children}</main>
-      {showingShortcuts ? <ShortcutsDialog onClose={() => setShowingShortcuts(false)} /> : null}
+      {shortcutsOpening ? (
+        <ShortcutsDialog key={shortcutsOpening} onClose={() => setShortcutsOpening((current) => (current === shortcutsOpening ? 0 : current))} />
+      ) : null}
     </>
   );
 }

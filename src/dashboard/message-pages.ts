@@ -1,28 +1,15 @@
-// The loaded part of an inbox's message list: pages fetched one at a time with the list's cursor (newest first), new
-// arrivals put on top, and local changes after batch actions. Only what was scrolled to is ever fetched, one page per
-// request, so an inbox of 100,000 messages costs what its first screens cost.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, envelope, type Schemas } from './api.js';
-
-export type MessageSummary = Schemas['MessageSummary'];
-
-/** The list's query parameters besides paging: q and the filter chips. */
-export interface MessageFilters {
-  q?: string;
-  from?: string;
-  to?: string;
-  subject?: string;
-  since?: string;
-}
-
-export const FILTER_NAMES = ['from', 'to', 'subject', 'since'] as const;
+// The loaded part of an inbox's message list: query-core's infinite query under the list's key (message-cache.ts),
+// one page per request with the list's cursor (newest first), the next page fetched as the person scrolls to it, so
+// an inbox of 100,000 messages costs what its first screens cost. What happens to a listed message afterwards (read,
+// tagged, deleted, newly arrived) is written into that cache by message-cache.ts, never kept here.
+import { InfiniteQueryObserver, type DefaultedInfiniteQueryObserverOptions, type InfiniteData, type InfiniteQueryObserverOptions } from '@tanstack/query-core';
+import { useLayoutEffect, useMemo, useReducer, useState } from 'preact/hooks';
+import { api, envelope } from './api.js';
+import { messageListKey, type MessageFilters, type MessagePage, type MessageSummary } from './message-cache.js';
+import { queryClient } from './server-state.js';
 
 /** Messages per request: a screenful several times over, well under the API's maximum of 200. */
 export const PAGE_SIZE = 100;
-
-export function hasFilters(filters: MessageFilters): boolean {
-  return Object.values(filters).some((value) => value !== undefined && value !== '');
-}
 
 export interface MessagePages {
   items: MessageSummary[];
@@ -35,86 +22,70 @@ export interface MessagePages {
   reload: () => void;
   /** Fetches the first page again and puts the messages newer than the newest shown on top (mail missed while away). */
   catchUp: () => void;
-  /** Puts a message that just arrived on top, unless it is shown already; returns whether it was added. */
-  prepend: (message: MessageSummary) => boolean;
-  /** Changes loaded messages in place (read state, tags) or drops them (deleted). */
-  update: (ids: Set<string>, change: (message: MessageSummary) => MessageSummary | null) => void;
 }
 
-function fetchPage(inboxId: string, filters: MessageFilters, cursor?: string) {
-  return envelope(api.GET('/v1/inboxes/{id}/messages', {
+async function fetchPage(inboxId: string, filters: MessageFilters, cursor: string): Promise<MessagePage> {
+  const page = await envelope(api.GET('/v1/inboxes/{id}/messages', {
     params: { path: { id: inboxId }, query: { ...filters, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
   }));
+  return { data: page.data, next_cursor: page.next_cursor ?? null };
+}
+
+type Pages = InfiniteData<MessagePage, string>;
+type ListKey = ReturnType<typeof messageListKey>;
+
+/** Every loaded message once, in list order (a message that arrived on top may come again in a later page). */
+function flatten(data: Pages | undefined): MessageSummary[] {
+  if (!data) return [];
+  if (data.pages.length === 1) return data.pages[0]!.data;
+  const seen = new Set<string>();
+  return data.pages.flatMap((page) => page.data).filter((message) => !seen.has(message.id) && Boolean(seen.add(message.id)));
 }
 
 export function useMessagePages(inboxId: string, filters: MessageFilters): MessagePages {
-  const [state, setState] = useState<{ items: MessageSummary[]; nextCursor: string | null; loading: boolean; error: unknown }>(
-    { items: [], nextCursor: null, loading: true, error: null },
-  );
-  const current = useRef(state);
-  current.current = state;
-  // Answers for an earlier inbox or search are dropped: each new list bumps the generation.
-  const generation = useRef(0);
-  const filterKey = JSON.stringify(filters);
-  const [round, setRound] = useState(0);
-
-  const set = (next: Partial<typeof state>) => {
-    current.current = { ...current.current, ...next };
-    setState(current.current);
+  const [, rerender] = useReducer((round: number) => round + 1, 0);
+  const queryKey = messageListKey(inboxId, filters);
+  const asked: InfiniteQueryObserverOptions<MessagePage, Error, Pages, ListKey, string> = {
+    queryKey,
+    queryFn: ({ pageParam }) => fetchPage(inboxId, filters, pageParam),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
   };
-
-  useEffect(() => {
-    const mine = ++generation.current;
-    set({ items: [], nextCursor: null, loading: true, error: null });
-    fetchPage(inboxId, filters).then(
-      (page) => mine === generation.current && set({ items: page.data, nextCursor: page.next_cursor ?? null, loading: false }),
-      (error: unknown) => mine === generation.current && set({ loading: false, error }),
-    );
-  }, [inboxId, filterKey, round]);
-
-  const loadMore = () => {
-    const { nextCursor, loading } = current.current;
-    if (loading || nextCursor === null) return;
-    const mine = generation.current;
-    set({ loading: true });
-    fetchPage(inboxId, filters, nextCursor).then(
-      (page) => {
-        if (mine !== generation.current) return;
-        const shown = new Set(current.current.items.map((message) => message.id));
-        set({ items: [...current.current.items, ...page.data.filter((message) => !shown.has(message.id))], nextCursor: page.next_cursor ?? null, loading: false });
-      },
-      (error: unknown) => mine === generation.current && set({ loading: false, error }),
-    );
-  };
+  // As query-core's React adapter does: the client's defaults applied, the options still those of an infinite query.
+  const options = queryClient.defaultQueryOptions(asked) as DefaultedInfiniteQueryObserverOptions<MessagePage, Error, Pages, ListKey, string>;
+  const [observer] = useState(() => new InfiniteQueryObserver(queryClient, options));
+  const result = observer.getOptimisticResult(options);
+  // Layout effects, as in server-state.ts: the first read starts before the paint of the render that asked for it.
+  useLayoutEffect(() => observer.subscribe(() => rerender(undefined)), [observer]);
+  useLayoutEffect(() => observer.setOptions(options));
+  const items = useMemo(() => flatten(result.data), [result.data]);
 
   const catchUp = () => {
-    const mine = generation.current;
-    fetchPage(inboxId, filters).then((page) => {
-      if (mine !== generation.current) return;
-      const { items } = current.current;
-      const shown = new Set(items.map((message) => message.id));
-      const newest = items[0]?.received_at ?? '';
-      const missed = page.data.filter((message) => !shown.has(message.id) && message.received_at >= newest);
-      if (items.length === 0) set({ items: page.data, nextCursor: page.next_cursor ?? null, loading: false, error: null });
-      else if (missed.length > 0) set({ items: [...missed, ...items] });
+    fetchPage(inboxId, filters, '').then((first) => {
+      queryClient.setQueryData<Pages>(queryKey, (data) => {
+        // Not listed yet: the list's own first read brings them.
+        if (!data) return data;
+        const shown = flatten(data);
+        if (shown.length === 0) return { pages: [first], pageParams: [''] };
+        const ids = new Set(shown.map((message) => message.id));
+        const newest = shown[0]!.received_at;
+        const missed = first.data.filter((message) => !ids.has(message.id) && message.received_at >= newest);
+        if (missed.length === 0) return data;
+        const [top, ...rest] = data.pages;
+        return { ...data, pages: [{ ...top!, data: [...missed, ...top!.data] }, ...rest] };
+      });
     }, () => undefined);
   };
 
-  const prepend = (message: MessageSummary) => {
-    if (current.current.items.some((shown) => shown.id === message.id)) return false;
-    set({ items: [message, ...current.current.items] });
-    return true;
+  return {
+    items,
+    nextCursor: result.hasNextPage ? (result.data?.pages.at(-1)?.next_cursor ?? null) : null,
+    loading: result.isFetching,
+    error: result.error,
+    loadMore: () => {
+      if (!result.isFetching && result.hasNextPage) void observer.fetchNextPage();
+    },
+    reload: () => void queryClient.resetQueries({ queryKey, exact: true }),
+    catchUp,
   };
-
-  const update = (ids: Set<string>, change: (message: MessageSummary) => MessageSummary | null) => {
-    set({
-      items: current.current.items.flatMap((message) => {
-        if (!ids.has(message.id)) return [message];
-        const changed = change(message);
-        return changed ? [changed] : [];
-      }),
-    });
-  };
-
-  return { ...state, loadMore, reload: () => setRound((value) => value + 1), catchUp, prepend, update };
 }

@@ -12,6 +12,7 @@ import type { InboxWithCredentialsJson } from '../support/api-json.js';
 import { ApiClient } from '../support/api-client.js';
 import { ConsoleWatch, expectAccessible, launchChromium, signedInPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashboard.js';
+import { expectOk } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
 import { detailOf } from '../support/messages.js';
 import { pollUntil } from '../support/poll.js';
@@ -206,6 +207,45 @@ describe('split view: an inbox and its open message (browser)', function () {
     await page.waitForTimeout(1000);
     assert.equal((await detailOf(api, ids[opened]!)).read, false, 'marked read again after u');
     assert.equal(await readState().textContent(), 'Unread');
+  });
+
+  it('shows a change made in either pane in the other and in the unread count, as the server has it', async function () {
+    const chosen = 8;
+    const api = new ApiClient(server.httpUrl, server.defaultKey!);
+    await page.goto(messagePath(ids[chosen]!).slice(1));
+    await messageHeading(subjectOf(chosen)).waitFor();
+    const viewer = page.getByRole('region', { name: 'Open message' });
+    const readState = () => viewer.getByRole('status').filter({ hasText: /^(Read|Unread)$/ });
+    const shownUnread = async () => Number(/([\d,]+) unread/.exec(await page.locator('.inbox-facts').innerText())?.[1]?.replace(/,/g, ''));
+    const serverUnread = async () => expectOk<{ unread_count: number }>(await api.get(`/v1/inboxes/${inbox.id}`), 200, 'the inbox').unread_count;
+    const rowClass = async () => (await row(subjectOf(chosen)).getAttribute('class')) ?? '';
+    await pollUntil(async () => (await readState().textContent()) === 'Read', 5000, 'the viewer to show the message read');
+    await pollUntil(async () => (await shownUnread()) === (await serverUnread()), 5000, 'the unread count once opening marked it read');
+
+    // From the viewer: the row and the count follow.
+    await viewer.getByRole('button', { name: 'Mark unread' }).click();
+    await readState().filter({ hasText: 'Unread' }).waitFor();
+    await pollUntil(async () => /\bunread\b/.test(await rowClass()), 5000, 'the row unread');
+    assert.equal(await shownUnread(), await serverUnread(), 'the count after Mark unread in the viewer');
+    await viewer.getByRole('button', { name: 'Add tag' }).click();
+    await viewer.getByLabel('New tag').fill('both-panes');
+    await viewer.getByRole('button', { name: 'Add', exact: true }).click();
+    await pollUntil(async () => (await row(subjectOf(chosen)).innerText()).includes('both-panes'), 5000, 'the tag on the row');
+
+    // From the list's batch toolbar: the viewer and the count follow.
+    await row(subjectOf(chosen)).getByRole('checkbox').check();
+    const actions = page.getByRole('button', { name: /^Actions( \(.*\))?$/ });
+    if ((await actions.getAttribute('aria-expanded')) === 'false') await actions.click();
+    await page.getByRole('toolbar', { name: 'Selected messages' }).getByRole('button', { name: 'Mark read' }).click();
+    await readState().filter({ hasText: /^Read$/ }).waitFor();
+    assert.doesNotMatch(await rowClass(), /\bunread\b/);
+    assert.equal(await shownUnread(), await serverUnread(), 'the count after Mark read in the list');
+    await page.getByRole('toolbar', { name: 'Selected messages' }).getByLabel('Tag name').fill('both-panes');
+    await page.getByRole('toolbar', { name: 'Selected messages' }).getByRole('button', { name: 'Remove tag' }).click();
+    await viewer.getByRole('button', { name: 'Remove tag both-panes' }).waitFor({ state: 'detached' });
+    assert.doesNotMatch(await row(subjectOf(chosen)).innerText(), /both-panes/);
+    assert.deepEqual((await detailOf(api, ids[chosen]!)).tags, []);
+    await page.keyboard.press('Escape');
   });
 
   it('keeps the search in the URL between the list and its messages, so back and forward restore it', async function () {

@@ -77,19 +77,25 @@ describe('searches stopped at their time budget', function () {
   });
 
   it('stops a search at its time budget with query_too_expensive while another workspace is answered', async () => {
-    const order: string[] = [];
-    const heavy = overrun(() => attacker.get(listPath(heavyInbox.id, { q: HEAVY_QUERY })), 'the heavy search').then((message) => {
-      order.push('heavy search');
-      return message;
-    });
-    // Sent after the heavy search, answered before it: on the event loop the search would have held it back.
-    if (embedded) assert.equal(expectOk<MessageSummaryJson[]>(await neighbour.get(listPath(neighbourInbox.id)), 200, 'the neighbour lists its inbox').length, 2);
-    // Every search of the cluster run may overrun its 1 ms: there the neighbour reads its inbox without one.
-    else assert.equal(expectOk<{ message_count: number }>(await neighbour.get(`/v1/inboxes/${neighbourInbox.id}`), 200, 'the neighbour reads its inbox').message_count, 2);
-    order.push('neighbour');
-    assert.match(await heavy, /budget/);
-    // Elasticsearch's search is not on the event loop anyway, and a 1 ms budget ends it before the neighbour's read.
-    if (embedded) assert.deepEqual(order, ['neighbour', 'heavy search']);
+    // Sent after the heavy search, the neighbour's read is answered before it: on the event loop the search would
+    // have held it back every time. A loaded machine can stretch the read past the 200 ms budget, so a few tries may
+    // go the other way; a search that blocked the loop could never be overtaken.
+    let order: string[] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      order = [];
+      const heavy = overrun(() => attacker.get(listPath(heavyInbox.id, { q: HEAVY_QUERY })), 'the heavy search').then((message) => {
+        order.push('heavy search');
+        return message;
+      });
+      if (embedded) assert.equal(expectOk<MessageSummaryJson[]>(await neighbour.get(listPath(neighbourInbox.id)), 200, 'the neighbour lists its inbox').length, 2);
+      // Every search of the cluster run may overrun its 1 ms: there the neighbour reads its inbox without one.
+      else assert.equal(expectOk<{ message_count: number }>(await neighbour.get(`/v1/inboxes/${neighbourInbox.id}`), 200, 'the neighbour reads its inbox').message_count, 2);
+      order.push('neighbour');
+      assert.match(await heavy, /budget/);
+      // Elasticsearch's search is not on the event loop anyway, and a 1 ms budget ends it before the neighbour's read.
+      if (!embedded || order[0] === 'neighbour') break;
+    }
+    if (embedded) assert.deepEqual(order, ['neighbour', 'heavy search'], 'in five tries, the neighbour was never answered first');
   });
 
   it('keeps a workspace to its share of reader threads and refuses searches past its queue', async function () {

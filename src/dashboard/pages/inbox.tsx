@@ -12,7 +12,7 @@ import { api, call } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
 import { useBatchActions } from '../components/inbox/batch-actions.js';
 import { BatchToolbar } from '../components/inbox/batch-toolbar.js';
-import { InboxFacts, useInboxCounts } from '../components/inbox/inbox-facts.js';
+import { InboxFacts } from '../components/inbox/inbox-facts.js';
 import { ChaosChip, SettingsLink } from '../components/inbox/inbox-settings-links.js';
 import { MessageList, useActiveMessage, useMessageListView } from '../components/inbox/message-list.js';
 import { useMessageSelection } from '../components/inbox/message-selection.js';
@@ -23,7 +23,8 @@ import { Alert, Link, Loading, Page, Status } from '../components/ui.js';
 import { MessageViewer, type ListBeside } from './message-viewer.js';
 import { useShortcuts } from '../keyboard.js';
 import { useInboxArrivals } from '../live-inbox.js';
-import { FILTER_NAMES, hasFilters, useMessagePages, type MessageFilters } from '../message-pages.js';
+import { changeMessages, FILTER_NAMES, hasFilters, inboxKey, messageArrived, type MessageFilters } from '../message-cache.js';
+import { useMessagePages } from '../message-pages.js';
 import { useNavigate, type PageProps } from '../router.js';
 import { invalidate, useServerData } from '../server-state.js';
 import { messageDetailKey } from '../message-detail.js';
@@ -70,13 +71,11 @@ export function Inbox(props: PageProps) {
   const navigate = useNavigate();
   const filters = filtersOf(props.route.query);
   const filtered = hasFilters(filters);
-  const inboxKey = ['inbox', inboxId];
-  const inbox = useServerData(inboxKey, () => call(api.GET('/v1/inboxes/{id}', { params: { path: { id: inboxId } } })));
+  const inbox = useServerData(inboxKey(inboxId), () => call(api.GET('/v1/inboxes/{id}', { params: { path: { id: inboxId } } })));
   const tags = useServerData(['tags'], () => call(api.GET('/v1/tags')));
   const pages = useMessagePages(inboxId, filters);
   const { items } = pages;
-  const { counts, arrived, readChanged } = useInboxCounts(inbox.data);
-  const unread = counts?.unread ?? 0;
+  const unread = inbox.data?.unread_count ?? 0;
   useEffect(() => {
     setUnreadCount(unread);
     return () => setUnreadCount(0);
@@ -106,17 +105,10 @@ export function Inbox(props: PageProps) {
   const openIndex = useOpenMessage({ messageId, pages, view, active, messagePane });
   const listBeside: ListBeside = {
     path: listPath,
-    readChanged: (id, read) => {
-      const listed = items.find((message) => message.id === id);
-      if (!listed || listed.read === read) return;
-      pages.update(new Set([id]), (message) => ({ ...message, read }));
-      readChanged(read);
-    },
     // Replacing the deleted message's entry: Back from the list must not lead to a message that is gone.
     deleted: (id) => {
-      pages.update(new Set([id]), () => null);
-      invalidate(inboxKey);
       navigate(listPath, { replace: true });
+      changeMessages(inboxId, [id], 'delete');
     },
   };
 
@@ -124,11 +116,10 @@ export function Inbox(props: PageProps) {
     onMessage: (message) => {
       // A search narrows what belongs in the list; the server decides that: fetch its first page again.
       if (filtered) {
-        invalidate(inboxKey);
+        invalidate(inboxKey(inboxId));
         return pages.catchUp();
       }
-      if (!pages.prepend(message)) return;
-      arrived(message.read);
+      if (!messageArrived(inboxId, message)) return;
       // Scrolled down, the rows in view stay where they are; the new one waits on top.
       const element = view.scroller.current;
       if (element && element.scrollTop > 0) element.scrollTop += view.rowHeight;
@@ -148,9 +139,10 @@ export function Inbox(props: PageProps) {
       active.set((index) => Math.min(index, items.length - 1 - chosen.length));
     }
     if (messageId === null || (chosen !== null && !chosen.includes(messageId))) return;
-    // The open message went with the others: the list alone stays. Changed with them, the viewer reads it again.
+    // The open message went with the others: the list alone stays. Changed with everything matching, the viewer reads
+    // it again (chosen by id, the change was written into its entry).
     if (action === 'delete') navigate(listPath, { replace: true });
-    else invalidate(messageDetailKey(messageId));
+    else if (chosen === null) invalidate(messageDetailKey(messageId));
   };
 
   const askDelete = () => {
@@ -208,7 +200,7 @@ export function Inbox(props: PageProps) {
       <section class="list-pane" aria-label={name}>
         {/* The open message's subject is the page's heading; the list's is then one level down. */}
         {messageId === null ? <Page title={name}>{null}</Page> : <h2 class="list-title">{name}</h2>}
-        <InboxFacts counts={counts} streamState={streamState}>
+        <InboxFacts inbox={inbox.data} streamState={streamState}>
           {inbox.data ? <>{' '}<SettingsLink inbox={inbox.data} /> <ChaosChip inbox={inbox.data} /></> : null}
         </InboxFacts>
         <div class="row fold-toggles">
@@ -219,7 +211,7 @@ export function Inbox(props: PageProps) {
         </div>
         <FoldPanel fold={searchFold}><SearchForm filters={filters} onSearch={onSearch} /></FoldPanel>
         <FoldPanel fold={batchFold}>
-          <BatchToolbar selection={selection} filtered={filtered} messageCount={counts?.messages ?? items.length} tags={tags.data ?? []}
+          <BatchToolbar selection={selection} filtered={filtered} messageCount={inbox.data?.message_count ?? items.length} tags={tags.data ?? []}
             onBatch={(action, tagList) => void runBatch(action, selection.target(active.index), tagList)} onDelete={askDelete} />
         </FoldPanel>
         {batch.notice ? <Status>{batch.notice}</Status> : null}

@@ -13,6 +13,7 @@ import { Resource } from '../components/resource.js';
 import { Alert, Link, Page, When } from '../components/ui.js';
 import { useServerData } from '../server-state.js';
 import { messageDetailKey, PRESSED_READ_FRESH_MS, readMessageDetail } from '../message-detail.js';
+import { changeMessages } from '../message-cache.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
 import { useAction } from '../use-action.js';
 import { AttachmentsPanel, HeadersPanel, HtmlPanel, SourcePanel, TextPanel, formatSize } from '../components/message-panels.js';
@@ -267,23 +268,6 @@ function MessageTop(props: { message: Message; onChange: (message: Message) => v
   );
 }
 
-/**
- * The message as loaded, then as changed here (read state, tags). It is shown from the render its answer arrives in
- * (not from an effect after that render's paint), so the mail's frame starts loading one paint sooner; a new answer
- * (another message, or the same one read again) starts from the server's copy again. A change belongs to the fetch it
- * was made on (`loadedAt`), not to the answer's object: read again after `u` in the list, the server's answer can
- * equal the first one, kept as the same object, and the change (read, by opening) must still give way to it.
- */
-function useShownMessage(loaded: Message | null, loadedAt: number): [Message | null, (update: (shown: Message) => Message) => void] {
-  const [changed, setChanged] = useState<{ at: number; to: Message } | null>(null);
-  const shown = loaded !== null && changed?.at === loadedAt ? changed.to : loaded;
-  const change = (update: (shown: Message) => Message) => {
-    if (loaded === null) return;
-    setChanged((last) => ({ at: loadedAt, to: update(last?.at === loadedAt ? last.to : loaded) }));
-  };
-  return [shown, change];
-}
-
 /** The view the URL names, else the HTML one (the text one for a message without HTML). */
 function viewOf(query: URLSearchParams, message: Message | null): (typeof VIEWS)[number] {
   const asked = query.get('tab');
@@ -294,51 +278,52 @@ function viewOf(query: URLSearchParams, message: Message | null): (typeof VIEWS)
 /** How long a message is open before opening it counts as reading it. */
 const MARK_READ_AFTER_MS = 300;
 
-/** The inbox's list the viewer is shown with (the inbox page): the way back to it, and what it hears of the message. */
+/**
+ * Opening marks the message read once it has been open a moment: the write stays out of the way of the mail's own
+ * page loading, and messages passed over with j/k on the way to another stay unread. The first answer arms it; the
+ * message marked read or unread before then, here or in the list, cancels it.
+ */
+function useMarkReadOnOpen(message: Message | null, inboxId: string, onError: (error: unknown) => void): void {
+  const timer = useRef<number | undefined>(undefined);
+  const readWhenArmed = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (message === null) return;
+    if (readWhenArmed.current === null) {
+      readWhenArmed.current = message.read;
+      if (message.read) return;
+      const { id } = message;
+      timer.current = window.setTimeout(() => {
+        call(api.PUT('/v1/messages/{id}/read', { params: { path: { id } } })).then((state) => changeMessages(inboxId, [id], { read: state.read }), onError);
+      }, MARK_READ_AFTER_MS);
+    } else if (message.read !== readWhenArmed.current) {
+      window.clearTimeout(timer.current);
+    }
+  }, [message?.read]);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+}
+
+/**
+ * The inbox's list the viewer is shown with (the inbox page): the way back to it, and what it does when the message is
+ * deleted here. (Read state and tags changed here reach the list through the cache, message-cache.ts.)
+ */
 export interface ListBeside {
   /** The list's route path, its search kept. */
   path: string;
-  /** The message was marked read or unread here (opening it marks it read). */
-  readChanged: (id: string, read: boolean) => void;
   /** The message was deleted here. */
   deleted: (id: string) => void;
 }
 
 export function MessageViewer(props: PageProps & { list: ListBeside }) {
   const messageId = props.params.messageId ?? '';
+  const inboxId = props.params.inboxId ?? '';
   const navigate = useNavigate();
-  // A read the list began as the row was pressed is taken as it is (message-detail.ts).
+  // A read the list began as the row was pressed is taken as it is (message-detail.ts). Changes made here or in the
+  // list are written into this entry (message-cache.ts).
   const loaded = useServerData(messageDetailKey(messageId), () => readMessageDetail(messageId), { freshMs: PRESSED_READ_FRESH_MS });
-  const [message, change] = useShownMessage(loaded.data, loaded.updatedAt);
+  const message = loaded.data;
   const [readError, setReadError] = useState<unknown>(null);
-
-  // Opening marks the message read once it has been open a moment: the write stays out of the way of the mail's own
-  // page loading, and messages passed over with j/k on the way to another stay unread. Only the first answer arms it;
-  // marking it read or unread by hand before then cancels it, and so does the message read again because it was
-  // changed elsewhere (the list's `u`).
-  const markingRead = useRef<number | undefined>(undefined);
-  const markReadArmed = useRef(false);
-  useEffect(() => {
-    const opened = loaded.data;
-    if (opened === null || markReadArmed.current) return undefined;
-    markReadArmed.current = true;
-    if (opened.read) return undefined;
-    markingRead.current = window.setTimeout(() => {
-      call(api.PUT('/v1/messages/{id}/read', { params: { path: { id: opened.id } } })).then(
-        (state) => change((shown) => ({ ...shown, read: state.read })),
-        setReadError,
-      );
-    }, MARK_READ_AFTER_MS);
-    return () => window.clearTimeout(markingRead.current);
-  }, [loaded.data]);
-  const changeByHand = (next: Message) => {
-    if (message && next.read !== message.read) window.clearTimeout(markingRead.current);
-    change(() => next);
-  };
-
-  useEffect(() => {
-    if (message) props.list.readChanged(message.id, message.read);
-  }, [message?.id, message?.read]);
+  const change = (next: Message) => changeMessages(inboxId, [next.id], { read: next.read, tags: () => next.tags });
+  useMarkReadOnOpen(message, inboxId, setReadError);
 
   const { tab: { key: tab }, Panel } = viewOf(props.route.query, message);
   const selectTab = (key: string) => {
@@ -352,11 +337,10 @@ export function MessageViewer(props: PageProps & { list: ListBeside }) {
     <Page title={title}>
       {/* The inbox page shows this viewer beside the list on a wide screen, where styles.css hides the way back. */}
       <p class="pane-back"><Link to={props.list.path}>Back to the inbox</Link></p>
-      {/* The message as loaded, then as changed here (read state, tags). */}
-      <Resource resource={{ data: message, error: loaded.error }}>
+      <Resource resource={loaded}>
         {(shown) => (
           <div class="viewer stack">
-            <MessageTop message={shown} onChange={changeByHand} onDeleted={() => props.list.deleted(shown.id)} />
+            <MessageTop message={shown} onChange={change} onDeleted={() => props.list.deleted(shown.id)} />
             <Alert error={readError} />
             <CodesAndLinks message={shown} />
             <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>

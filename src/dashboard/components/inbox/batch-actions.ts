@@ -1,13 +1,24 @@
 // Batch actions on an inbox's messages (read, unread, tag, untag, delete) through POST /v1/messages/batch: on chosen
-// ids, a thousand per request, or on every message a search matches. The loaded list is changed in place for chosen
-// ids and listed again after a change to everything matching; the notice says how many messages changed.
+// ids, a thousand per request, or on every message a search matches. Chosen ids are changed in the cache where they are
+// (message-cache.ts); after a change to everything matching, the list is listed again. The notice says how many
+// messages changed.
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../api.js';
+import { changeMessages, inboxKey, type MessageChange } from '../../message-cache.js';
 import type { MessagePages } from '../../message-pages.js';
 import { invalidate } from '../../server-state.js';
 import { useAction } from '../../use-action.js';
 
 export type BatchAction = Schemas['BatchRequest']['action'];
+
+/** What each action did to the messages it was run on. */
+const CHANGES: Record<BatchAction, (tags: string[]) => MessageChange> = {
+  delete: () => 'delete',
+  read: () => ({ read: true }),
+  unread: () => ({ read: false }),
+  tag: (tags) => ({ tags: (current) => [...new Set([...current, ...tags])] }),
+  untag: (tags) => ({ tags: (current) => current.filter((tag) => !tags.includes(tag)) }),
+};
 
 /** The batch endpoint takes at most this many ids per request. */
 const BATCH_IDS = 1000;
@@ -50,23 +61,13 @@ export function useBatchActions(options: {
     setNotice(null);
     return run(async () => {
       const affected = await send(action, chosen, tags);
-      if (chosen === null) {
-        // Everything matching changed, loaded or not: list again.
-        pages.reload();
-      } else {
-        pages.update(new Set(chosen), (message) => {
-          switch (action) {
-            case 'delete': return null;
-            case 'read': return { ...message, read: true };
-            case 'unread': return { ...message, read: false };
-            case 'tag': return { ...message, tags: [...new Set([...message.tags, ...tags!])] };
-            case 'untag': return { ...message, tags: message.tags.filter((tag) => !tags!.includes(tag)) };
-          }
-        });
-      }
+      // Everything matching changed, loaded or not: list again.
+      if (chosen === null) pages.reload();
+      else changeMessages(inboxId, chosen, CHANGES[action](tags ?? []));
       setNotice(`${DONE[action]}: ${affected.toLocaleString()} message(s).`);
-      // The inbox's counts changed; a tag may be new to the workspace or gone from it.
-      invalidate(['inbox', inboxId]);
+      // The server's counts, which the change above anticipated where it could; a tag may be new to the workspace or
+      // gone from it.
+      invalidate(inboxKey(inboxId));
       if (action === 'tag' || action === 'untag') invalidate(['tags']);
     });
   };

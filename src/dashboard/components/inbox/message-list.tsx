@@ -6,7 +6,8 @@
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Virtualizer } from '@tanstack/virtual-core';
-import { PAGE_SIZE, type MessagePages, type MessageSummary } from '../../message-pages.js';
+import type { MessageSummary } from '../../message-cache.js';
+import { PAGE_SIZE, type MessagePages } from '../../message-pages.js';
 import { startReadingMessage } from '../../message-detail.js';
 import { href } from '../../router.js';
 import { useVirtualList } from '../virtual-list.js';

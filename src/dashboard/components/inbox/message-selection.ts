@@ -1,7 +1,7 @@
 // Which messages of an inbox's list are selected: picked one by one (a shift-click picks the range from the last one
 // picked), or every message matching the search, loaded or not.
 import { useRef, useState } from 'preact/hooks';
-import type { MessageSummary } from '../../message-pages.js';
+import type { MessageSummary } from '../../message-cache.js';
 
 type Selection = { mode: 'ids'; ids: Set<string> } | { mode: 'matching' };
 

@@ -1,7 +1,7 @@
 // The inbox's search form: the q expression and the filter chips (from, to, subject, since); applying it hands the
 // search to the page, which keeps it in the URL.
 import { useEffect, useState } from 'preact/hooks';
-import { FILTER_NAMES, type MessageFilters } from '../../message-pages.js';
+import { FILTER_NAMES, type MessageFilters } from '../../message-cache.js';
 
 type FilterName = (typeof FILTER_NAMES)[number];
 
