@@ -7,7 +7,7 @@ export type { InboxRef, MessageRef } from './api.js';
 export type { Inboxes, Inbox, InboxWithCredentials, CallOptions } from './inboxes.js';
 export type {
   Messages, MessageSummary, MessageDetail, OneTimeCode, LinkDetail, Attachment, AttachmentContent, SendRequest, BatchRequest, BatchResult,
-  ReadState, MessageFilters, ListOptions, MessagePage,
+  ReadState, MessageCount, MessageFilters, ListOptions, MessagePage,
 } from './messages.js';
 export type { WaitOptions, WaitForLinkOptions } from './waits.js';
 export type { InboxEvent, EventsOptions } from './inbox-events.js';

@@ -1,5 +1,6 @@
-// Messages: list and search an inbox page by page, read one (with its bodies, codes and links), its raw source and
-// attachments, mark it read or unread, tag it, delete it, send one into an inbox over HTTP, and change many at once.
+// Messages: list and search an inbox page by page, count what a search matches, read one (with its bodies, codes and
+// links), its raw source and attachments, mark it read or unread, tag it, delete it, send one into an inbox over HTTP,
+// and change many at once.
 import type { operations } from '../contract/api-types.js';
 import { bodyOf, dataOf, idOf, type ApiClient, type InboxRef, type MessageRef, type Schemas } from './api.js';
 import type { CallOptions } from './inboxes.js';
@@ -14,6 +15,8 @@ export type SendRequest = Schemas['SendRequest'];
 export type BatchRequest = Schemas['BatchRequest'];
 export type BatchResult = Schemas['BatchResult'];
 export type ReadState = Schemas['ReadState'];
+/** How many of an inbox's messages match, and how many of those are unread. */
+export type MessageCount = Schemas['MessageCount'];
 
 type ListQuery = NonNullable<operations['listMessages']['parameters']['query']>;
 
@@ -90,6 +93,17 @@ export class Messages {
       yield* page.messages;
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
+  }
+
+  /**
+   * How many of the inbox's messages match the filters, and how many of those are unread ("2 of 29 match"): one
+   * request, cheaper than walking {@link Messages.listAll}, bounded by the same search time budget as a page.
+   */
+  count(inbox: InboxRef, options: MessageFilters & CallOptions = {}): Promise<MessageCount> {
+    return dataOf(this.api.GET('/v1/inboxes/{id}/messages/count', {
+      params: { path: { id: idOf(inbox) }, query: listQueryOf(options) },
+      signal: options.signal,
+    }));
   }
 
   /** One message with its bodies, headers, attachments, links and codes. */

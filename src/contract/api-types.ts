@@ -194,6 +194,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inboxes/{id}/messages/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How many of the inbox's messages a search matches, and how many of those are unread
+         * @description Counts the inbox's messages that `q`, `from`, `to`, `subject` and `since` select (the same parameters as
+         *     the list, with the same meaning and limits, combined with AND), and how many of those are not marked read,
+         *     so a client can say "2 of 29 match" without paging. Without any of them it counts every message of the
+         *     inbox, as the inbox's `message_count` and `unread_count` do.
+         *
+         *     A count is a search: it runs off the event loop with the same time budget as a list page
+         *     (SANDBOX_QUERY_TIMEOUT_MS, default 2 s), takes its turn with the workspace's other searches (429
+         *     `too_many_queries`), and one that overruns is stopped and answers 422 `query_too_expensive`. Unlike a page,
+         *     it is not cut at SANDBOX_SCAN_ROWS_PER_PAGE: it examines every message the search selects, in one query,
+         *     which costs less than paging through the list and counting its items. An invalid search answers 400
+         *     `invalid_query` (or `invalid_request` for an empty `from`, `to` or `subject`, or a malformed `since`),
+         *     exactly as the list does.
+         */
+        get: operations["countMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inboxes/{id}/messages/wait": {
         parameters: {
             query?: never;
@@ -2223,6 +2257,12 @@ export interface components {
             context: string;
         };
         MessageSummary: components["schemas"]["MessageSummaryFields"];
+        MessageCount: {
+            /** @description Messages of the inbox the search matches */
+            messages: number;
+            /** @description How many of those are not marked read */
+            unread: number;
+        };
         MessageDetail: components["schemas"]["MessageSummaryFields"] & {
             /**
              * @description The text/plain body, when there is one: its first 262,144 characters (then `truncated` names it; the
@@ -3371,6 +3411,95 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    countMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
+                 *     word) between two terms makes a disjunction and binds tighter than AND:
+                 *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
+                 *     group: `(a OR b) -c`. A leading `-` or `!` negates the term or group after it.
+                 *
+                 *     Free text — a word or a double-quoted phrase — is a case-insensitive substring of the subject, the From,
+                 *     To and Cc headers, the envelope sender, every envelope recipient, the text body or the text of the HTML
+                 *     body. A phrase matches its words in that order; runs of white space compare as one space. Case folding
+                 *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
+                 *
+                 *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
+                 *     `from:X` From header or envelope sender contains X; `to:X` To, Cc or Bcc header or any envelope recipient
+                 *     (Bcc included) contains X; `to-header:X` the To header alone contains X; `cc:X` the Cc header; `bcc:X`
+                 *     the Bcc header or an envelope recipient that no To or Cc header names; `reply-to:X` the Reply-To header;
+                 *     `addressed:X` any of From (or the envelope sender), To, Cc, Bcc and Reply-To as those operators read them;
+                 *     `message-id:X` the Message-ID header (angle brackets included); `subject:X`; `is:read`, `is:unread`,
+                 *     `is:tagged` (at least one tag); `tag:NAME` (exact, case-insensitive); `has:attachment` (or
+                 *     `has:attachments`); `has:inline` (or `has:inlines`: a part shown inside the message, marked inline or
+                 *     embedded by its HTML through cid:; such parts count as attachments too); `has:code` (or `has:codes`: a
+                 *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
+                 *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
+                 *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
+                 *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
+                 *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
+                 *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
+                 *     position (1-based characters).
+                 *
+                 *     The header operators other than `from:`, `to:` and `subject:`, and `has:inline`, read fields that messages
+                 *     captured before they existed do not hold until `scripts/reindex` has read those messages again.
+                 *
+                 *     Each text term (free text, the header operators, and the `from`, `to` and `subject` list
+                 *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
+                 *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
+                 *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
+                 *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
+                 *     answer 429 `too_many_queries`. On the cluster profile each node holds both divided by SANDBOX_CLUSTER_NODES.
+                 */
+                q?: components["parameters"]["SearchQuery"];
+                /** @description The From header or the envelope sender contains this text (as `from:`). */
+                from?: components["parameters"]["FromFilter"];
+                /** @description The To or Cc header or any envelope recipient contains this text (as `to:`). */
+                to?: components["parameters"]["ToFilter"];
+                /** @description The subject contains this text (as `subject:`). */
+                subject?: components["parameters"]["SubjectFilter"];
+                /** @description Only messages received at or after this time (as `after:`). */
+                since?: components["parameters"]["SinceFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["MessageCount"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["QueryTooExpensive"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };

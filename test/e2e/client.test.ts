@@ -118,6 +118,8 @@ describe(`the typed client, mail-sandbox/client (${testProfile()} profile)`, fun
     for await (const message of sandbox.messages.listAll(inbox, { limit: 1 })) all.push(message.id);
     assert.deepEqual(all, [third, second, first]);
     assert.deepEqual((await sandbox.messages.list(inbox, { subject: 'Receipt' })).messages.map((message) => message.id), [third]);
+    assert.deepEqual(await sandbox.messages.count(inbox), { messages: 3, unread: 3 });
+    assert.deepEqual(await sandbox.messages.count(inbox, { q: 'subject:invoice', since: new Date(Date.now() - 3_600_000) }), { messages: 2, unread: 2 });
 
     const detail = await sandbox.messages.get(first!);
     assert.equal(detail.attachments[0]?.filename, 'invoice.csv');
@@ -134,6 +136,8 @@ describe(`the typed client, mail-sandbox/client (${testProfile()} profile)`, fun
     assert.deepEqual(await sandbox.messages.removeTag(first!, 'paid'), { removed: 'paid' });
     assert.deepEqual((await sandbox.messages.get(first!)).tags, ['billing']);
     assert.deepEqual(await sandbox.messages.batch({ action: 'read', query: 'subject:invoice', inbox_id: inbox.id }), { action: 'read', affected: 2 });
+    assert.deepEqual(await sandbox.messages.count(inbox, { subject: 'Invoice' }), { messages: 2, unread: 0 });
+    assert.deepEqual(await sandbox.messages.count(inbox), { messages: 3, unread: 1 });
 
     const sent = await sandbox.messages.send(inbox, { from: { email: 'app@acme.test' }, to: [{ email: 'bob@customer.test' }], subject: 'Sent over HTTP', text: 'Hi Bob' });
     assert.equal((await sandbox.messages.get(sent)).subject, 'Sent over HTTP');

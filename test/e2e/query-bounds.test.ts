@@ -1,10 +1,11 @@
-// End-to-end tests of the bounds on query work, played as a hostile tenant would: a search that overruns its time
-// budget is stopped with query_too_expensive while another workspace is served, a page stops at its scan budget with
-// a cursor, a batch is written in chunks while captures go on, and searches past a workspace's share are refused.
+// End-to-end tests of the bounds on query work, played as a hostile tenant would: a search (or a count) that overruns
+// its time budget is stopped with query_too_expensive while another workspace is served, a page stops at its scan
+// budget with a cursor (a count does not), a batch is written in chunks while captures go on, and searches past a
+// workspace's share are refused.
 import { strict as assert } from 'node:assert';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { createWorkspace } from '../support/admin.js';
-import type { BatchResultJson, InboxWithCredentialsJson, MessageSummaryJson } from '../support/api-json.js';
+import type { BatchResultJson, InboxWithCredentialsJson, MessageCountJson, MessageSummaryJson } from '../support/api-json.js';
 import { expectError, expectOk, type ErrorBody } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
 import { testProfile } from '../support/profile.js';
@@ -118,6 +119,16 @@ describe('searches stopped at their time budget', function () {
     assert.ok(order.indexOf('neighbour') < order.lastIndexOf('heavy 422'), `order: ${order.join(', ')}`);
   });
 
+  it('stops a count at the same time budget with query_too_expensive, and counts the neighbour\'s inbox', async () => {
+    const count = overrun(() => attacker.get(`/v1/inboxes/${heavyInbox.id}/messages/count?${new URLSearchParams({ q: HEAVY_QUERY })}`), 'the heavy count');
+    assert.match(await count, /budget/);
+    // Every search of the cluster run may overrun its 1 ms budget, so only the embedded run counts a cheap one here.
+    if (embedded) {
+      const counted = expectOk<MessageCountJson>(await neighbour.get(`/v1/inboxes/${neighbourInbox.id}/messages/count`), 200, 'the neighbour counts its inbox');
+      assert.equal(counted.messages, 2);
+    }
+  });
+
   it('stops a batch whose selection overruns the budget, and captures to the workspace are stored meanwhile', async () => {
     const batch = overrun(() => attacker.post('/v1/messages/batch', { action: 'read', query: HEAVY_QUERY, inbox_id: heavyInbox.id }), 'the heavy batch');
     const captured = await sendSubjects(neighbourInbox, ['during a heavy batch']);
@@ -162,6 +173,8 @@ describe('pages, batches, rules, waits and streams within their bounds', functio
     const secondPage = expectOk<MessageSummaryJson[]>(second, 200, 'second page');
     assert.deepEqual(secondPage.map((m) => m.subject), ['pin old two', 'needle old one']);
     assert.equal((second.json as { next_cursor?: string }).next_cursor, undefined, 'the last page has no cursor');
+    // A count is not cut at the scan budget: it finds both at once.
+    assert.deepEqual(expectOk<MessageCountJson>(await api.get(`/v1/inboxes/${inbox.id}/messages/count?${new URLSearchParams({ q })}`), 200, 'count'), { messages: 2, unread: 2 });
   });
 
   it('answers a rare phrase whole on its first page, however deep in the inbox its matches are', async () => {

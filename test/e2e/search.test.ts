@@ -13,10 +13,11 @@
 // - A From/To/Cc header matches through its display name or its address (no query spans the two).
 // - `-`/`!` must touch the term or group it negates; `OR` must have a term on both sides.
 import { strict as assert } from 'node:assert';
+import { createWorkspace } from '../support/admin.js';
 import { ApiClient } from '../support/api-client.js';
-import type { MessageDetailJson, MessageSummaryJson } from '../support/api-json.js';
+import type { InboxJson, MessageCountJson, MessageDetailJson, MessageSummaryJson } from '../support/api-json.js';
 import { expectError, expectOk, type Envelope } from '../support/envelope.js';
-import { createInbox } from '../support/inboxes.js';
+import { createInbox, uniqueName } from '../support/inboxes.js';
 import { pollUntil } from '../support/poll.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, smtpTransport, storedId } from '../support/smtp.js';
@@ -1225,6 +1226,115 @@ describe('search: q and the list filters against an independent oracle', functio
       const second = await api.get<Envelope<MessageSummaryJson[]>>(listPath({ q: '-from:alice', limit: 5, cursor }));
       const data = expectOk<MessageSummaryJson[]>(second, 200, 'same q');
       assert.deepEqual(data.map((m) => m.id), oracleIds(ctx.recs, { q: '-from:alice' }).slice(5, 10));
+    });
+  });
+
+  // GET /v1/inboxes/{id}/messages/count takes the list's search parameters; every answer is checked against
+  // openapi.yaml by the ApiClient (MessageCount, additionalProperties false).
+  describe('counting what a search matches (countMessages)', () => {
+    const countPath = (filters: Record<string, string | undefined>, id = inboxId) => {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(filters)) if (value !== undefined) params.set(key, value);
+      return `/v1/inboxes/${id}/messages/count?${params}`;
+    };
+
+    async function countOf(filters: ListFilters, client = api): Promise<MessageCountJson> {
+      return expectOk<MessageCountJson>(await client.get(countPath({ ...filters })), 200, `count ${JSON.stringify(filters)}`);
+    }
+
+    /** Every summary the list returns for the filters, walked page by page with its cursor. */
+    async function paged(filters: ListFilters): Promise<MessageSummaryJson[]> {
+      const all: MessageSummaryJson[] = [];
+      let cursor: string | undefined;
+      do {
+        const response = await api.get<Envelope<MessageSummaryJson[]>>(listPath({ ...filters, limit: 7, ...(cursor ? { cursor } : {}) }));
+        all.push(...expectOk<MessageSummaryJson[]>(response, 200, `page of ${JSON.stringify(filters)}`));
+        cursor = response.json.next_cursor;
+        assert.ok(all.length <= ctx.recs.length, 'paging does not end');
+      } while (cursor);
+      return all;
+    }
+
+    const unreadIn = (summaries: MessageSummaryJson[]) => summaries.filter((m) => !m.read).length;
+
+    it('without a search counts the inbox: its message_count and unread_count', async () => {
+      const inbox = expectOk<InboxJson>(await api.get(`/v1/inboxes/${inboxId}`), 200, 'the inbox');
+      assert.deepEqual(await countOf({}), { messages: inbox.message_count, unread: inbox.unread_count });
+      assert.deepEqual(await countOf({}), { messages: ctx.recs.length, unread: ctx.recs.filter((r) => !r.read).length });
+    });
+
+    const searches: { name: string; filters: (c: Ctx) => ListFilters }[] = [
+      { name: 'q', filters: () => ({ q: '-from:alice' }) },
+      { name: 'q with OR and read state', filters: () => ({ q: '(alpha OR bravo OR zulu) -is:read' }) },
+      { name: 'from', filters: () => ({ from: 'alice' }) },
+      { name: 'q + since', filters: (c) => ({ q: 'is:unread OR is:tagged', since: isoAt(c.b1, 0) }) },
+      { name: 'q + since (+02:00) + subject', filters: (c) => ({ q: '-has:attachment', since: isoAt(c.b1, 120), subject: 'e' }) },
+    ];
+    for (const search of searches) {
+      it(`counts exactly what paging the list returns, and the unread among them: ${search.name}`, async () => {
+        const filters = search.filters(ctx);
+        const listed = await paged(filters);
+        const expected = oracleIds(ctx.recs, filters);
+        assert.ok(expected.length > 0 && expected.length < ctx.recs.length, `vacuous: ${expected.length} of ${ctx.recs.length}`);
+        assert.deepEqual(listed.map((m) => m.id), expected, 'the list agrees with the oracle');
+        const unread = unreadIn(listed);
+        assert.ok(unread > 0, `no unread match: ${JSON.stringify(filters)}`);
+        assert.deepEqual(await countOf(filters), { messages: listed.length, unread });
+      });
+    }
+
+    it('counts nothing, and no unread, when nothing matches', async () => {
+      assert.deepEqual(await countOf({ q: 'zzqxnothingmatchesthis' }), { messages: 0, unread: 0 });
+      assert.deepEqual(await countOf({ from: 'alice', q: '-from:alice' }), { messages: 0, unread: 0 });
+    });
+
+    it('counts a message as read once it is marked read, and as unread again once it is marked unread', async () => {
+      const target = ctx.recs.find((r) => !r.read && r.spec.from.address.includes('alice')) ?? ctx.recs.find((r) => !r.read);
+      assert.ok(target, 'the corpus has an unread message');
+      const all = await countOf({});
+      const fromAlice = await countOf({ from: target.spec.from.address });
+      const unread = await countOf({ q: 'is:unread' });
+      assert.deepEqual(unread, { messages: all.unread, unread: all.unread });
+      expectOk(await api.request('PUT', `/v1/messages/${target.id}/read`), 200, 'mark read');
+      try {
+        assert.deepEqual(await countOf({}), { messages: all.messages, unread: all.unread - 1 });
+        assert.deepEqual(await countOf({ from: target.spec.from.address }), { messages: fromAlice.messages, unread: fromAlice.unread - 1 });
+        assert.deepEqual(await countOf({ q: 'is:unread' }), { messages: all.unread - 1, unread: all.unread - 1 });
+        assert.deepEqual(await countOf({ q: 'is:read' }), { messages: all.messages - all.unread + 1, unread: 0 });
+      } finally {
+        expectOk(await api.request('DELETE', `/v1/messages/${target.id}/read`), 200, 'mark unread again');
+      }
+      assert.deepEqual(await countOf({}), all);
+    });
+
+    it('refuses a bad search with 400 and the code the list gives for it, and takes no limit or cursor', async () => {
+      const words = (count: number) => Array.from({ length: count }, (_, i) => `word${i}`).join(' ');
+      const bad: [Record<string, string>, string][] = [
+        [{ q: 'is:starred' }, 'invalid_query'],
+        [{ q: '(alpha OR' }, 'invalid_query'],
+        [{ q: 'larger:abc', from: 'alice' }, 'invalid_query'],
+        [{ q: words(17) }, 'invalid_query'],
+        [{ since: 'yesterday' }, 'invalid_request'],
+        [{ from: '' }, 'invalid_request'],
+        [{ subject: ' ' }, 'invalid_request'],
+      ];
+      for (const [params, code] of bad) {
+        const what = JSON.stringify(params).slice(0, 60);
+        expectError(await api.get(listPath(params)), 400, code, `list ${what}`);
+        expectError(await api.get(countPath(params)), 400, code, `count ${what}`);
+      }
+      expectError(await api.get(countPath({ limit: '5' })), 400, 'invalid_request', 'count with limit');
+      expectError(await api.get(countPath({ cursor: 'abc' })), 400, 'invalid_request', 'count with cursor');
+    });
+
+    it('answers 404 not_found for an unknown inbox and for another workspace\'s inbox, both ways', async () => {
+      expectError(await api.get(countPath({}, 'inb_doesnotexist')), 404, 'not_found', 'unknown inbox');
+      expectError(await api.get(countPath({ q: 'alpha' }, 'inb_doesnotexist')), 404, 'not_found', 'unknown inbox with a search');
+      const other = api.withKey(createWorkspace(server.dataDir, uniqueName('count-other')).key.key);
+      const otherInbox = await createInbox(other);
+      expectError(await other.get(countPath({}, inboxId)), 404, 'not_found', 'another workspace counts this inbox');
+      expectError(await api.get(countPath({}, otherInbox.id)), 404, 'not_found', 'this workspace counts another\'s inbox');
+      assert.deepEqual(expectOk<MessageCountJson>(await other.get(countPath({}, otherInbox.id)), 200, 'its own, empty inbox'), { messages: 0, unread: 0 });
     });
   });
 });

@@ -9,6 +9,7 @@ export type InboxJson = Schemas['Inbox'];
 export type InboxWithCredentialsJson = Schemas['InboxWithCredentials'];
 export type MessageSummaryJson = Schemas['MessageSummary'];
 export type MessageDetailJson = Schemas['MessageDetail'];
+export type MessageCountJson = Schemas['MessageCount'];
 export type TagJson = Schemas['Tag'];
 export type TagRuleJson = Schemas['TagRule'];
 export type BatchResultJson = Schemas['BatchResult'];

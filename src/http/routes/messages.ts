@@ -1,4 +1,4 @@
-// Message endpoints: list and search an inbox, detail, raw, HTML, links, attachments, read state, delete, batch, tags.
+// Message endpoints: list, search and count an inbox, detail, raw, HTML, links, attachments, read state, delete, batch, tags.
 import type { MessageService } from '../../services/mail/messages.js';
 import type { MessageContentService } from '../../services/mail/message-content.js';
 import type { FileServingTurns } from '../../services/files/file-serving-turns.js';
@@ -19,6 +19,7 @@ export function messageHandlers(messages: MessageService, content: MessageConten
       });
       return { data: page.items.map(messageSummaryJson), nextCursor: page.nextCursor };
     },
+    countMessages: async ({ principal, params, query }) => ({ data: await messages.count(principal.workspace.id, params.id, listFilter(query)) }),
     // A detail is as large as its view's limits: it takes its turn with the workspace's file downloads, so one tenant's
     // burst of large details costs the event loop a few at a time, between everyone else's requests.
     getMessage: async ({ principal, params, baseUrl }) => ({

@@ -5,7 +5,7 @@ import { normalizeTag, normalizeTags } from '../../domain/tags.js';
 import type { MessageRecord } from '../../domain/types.js';
 import type { QueryNode } from '../../query/ast.js';
 import { parseQuery } from '../../query/parse-query.js';
-import type { Backend, MessageChange, MessageSelection } from '../../storage/ports.js';
+import type { Backend, InboxCounts, MessageChange, MessageSelection } from '../../storage/ports.js';
 import { decodeCursor, encodeCursor } from './message-cursor.js';
 import type { InboxService } from './inboxes.js';
 import { removeMessages } from './message-removal.js';
@@ -34,6 +34,15 @@ export class MessageService {
     const last = items.at(-1);
     const next = records.length > page.limit && last ? { receivedAt: last.receivedAt, id: last.id } : scannedTo;
     return { items, nextCursor: next ? encodeCursor(inboxId, page.filterKey, next) : null };
+  }
+
+  /**
+   * How many of the inbox's messages the filter selects, and how many of those are unread: one budgeted search over
+   * every match (a count that overruns fails with query_too_expensive), not cut at scanRowsPerPage as a page is.
+   */
+  async count(workspaceId: string, inboxId: string, filter: QueryNode): Promise<InboxCounts> {
+    await this.inboxes.require(workspaceId, inboxId);
+    return this.storage.messages.count(workspaceId, inboxId, filter);
   }
 
   /** The inbox's newest message (by received_at) that the filter selects; `narrowed` says whether the filter selects at all. */
