@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, envelope, type Schemas } from '../api.js';
 import { useServerData } from '../server-state.js';
 import { DataTable, Resource } from './resource.js';
+import { RawSource, SourceView } from './source-view.js';
 import { MailFrame, type PreviewScheme, type PreviewWidth } from './mail-frame.js';
 import { SegmentedControl, type Segment } from './segmented-control.js';
 import { useRememberedChoice } from '../remembered-choice.js';
@@ -70,14 +71,10 @@ export function TextPanel(props: { message: Message }) {
 /** The raw message as text; envelope() turns a refusal into an ApiError as for JSON answers. */
 const rawSource = (id: string) => envelope(api.GET('/v1/messages/{id}/raw', { params: { path: { id } }, parseAs: 'text' }));
 
+/** The raw message with its long parts folded, and the HTML part's source (source-view.tsx). */
 export function SourcePanel(props: { message: Message }) {
   const source = useServerData(['message-source', props.message.id], () => rawSource(props.message.id));
-  return (
-    <div class="stack">
-      <p><a href={props.message.files.raw} download={`${props.message.id}.eml`}>Download the source (.eml)</a></p>
-      <Resource resource={source}>{(text) => <pre class="source" role="region" aria-label="Message source" tabIndex={0}>{text}</pre>}</Resource>
-    </div>
-  );
+  return <SourceView message={props.message} raw={<Resource resource={source}>{(text) => <RawSource text={text} />}</Resource>} />;
 }
 
 export function HeadersPanel(props: { message: Message }) {
