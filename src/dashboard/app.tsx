@@ -91,6 +91,9 @@ function Shell(props: { path: string; children: ComponentChildren }) {
   const openings = useRef(0);
   useShortcuts([{ key: '?', description: 'Show the keyboard shortcuts', run: () => setShortcutsOpening(++openings.current) }]);
   const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  // The phone's menu closes once a page is chosen from it.
+  useEffect(() => setMenuOpen(false), [props.path]);
   const signOut = async () => {
     try {
       await session.signOut();
@@ -101,26 +104,32 @@ function Shell(props: { path: string; children: ComponentChildren }) {
   return (
     <>
       <a class="skip" href="#content">Skip to content</a>
+      {/* One bar: on a phone all but the name folds behind Menu, so the first screen is the page's. */}
       <header class="top">
         <Link to="/inboxes" class="brand">mail-sandbox</Link>
-        <WorkspaceSwitcher />
-        <ThemeSelect />
-        <div class="who">
-          {/* Relative, so outside the router's scope: the reference is the server's page, not a dashboard route. */}
-          <a href="docs/api">API reference</a>
-          <span class="muted">{session.me?.person.email}</span>
-          <button type="button" class="quiet" onClick={() => void signOut()}>Sign out</button>
+        <button type="button" class="quiet menu-toggle" aria-expanded={menuOpen} aria-controls="top-menu" onClick={() => setMenuOpen((open) => !open)}>
+          Menu
+        </button>
+        <div id="top-menu" class={menuOpen ? 'top-menu open' : 'top-menu'}>
+          <nav aria-label="Main" class="main-nav">
+            <ul>
+              {ROUTES.filter((entry) => entry.nav && atLeast(role, entry.nav.minRole ?? 'member')).map((entry) => (
+                <li key={entry.pattern}>
+                  <Link to={entry.pattern} current={props.path === entry.pattern || props.path.startsWith(`${entry.pattern}/`)}>{entry.nav!.label}</Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div class="who">
+            <WorkspaceSwitcher />
+            <ThemeSelect />
+            {/* Relative, so outside the router's scope: the reference is the server's page, not a dashboard route. */}
+            <a href="docs/api">API reference</a>
+            <span class="muted">{session.me?.person.email}</span>
+            <button type="button" class="quiet" onClick={() => void signOut()}>Sign out</button>
+          </div>
         </div>
       </header>
-      <nav aria-label="Main" class="main-nav">
-        <ul>
-          {ROUTES.filter((entry) => entry.nav && atLeast(role, entry.nav.minRole ?? 'member')).map((entry) => (
-            <li key={entry.pattern}>
-              <Link to={entry.pattern} current={props.path === entry.pattern || props.path.startsWith(`${entry.pattern}/`)}>{entry.nav!.label}</Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
       <main id="content" class="content">{props.children}</main>
       {shortcutsOpening ? (
         <ShortcutsDialog key={shortcutsOpening} onClose={() => setShortcutsOpening((current) => (current === shortcutsOpening ? 0 : current))} />

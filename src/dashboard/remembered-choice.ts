@@ -1,5 +1,5 @@
-// A choice among a few values that the next page and the next visit start from (the theme, the preview's width and
-// colour scheme), kept in localStorage; where storage is switched off it lasts as long as the page.
+// A choice that the next page and the next visit start from (the theme, the preview's width and colour scheme, the
+// message list's width), kept in localStorage; where storage is switched off it lasts as long as the page.
 import { useState } from 'preact/hooks';
 
 /** The choice kept under `key`, or `fallback` when none of `allowed` is kept there. */
@@ -9,6 +9,16 @@ export function storedChoice<T extends string>(key: string, allowed: readonly T[
     return allowed.find((candidate) => candidate === value) ?? fallback;
   } catch {
     return fallback;
+  }
+}
+
+/** The number kept under `key`, if one is and it lies within [least, most]. */
+export function storedNumber(key: string, least: number, most: number): number | null {
+  try {
+    const value = Number(localStorage.getItem(key) ?? Number.NaN);
+    return Number.isFinite(value) && value >= least && value <= most ? value : null;
+  } catch {
+    return null;
   }
 }
 

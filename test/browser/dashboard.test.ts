@@ -34,7 +34,10 @@ describe('dashboard (browser)', function () {
     await page.getByRole('button', { name: 'Sign in' }).click();
   };
 
+  /** Follows a link of the main navigation; at phone width it is behind the header's Menu, opened first. */
   const openNav = async (page: Page, link: string, heading = link) => {
+    const menu = page.getByRole('button', { name: 'Menu', exact: true });
+    if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   };
@@ -213,7 +216,16 @@ describe('dashboard (browser)', function () {
     await ownerPage.setViewportSize({ width: 375, height: 740 });
     await openNav(ownerPage, 'Usage');
     await ownerPage.getByText('Plan changes are an operator action').waitFor();
+    // The page chosen, the menu folds again; Sign out is behind it.
+    const menu = ownerPage.getByRole('button', { name: 'Menu', exact: true });
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    assert.equal(await ownerPage.getByRole('button', { name: 'Sign out' }).isVisible(), false);
+    const header = (await ownerPage.locator('header.top').boundingBox())!;
+    assert.ok(header.height <= 60, `the folded header is one short bar (${header.height} px)`);
+    await menu.click();
     assert.ok(await ownerPage.getByRole('button', { name: 'Sign out' }).isVisible());
+    await expectAccessible(ownerPage, 'the header menu open at phone width');
+    await menu.click();
     const overflow = await ownerPage.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth + 1');
     assert.equal(overflow, false, 'no horizontal scrolling of the page at 375 px');
     // The members table fits: its last column's buttons are on screen, not past the table's scroll edge.

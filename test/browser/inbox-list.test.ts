@@ -39,10 +39,10 @@ describe('inboxes and the message list (browser)', function () {
   };
   const rows = () => page.getByRole('list', { name: 'Messages' }).getByRole('listitem');
   /**
-   * Opens the search's or the batch controls' fold, where they are folded: at phone width, and from 1100 px, where the
-   * list is the left pane of the split view (this suite's viewport is 1280 px wide).
+   * Opens the search's filters, or the batch controls' fold where they are folded: at phone width, and from 1100 px,
+   * where the list is the left pane of the split view (this suite's viewport is 1280 px wide).
    */
-  const unfold = async (name: 'Search' | 'Actions') => {
+  const unfold = async (name: 'Filters' | 'Actions') => {
     const toggle = page.getByRole('button', { name: new RegExp(`^${name}( \\(.*\\))?$`) });
     if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   };
@@ -128,16 +128,27 @@ describe('inboxes and the message list (browser)', function () {
   it('narrows the list with search and the filter chips, kept in the URL', async function () {
     for (const subject of ['Invoice 1001', 'Invoice 1002', 'Password reset']) await send(subject, `About ${subject}.`);
     await pollUntil(async () => (await rows().count()) === 4, 10_000, 'four rows');
-    await unfold('Search');
     await page.getByLabel('Search', { exact: true }).fill('invoice');
     await page.getByRole('button', { name: 'Apply search' }).click();
     await pollUntil(async () => (await rows().count()) === 2, 10_000, 'two invoice rows');
     assert.match(page.url(), /\?q=invoice$/);
+    await page.getByRole('status').filter({ hasText: '2 of 4 match' }).waitFor();
+    for (const subject of ['Invoice 1001', 'Invoice 1002']) {
+      const marks = await row(subject).locator('mark').allInnerTexts();
+      assert.ok(marks.length > 0 && marks.every((mark) => /^invoice$/i.test(mark)), `the searched word marked in ${subject}'s row: ${JSON.stringify(marks)}`);
+    }
+    await unfold('Filters');
     await page.getByRole('button', { name: 'Add a subject filter' }).click();
     await page.getByLabel('subject filter', { exact: true }).fill('1002');
     await page.getByRole('button', { name: 'Apply search' }).click();
     await pollUntil(async () => (await rows().count()) === 1, 10_000, 'one row');
     assert.equal(await row('Invoice 1002').count(), 1);
+    await page.getByRole('status').filter({ hasText: '1 of 4 matches' }).waitFor();
+    await page.getByRole('button', { name: 'Clear search' }).click();
+    await pollUntil(async () => (await rows().count()) === 4, 10_000, 'cleared: every row');
+    assert.match(page.url(), /\/inboxes\/[^?]+$/);
+    await page.goBack();
+    await pollUntil(async () => (await rows().count()) === 1, 10_000, 'back: one row');
     await page.goBack();
     await pollUntil(async () => (await rows().count()) === 2, 10_000, 'back: two rows');
     await page.goBack();
@@ -158,7 +169,6 @@ describe('inboxes and the message list (browser)', function () {
     const swatch = await page.evaluate<string>(`getComputedStyle(document.querySelector('.tag-swatch')).backgroundColor`);
     assert.notEqual(swatch, 'rgba(0, 0, 0, 0)', 'the tag chip carries its colour');
 
-    await unfold('Search');
     await page.getByLabel('Search', { exact: true }).fill('tag:billing');
     await page.getByRole('button', { name: 'Apply search' }).click();
     await pollUntil(async () => (await rows().count()) === 3, 10_000, 'three billing rows');
@@ -303,7 +313,7 @@ describe('inboxes and the message list (browser)', function () {
       await page.getByRole('button', { name: 'Cancel' }).click();
       await openInbox(inbox.id, 'signup-flow');
       await row('Keyboard one').getByRole('checkbox').click();
-      await unfold('Search');
+      await unfold('Filters');
       await unfold('Actions');
       await page.getByRole('button', { name: 'Add a from filter' }).click();
       await expectAccessible(page, `inbox with a selection and a chip (${theme})`);
@@ -311,30 +321,27 @@ describe('inboxes and the message list (browser)', function () {
     await page.getByLabel('Theme').selectOption('system');
   });
 
-  it('at phone width, folds the search and the batch controls behind a button each, so the first screen shows messages', async function () {
+  it('at phone width, keeps the search box and folds the header and the batch controls, so the first screen shows messages', async function () {
     await page.setViewportSize({ width: 390, height: 844 });
     await openInbox(inbox.id, 'signup-flow');
-    const searchToggle = page.getByRole('button', { name: 'Search', exact: true });
+    const menu = page.getByRole('button', { name: 'Menu', exact: true });
     const actionsToggle = page.getByRole('button', { name: 'Actions', exact: true });
     const searchBox = page.getByLabel('Search', { exact: true });
     const toolbar = page.getByRole('toolbar', { name: 'Selected messages' });
-    assert.equal(await searchToggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    assert.equal(await page.getByRole('navigation', { name: 'Main' }).isVisible(), false, 'the navigation behind Menu');
     assert.equal(await actionsToggle.getAttribute('aria-expanded'), 'false');
-    assert.equal(await searchBox.isVisible(), false);
+    assert.equal(await searchBox.isVisible(), true, 'the search box on the first screen');
     assert.equal(await toolbar.isVisible(), false);
-    // The newest rows are on the first screen.
-    const firstRow = await rows().first().boundingBox();
-    assert.ok(firstRow && firstRow.y + firstRow.height <= 844, `the first row is on the first screen (${JSON.stringify(firstRow)})`);
-
-    await searchToggle.click();
-    assert.equal(await searchToggle.getAttribute('aria-expanded'), 'true');
-    await searchBox.waitFor();
-    await searchToggle.click();
-    await searchBox.waitFor({ state: 'hidden' });
-    // `/` opens the folded search and puts the cursor in it.
+    const header = await page.locator('header.top').boundingBox();
+    assert.ok(header && header.height <= 60, `the header is one short bar (${JSON.stringify(header)})`);
+    // Rows on the first screen, several of them.
+    const rowBoxes = await Promise.all((await rows().all()).map((listed) => listed.boundingBox()));
+    const onScreen = rowBoxes.filter((box) => box && box.y >= 0 && box.y + box.height <= 844).length;
+    assert.ok(onScreen >= 5, `${onScreen} rows on the first screen`);
+    // `/` puts the cursor in the search box.
     await page.locator('body').click({ position: { x: 1, y: 1 } });
     await page.keyboard.press('/');
-    await searchBox.waitFor();
     assert.equal(await page.evaluate<string>('document.activeElement.id'), 'message-search');
     await page.keyboard.press('Escape');
 
@@ -343,26 +350,26 @@ describe('inboxes and the message list (browser)', function () {
     await pickedToggle.click();
     assert.equal(await pickedToggle.getAttribute('aria-expanded'), 'true');
     await toolbar.getByRole('button', { name: 'Mark read' }).waitFor();
+    await menu.click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inboxes' }).waitFor();
     const overflow = await page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth + 1');
     assert.equal(overflow, false, 'no horizontal scrolling of the page at 390 px');
     for (const theme of ['light', 'dark'] as const) {
       await page.getByLabel('Theme').selectOption(theme);
-      await expectAccessible(page, `inbox at phone width with both folds open (${theme})`);
+      await expectAccessible(page, `inbox at phone width with the menu and the batch fold open (${theme})`);
     }
     await page.getByLabel('Theme').selectOption('system');
+    await menu.click();
     await row('Keyboard one').getByRole('checkbox').click();
 
     // Wider, the toggles go and the controls stay out, whatever the folds' state; from 1100 px, beside the open
-    // message, they fold again.
+    // message, the batch controls fold again.
     await page.setViewportSize({ width: 1000, height: 800 });
-    assert.equal(await searchToggle.isVisible(), false);
-    await searchBox.waitFor();
+    assert.equal(await menu.isVisible(), false);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
     await toolbar.waitFor();
     await page.setViewportSize({ width: 1280, height: 800 });
-    // Opened by `/` above, it folds from its toggle.
-    assert.equal(await searchToggle.getAttribute('aria-expanded'), 'true');
-    await searchToggle.click();
-    await searchBox.waitFor({ state: 'hidden' });
+    await searchBox.waitFor();
   });
 
   it(`scrolls an inbox of ${BULK_MESSAGES.toLocaleString()} messages, one page per request`, async function () {

@@ -9,6 +9,7 @@
 // in light or dark, Details open included. The spam tab needs
 // SANDBOX_SPAMD_URL (npm test passes it to both profiles), as test/e2e/spam-check does.
 import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
@@ -55,7 +56,8 @@ describe('message viewer (browser)', function () {
   const send = async (subject: string, extra: Record<string, unknown> = {}) =>
     (await sendMails(smtp, [{ from: '"Shop" <shop@example.com>', to: 'alice@example.com', subject, text: `text of ${subject}`, ...extra }]))[0]!;
   const viewerPath = (id: string, tab?: string) => `inboxes/${inbox.id}/messages/${id}${tab ? `?tab=${tab}` : ''}`;
-  const tab = (name: string) => page.getByRole('tablist', { name: 'Message views' }).getByRole('tab', { name, exact: true });
+  /** A tab by its name, with or without the count some tabs carry ("Attachments (2)"). */
+  const tab = (name: string) => page.getByRole('tablist', { name: 'Message views' }).getByRole('tab', { name: new RegExp(`^${name}( \\([\\d,]+\\))?$`) });
   const panel = () => page.getByRole('tabpanel');
   const frameOf = (viewer: Page) => viewer.locator('iframe.mail-frame');
   /** A number read inside the mail's frame; this file is compiled without the DOM's types, so the script is a string. */
@@ -285,6 +287,15 @@ describe('message viewer (browser)', function () {
       const top = frameBox.y + lineBox.top;
       const bottom = frameBox.y + lineBox.bottom;
       assert.ok(top >= 0 && bottom <= viewport.height, `the mail's first line lies inside the first screen: ${top}-${bottom} px of ${viewport.height}`);
+      assert.ok(frameBox.y <= 280, `the mail's frame starts at ${frameBox.y} px, at most 280 px down`);
+      // On a phone too: the header folds behind Menu, the mail's first line is on the first screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(viewerPath(orderMail!));
+      await firstLine.waitFor();
+      const phoneFrame = await frameOf(page).boundingBox();
+      const phoneLine = await firstLine.evaluate((element: { getBoundingClientRect(): { bottom: number } }) => element.getBoundingClientRect().bottom);
+      assert.ok(phoneFrame && phoneFrame.y + phoneLine <= 844, `at 390x844 the mail's first line ends at ${phoneFrame && phoneFrame.y + phoneLine} px of 844`);
+      await page.setViewportSize(viewport);
 
       await page.goto(viewerPath(textMail));
       const body = page.getByRole('region', { name: 'Text body' });
@@ -298,6 +309,29 @@ describe('message viewer (browser)', function () {
     } finally {
       await page.setViewportSize({ width: 1280, height: 720 });
     }
+  });
+
+  it('shows the attachments as chips that download in one click, counts on the tabs that count, and hides the tabs that do not apply', async function () {
+    await page.goto(viewerPath(messageId));
+    const chips = page.getByRole('list', { name: 'Attachments of this message' });
+    const chip = chips.getByRole('link', { name: /^Download pixel\.png/ });
+    await chip.waitFor();
+    assert.match(await chip.innerText(), /pixel\.png\s+\d+ B/);
+    assert.equal(await chip.getAttribute('download'), 'pixel.png');
+    const [download] = await Promise.all([page.waitForEvent('download'), chip.click()]);
+    assert.equal(download.suggestedFilename(), 'pixel.png');
+    assert.deepEqual(fs.readFileSync((await download.path())!), PIXEL_PNG, 'the chip downloads the attachment itself');
+    const names = await page.getByRole('tablist', { name: 'Message views' }).getByRole('tab').allInnerTexts();
+    assert.ok(names.includes('Attachments (1)'), `the Attachments tab counts: ${JSON.stringify(names)}`);
+    assert.ok(names.some((name) => /^Links \(\d+\)$/.test(name)), `the Links tab counts: ${JSON.stringify(names)}`);
+
+    // A text mail with no link and no attachment: no HTML, HTML check, Attachments or Links tab, no chips.
+    const plain = await send('Plain words only', { text: 'Nothing to click here.' });
+    await page.goto(viewerPath(plain, 'attachments'));
+    await page.getByRole('heading', { level: 1, name: 'Plain words only' }).waitFor();
+    assert.deepEqual(await page.getByRole('tablist', { name: 'Message views' }).getByRole('tab').allInnerTexts(), ['Text', 'Source', 'Headers', 'Spam']);
+    assert.equal(await tab('Text').getAttribute('aria-selected'), 'true', 'a tab that does not apply falls back to the first');
+    assert.equal(await chips.count(), 0);
   });
 
   it('keeps the tab in the URL without adding history entries: a deep link opens it, Back leaves the message', async function () {

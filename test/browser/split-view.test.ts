@@ -79,6 +79,13 @@ describe('split view: an inbox and its open message (browser)', function () {
     const messageBox = await messageHeading(subjectOf(MESSAGES - 2)).boundingBox();
     assert.ok(listBox && messageBox && listBox.x + listBox.width <= messageBox.x, `the list (${JSON.stringify(listBox)}) is left of the message (${JSON.stringify(messageBox)})`);
     assert.ok(await list().isVisible());
+    // At least ten rows whole in the list's box.
+    const scroller = (await page.locator('.message-scroller').boundingBox())!;
+    const rowBoxes = await Promise.all((await list().getByRole('listitem').all()).map((listed) => listed.boundingBox()));
+    const whole = rowBoxes.filter((box) => box && box.y >= scroller.y - 1 && box.y + box.height <= scroller.y + scroller.height + 1).length;
+    assert.ok(whole >= 10, `${whole} whole rows in the list at 1366x768`);
+    // Each row names its first recipient and its size.
+    assert.match(await row(subjectOf(MESSAGES - 3)).innerText(), /to alice@example\.com[\s\S]*\d+(\.\d)? (B|KiB)/);
     assert.match(await openRowText(), new RegExp(subjectOf(MESSAGES - 2)));
     // The back link is for one pane at a time; here the list is beside the message.
     assert.equal(await page.getByRole('link', { name: 'Back to the inbox' }).isVisible(), false);
@@ -89,7 +96,7 @@ describe('split view: an inbox and its open message (browser)', function () {
   it('keeps the list (its scroll position, the same elements) while messages are opened from it, in one history entry', async function () {
     await openInbox();
     await page.evaluate(`document.querySelector('.message-scroller').dataset.probe = 'the list before'`);
-    await page.evaluate(`document.querySelector('.message-scroller').scrollTo({ top: 10 * 72 })`);
+    await page.evaluate(`document.querySelector('.message-scroller').scrollTo({ top: 10 * document.querySelector('.message-row').offsetHeight })`);
     await pollUntil(async () => (await scrollTop()) > 0, 5000, 'the list to scroll');
     const scrolled = await scrollTop();
     const entries = await page.evaluate<number>('history.length');
@@ -139,7 +146,6 @@ describe('split view: an inbox and its open message (browser)', function () {
       `the open row (${JSON.stringify(rowBox)}) is inside the list's box (${JSON.stringify(scrollerBox)})`);
 
     // In a text field the keys are the field's.
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByLabel('Search', { exact: true }).fill('');
     await page.getByLabel('Search', { exact: true }).press('j');
     assert.equal(await page.getByLabel('Search', { exact: true }).inputValue(), 'j');
@@ -250,7 +256,6 @@ describe('split view: an inbox and its open message (browser)', function () {
 
   it('keeps the search in the URL between the list and its messages, so back and forward restore it', async function () {
     await openInbox();
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByLabel('Search', { exact: true }).fill('subject:"Order 1007"');
     await page.getByRole('button', { name: 'Apply search' }).click();
     await pollUntil(async () => (await list().getByRole('listitem').count()) === 1, 10_000, 'one matching row');
@@ -284,6 +289,31 @@ describe('split view: an inbox and its open message (browser)', function () {
     await row(subjectOf(MESSAGES - 2)).waitFor();
   });
 
+  it('resizes the list with the handle between the panes, by keyboard and by dragging, and remembers the width', async function () {
+    await openInbox();
+    const handle = page.getByRole('separator', { name: 'Width of the message list' });
+    const listWidth = async () => (await page.locator('.list-pane').boundingBox())!.width;
+    const before = await listWidth();
+    await handle.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await pollUntil(async () => Math.abs((await listWidth()) - (before + 64)) <= 2, 5000, 'the list 64 px wider');
+    assert.equal(Number(await handle.getAttribute('aria-valuenow')), Math.round(await listWidth()));
+    const box = (await handle.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + 200);
+    await page.mouse.down();
+    await page.mouse.move(420, box.y + 200, { steps: 5 });
+    await page.mouse.up();
+    await pollUntil(async () => Math.abs((await listWidth()) - 420) <= 4, 5000, 'the list dragged to 420 px');
+    await page.reload();
+    await list().getByRole('listitem').first().waitFor();
+    assert.ok(Math.abs((await listWidth()) - 420) <= 4, `the width remembered: ${await listWidth()}`);
+    await handle.focus();
+    await page.keyboard.press('Home');
+    await pollUntil(async () => Math.abs((await listWidth()) - 288) <= 2, 5000, 'the narrowest list');
+    await page.evaluate(`localStorage.removeItem('mail-sandbox.list-width')`);
+  });
+
   it('has no serious or critical axe violation in the split view, in light and dark', async function () {
     await page.goto(messagePath(ids[MESSAGES - 2]!).slice(1));
     await messageHeading(subjectOf(MESSAGES - 2)).waitFor();
@@ -311,7 +341,7 @@ describe('split view: an inbox and its open message (browser)', function () {
 
       // Asked again until it takes: the list may still be drawing its rows when first asked.
       await pollUntil(async () => {
-        await page.evaluate(`document.querySelector('.message-scroller').scrollTo({ top: 15 * 72 })`);
+        await page.evaluate(`document.querySelector('.message-scroller').scrollTo({ top: 15 * document.querySelector('.message-row').offsetHeight })`);
         return (await scrollTop()) > 0;
       }, 5000, 'the list to scroll');
       const scrolled = await scrollTop();

@@ -1,6 +1,7 @@
-// The sender a dashboard message row shows: the From header's display name, else its address.
+// The sender and the first recipient a dashboard message row shows: the From header's display name, else its
+// address; the first address the message went to.
 import { strict as assert } from 'node:assert';
-import { senderName } from '../../src/dashboard/components/inbox/sender-name.js';
+import { firstRecipient, senderName } from '../../src/dashboard/components/inbox/sender-name.js';
 
 describe('senderName (dashboard message rows)', function () {
   it('shows the display name, quoted or not', function () {
@@ -17,5 +18,12 @@ describe('senderName (dashboard message rows)', function () {
     assert.equal(senderName('<bounce@example.com>'), 'bounce@example.com');
     assert.equal(senderName('"" <bounce@example.com>'), 'bounce@example.com');
     assert.equal(senderName('calendar@work.example'), 'calendar@work.example');
+  });
+
+  it('shows the first recipient by address, from To, else from the envelope', function () {
+    assert.equal(firstRecipient('"Jane, Doe" <jane@example.test>, bob@example.test', ['x@example.test']), 'jane@example.test');
+    assert.equal(firstRecipient('bob@example.test, carol@example.test', []), 'bob@example.test');
+    assert.equal(firstRecipient('undisclosed-recipients:;', ['hidden@example.test']), 'hidden@example.test');
+    assert.equal(firstRecipient('', []), '');
   });
 });

@@ -1,66 +1,11 @@
-// The message viewer's tab panels other than the checks (message-checks.tsx). Each loads what it shows when it is opened.
-import { useState } from 'preact/hooks';
+// The message viewer's tab panels other than the HTML preview (html-preview.tsx) and the checks (message-checks.tsx).
+// Each loads what it shows when it is opened.
 import { api, envelope, type Schemas } from '../api.js';
 import { useServerData } from '../server-state.js';
 import { DataTable, Resource } from './resource.js';
 import { RawSource, SourceView } from './source-view.js';
-import { MailFrame, type PreviewScheme, type PreviewWidth } from './mail-frame.js';
-import { SegmentedControl, type Segment } from './segmented-control.js';
-import { useRememberedChoice } from '../remembered-choice.js';
 
 type Message = Schemas['MessageDetail'];
-
-const WIDTHS: readonly Segment<PreviewWidth>[] = [
-  { key: 'phone', label: 'Phone', title: '375 px wide' },
-  { key: 'tablet', label: 'Tablet', title: '768 px wide' },
-  { key: 'desktop', label: 'Desktop', title: 'The full width of the page' },
-];
-
-const SCHEMES: readonly Segment<PreviewScheme>[] = [
-  { key: 'light', label: 'Light', title: 'As a mail client in light mode shows it, whatever your system prefers' },
-  { key: 'dark', label: 'Dark', title: 'As a mail client in dark mode shows it: the mail\'s dark-mode styles apply' },
-];
-
-/** The signed HTML link with remote content allowed; `remote` is outside the signature, so the link stays valid. */
-function withRemoteContent(url: string): string {
-  const allowed = new URL(url);
-  allowed.searchParams.set('remote', '1');
-  return allowed.toString();
-}
-
-/**
- * The HTML body in a frame from its signed link, at a chosen width and colour scheme (mail-frame.tsx), both remembered
- * for the next message. Remote images,
- * styles and fonts stay blocked until asked for, for this message only: loading them tells the sender that, and when,
- * the message was opened.
- */
-export function HtmlPanel(props: { message: Message }) {
-  const [width, setWidth] = useRememberedChoice<PreviewWidth>('mail-sandbox.preview-width', WIDTHS.map((segment) => segment.key), 'desktop');
-  const [scheme, setScheme] = useRememberedChoice<PreviewScheme>('mail-sandbox.preview-scheme', SCHEMES.map((segment) => segment.key), 'light');
-  const [remote, setRemote] = useState(false);
-  const url = props.message.files.html;
-  if (url === undefined) return <p>This message has no HTML part.</p>;
-  return (
-    <div class="stack">
-      <div class="preview-controls">
-        <SegmentedControl label="Preview width" segments={WIDTHS} selected={width} onSelect={setWidth} />
-        <SegmentedControl label="Preview colour scheme" segments={SCHEMES} selected={scheme} onSelect={setScheme} />
-        <label class="check">
-          <input type="checkbox" checked={remote} aria-describedby="remote-content-note" onChange={(event) => setRemote(event.currentTarget.checked)} />
-          Load remote content
-        </label>
-        <p id="remote-content-note" class="muted remote-content-note">
-          {remote
-            ? 'Images, styles and fonts from the web are shown; the sender can tell that this message was opened.'
-            : 'Images, styles and fonts from the web are blocked, so opening this message does not tell its sender.'}
-        </p>
-      </div>
-      <div class="frame-wrap">
-        <MailFrame src={remote ? withRemoteContent(url) : url} title={`HTML body of ${props.message.subject || 'the message'}`} width={width} scheme={scheme} />
-      </div>
-    </div>
-  );
-}
 
 export function TextPanel(props: { message: Message }) {
   if (props.message.text === undefined) return <p>This message has no text part.</p>;

@@ -16,6 +16,8 @@ export function Tabs<K extends string>(props: {
   tabs: TabSpec<K>[];
   selected: K;
   onSelect: (key: K) => void;
+  /** What sits in the tab row after the tabs (controls of the open panel), wrapping below them where there is no room. */
+  aside?: ComponentChildren;
   children: ComponentChildren;
 }) {
   const list = useRef<HTMLDivElement>(null);
@@ -34,24 +36,27 @@ export function Tabs<K extends string>(props: {
   };
   return (
     <div class="tabs">
-      <div role="tablist" aria-label={props.label} class="tablist" ref={list} onKeyDown={onKeyDown}>
-        {props.tabs.map((tab) => {
-          const selected = tab.key === props.selected;
-          return (
-            <button
-              key={tab.key}
-              type="button"
-              role="tab"
-              id={`${props.idPrefix}-tab-${tab.key}`}
-              aria-selected={selected}
-              aria-controls={`${props.idPrefix}-panel`}
-              tabIndex={selected ? 0 : -1}
-              onClick={() => props.onSelect(tab.key)}
-            >
-              {tab.label}
-            </button>
-          );
-        })}
+      <div class="tab-row">
+        <div role="tablist" aria-label={props.label} class="tablist" ref={list} onKeyDown={onKeyDown}>
+          {props.tabs.map((tab) => {
+            const selected = tab.key === props.selected;
+            return (
+              <button
+                key={tab.key}
+                type="button"
+                role="tab"
+                id={`${props.idPrefix}-tab-${tab.key}`}
+                aria-selected={selected}
+                aria-controls={`${props.idPrefix}-panel`}
+                tabIndex={selected ? 0 : -1}
+                onClick={() => props.onSelect(tab.key)}
+              >
+                {tab.label}
+              </button>
+            );
+          })}
+        </div>
+        {props.aside}
       </div>
       <div role="tabpanel" id={`${props.idPrefix}-panel`} aria-labelledby={`${props.idPrefix}-tab-${props.selected}`} tabIndex={0} class="tabpanel">
         {props.children}

@@ -1,13 +1,14 @@
 // One inbox's messages at /inboxes/:inboxId, newest first: a virtualized list that loads a page as the person scrolls
 // to it, live arrivals from the inbox event stream, search (q with the filter chips from, to, subject, since, kept in the
-// URL so back and forward restore it), and multi-select with batch read, unread, tag, untag and delete. The parts are
-// in components/inbox/; this page holds them together and owns the keyboard shortcuts. At phone width the search and
-// the batch controls fold behind a button each, so the first screen shows messages.
+// URL so back and forward restore it; while one is applied, how many of the inbox's messages match and a way to clear
+// it), and multi-select with batch read, unread, tag, untag and delete. The parts are in components/inbox/; this page
+// holds them together and owns the keyboard shortcuts. The search box is always there; at phone width and beside an
+// open message the batch controls fold behind a button, so the first screen shows messages.
 //
 // The same page shows a message at /inboxes/:inboxId/messages/:messageId: the list stays mounted (its scroll position,
 // loaded pages and live arrivals are kept) and the message viewer opens beside it, or, below 1100 px (styles.css), in
 // its place, the list hidden until the person goes back to it.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, call } from '../api.js';
 import { ConfirmDialog } from '../components/dialog.js';
 import { useBatchActions } from '../components/inbox/batch-actions.js';
@@ -18,7 +19,10 @@ import { MessageList, useActiveMessage, useMessageListView } from '../components
 import { useMessageSelection } from '../components/inbox/message-selection.js';
 import { useOpenMessage } from '../components/inbox/open-message.js';
 import { FoldPanel, FoldToggle, usePhoneFold } from '../components/inbox/phone-folds.js';
+import { SearchCount } from '../components/inbox/search-count.js';
+import { SplitHandle, useListWidth } from '../components/inbox/split-handle.js';
 import { SearchForm } from '../components/inbox/search-form.js';
+import { matchedWords, wordsPattern } from '../components/inbox/matched-words.js';
 import { Alert, Link, Loading, Page, Status } from '../components/ui.js';
 import { MessageViewer, type ListBeside } from './message-viewer.js';
 import { useShortcuts } from '../keyboard.js';
@@ -71,6 +75,7 @@ export function Inbox(props: PageProps) {
   const navigate = useNavigate();
   const filters = filtersOf(props.route.query);
   const filtered = hasFilters(filters);
+  const marked = useMemo(() => wordsPattern(matchedWords(filters)), [JSON.stringify(filters)]);
   const inbox = useServerData(inboxKey(inboxId), () => call(api.GET('/v1/inboxes/{id}', { params: { path: { id: inboxId } } })));
   const tags = useServerData(['tags'], () => call(api.GET('/v1/tags')));
   const pages = useMessagePages(inboxId, filters);
@@ -85,9 +90,10 @@ export function Inbox(props: PageProps) {
   const active = useActiveMessage(view, items.length);
   const batch = useBatchActions({ inboxId, matchingQuery: searchAsQuery(filters), pages });
   const [confirmingDelete, setConfirmingDelete] = useState<{ ids: string[] | null; count: string } | null>(null);
-  const searchFold = usePhoneFold('inbox-search');
   const batchFold = usePhoneFold('inbox-batch');
   const messagePane = useRef<HTMLElement>(null);
+  const listPane = useRef<HTMLElement>(null);
+  const [listWidth, setListWidth] = useListWidth();
 
   const inboxPath = `/inboxes/${encodeURIComponent(inboxId)}`;
   const listPath = `${inboxPath}${searchQuery(filters)}`;
@@ -172,7 +178,7 @@ export function Inbox(props: PageProps) {
     { key: 'ArrowDown', description: 'Next message, as j', run: () => step(1) },
     { key: 'ArrowUp', description: 'Previous message, as k', run: () => step(-1) },
     { key: 'x', description: 'Select or unselect the message', run: () => active.index >= 0 && selection.toggle(active.index, false) },
-    { key: '/', description: 'Search', run: () => searchFold.openAndFocus('message-search') },
+    { key: '/', description: 'Search', run: () => document.getElementById('message-search')?.focus() },
     { key: 'u', description: 'Mark the selected or current message read or unread', run: toggleUnread },
     { key: 'Delete', description: 'Delete the selected or current message', run: askDelete },
     {
@@ -196,20 +202,24 @@ export function Inbox(props: PageProps) {
   }
   const name = inbox.data?.name ?? 'Inbox';
   return (
-    <div class={messageId === null ? 'mail-split' : 'mail-split message-open'}>
-      <section class="list-pane" aria-label={name}>
+    // The chosen width is a CSSOM custom property, which the CSP's style-src allows; markup carries no style.
+    <div class={messageId === null ? 'mail-split' : 'mail-split message-open'} style={listWidth === null ? undefined : { '--list-width': `${listWidth}px` } as Record<string, string>}>
+      <section class="list-pane" aria-label={name} ref={listPane}>
         {/* The open message's subject is the page's heading; the list's is then one level down. */}
         {messageId === null ? <Page title={name}>{null}</Page> : <h2 class="list-title">{name}</h2>}
         <InboxFacts inbox={inbox.data} streamState={streamState}>
           {inbox.data ? <>{' '}<SettingsLink inbox={inbox.data} /> <ChaosChip inbox={inbox.data} /></> : null}
         </InboxFacts>
-        <div class="row fold-toggles">
-          <FoldToggle fold={searchFold}>Search{filtered ? ' (applied)' : null}</FoldToggle>
-          <FoldToggle fold={batchFold}>
-            Actions{selection.matching ? ' (all selected)' : selection.size ? ` (${selection.size.toLocaleString()} selected)` : null}
-          </FoldToggle>
+        {/* The search and, where the batch controls fold, their toggle: one line. */}
+        <div class="list-tools">
+          <SearchForm filters={filters} onSearch={onSearch} />
+          <div class="fold-toggles">
+            <FoldToggle fold={batchFold}>
+              Actions{selection.matching ? ' (all selected)' : selection.size ? ` (${selection.size.toLocaleString()} selected)` : null}
+            </FoldToggle>
+          </div>
         </div>
-        <FoldPanel fold={searchFold}><SearchForm filters={filters} onSearch={onSearch} /></FoldPanel>
+        {filtered ? <SearchCount inboxId={inboxId} filters={filters} total={inbox.data?.message_count ?? null} onClear={() => onSearch({})} /> : null}
         <FoldPanel fold={batchFold}>
           <BatchToolbar selection={selection} filtered={filtered} messageCount={inbox.data?.message_count ?? items.length} tags={tags.data ?? []}
             onBatch={(action, tagList) => void runBatch(action, selection.target(active.index), tagList)} onDelete={askDelete} />
@@ -219,9 +229,11 @@ export function Inbox(props: PageProps) {
         {pages.loading && items.length === 0 ? <Loading /> : null}
         {!pages.loading && items.length === 0 && !pages.error ? <p>{filtered ? 'No message matches the search.' : 'No messages yet. Send one to this inbox\'s SMTP credentials; it appears here as it arrives.'}</p> : null}
         <MessageList messagePath={messagePath} openId={messageId} onOpen={openMessage} view={view} pages={pages} active={active}
-          isSelected={selection.isSelected} onToggle={selection.toggle} tagColors={new Map((tags.data ?? []).map((tag) => [tag.name, tag.color]))} />
+          isSelected={selection.isSelected} onToggle={selection.toggle} tagColors={new Map((tags.data ?? []).map((tag) => [tag.name, tag.color]))}
+          marked={marked} />
         <p class="hint">Press <kbd>?</kbd> for keyboard shortcuts.</p>
       </section>
+      <SplitHandle width={() => listPane.current?.offsetWidth ?? 0} left={() => listPane.current?.getBoundingClientRect().left ?? 0} onResize={setListWidth} />
       <section class="message-pane" aria-label="Open message" ref={messagePane}>
         {messageId === null
           ? <p class="pane-empty muted">Select a message to read it here.</p>

@@ -4,7 +4,7 @@
 // is in the URL (?tab=source), so a tab can be linked to; choosing one replaces the history entry rather than adding
 // one, so Back leaves the message (to the inbox it was opened from) however many tabs were looked at. Opening a
 // message marks it read, as mail clients do.
-import type { JSX } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api.js';
 import { useNavigate, type PageProps } from '../router.js';
@@ -16,15 +16,17 @@ import { messageDetailKey, PRESSED_READ_FRESH_MS, readMessageDetail } from '../m
 import { changeMessages } from '../message-cache.js';
 import { Tabs, type TabSpec } from '../components/tabs.js';
 import { useAction } from '../use-action.js';
-import { AttachmentsPanel, HeadersPanel, HtmlPanel, SourcePanel, TextPanel, formatSize } from '../components/message-panels.js';
+import { AttachmentsPanel, HeadersPanel, SourcePanel, TextPanel, formatSize } from '../components/message-panels.js';
+import { HtmlPanel, PreviewControls, usePreviewSettings, type PreviewSettings } from '../components/html-preview.js';
 import { MESSAGE_CHECKS } from '../components/message-checks.js';
 import { CopyInline, CopyLink } from '../components/copy.js';
 import { senderName } from '../components/inbox/sender-name.js';
+import { Paperclip } from '../components/paperclip.js';
 import '../viewer.css';
 
 type Message = Schemas['MessageDetail'];
 /** The message's own views, then its checks. */
-const VIEWS: { tab: TabSpec<string>; Panel: (props: { message: Message }) => JSX.Element }[] = [
+const VIEWS: { tab: TabSpec<string>; Panel: (props: { message: Message; preview: PreviewSettings }) => JSX.Element }[] = [
   { tab: { key: 'html', label: 'HTML' }, Panel: HtmlPanel },
   { tab: { key: 'text', label: 'Text' }, Panel: TextPanel },
   { tab: { key: 'source', label: 'Source' }, Panel: SourcePanel },
@@ -32,7 +34,51 @@ const VIEWS: { tab: TabSpec<string>; Panel: (props: { message: Message }) => JSX
   { tab: { key: 'attachments', label: 'Attachments' }, Panel: AttachmentsPanel },
   ...MESSAGE_CHECKS,
 ];
-const TABS = VIEWS.map((view) => view.tab);
+/** Views that show nothing for some messages, hidden for those; the rest always apply. */
+const APPLIES: Record<string, (message: Message) => boolean> = {
+  html: (message) => message.has_html,
+  text: (message) => message.has_text,
+  attachments: (message) => message.attachments.length > 0,
+  links: (message) => message.links.length > 0,
+  'html-check': (message) => message.has_html,
+};
+/** What a tab counts, shown after its name. */
+const COUNTS: Record<string, (message: Message) => number> = {
+  attachments: (message) => message.attachments.length,
+  links: (message) => message.links.length,
+};
+
+/** The views that apply to the message (all of them before it is loaded). */
+function viewsFor(message: Message | null): typeof VIEWS {
+  return message === null ? VIEWS : VIEWS.filter((view) => APPLIES[view.tab.key]?.(message) ?? true);
+}
+
+function tabsFor(message: Message | null): TabSpec<string>[] {
+  return viewsFor(message).map(({ tab }) => {
+    const count = message && COUNTS[tab.key]?.(message);
+    return count ? { ...tab, label: `${tab.label} (${count.toLocaleString()})` } : tab;
+  });
+}
+
+/**
+ * The attachments as chips under the header, each one click from its download, so a PDF is seen without opening a tab.
+ */
+function AttachmentChips(props: { message: Message }) {
+  const { attachments, files } = props.message;
+  if (attachments.length === 0) return null;
+  return (
+    <ul class="plain attachment-chips" aria-label="Attachments of this message">
+      {attachments.map((attachment, index) => (
+        <li key={attachment.index}>
+          <a class="attachment-chip" href={files.attachments[index]} download={attachment.filename} title={attachment.content_type}>
+            <Paperclip /><span class="visually-hidden">Download </span>
+            <span class="wrap">{attachment.filename || `attachment ${index + 1}`}</span> <span class="muted">{formatSize(attachment.size)}</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** The addresses (lower case) written in address headers such as To and Cc, display names aside. */
 function addressesIn(values: string[]): Set<string> {
@@ -43,9 +89,10 @@ function addressesIn(values: string[]): Set<string> {
 
 /**
  * Sender, recipients and received time in two lines under the subject: the sender's name (and address, if it has a
- * name), the To and Cc lines cut to one line (in full under Details, which the second line ends with).
+ * name), the To and Cc lines cut to one line (in full under Details, which the second line ends with). `children`: the
+ * toolbar, on the second line after the recipients.
  */
-function MessageHeader(props: { message: Message; detailsOpen: boolean; onToggleDetails: () => void }) {
+function MessageHeader(props: { message: Message; detailsOpen: boolean; onToggleDetails: () => void; children: ComponentChildren }) {
   const { message } = props;
   const name = message.from ? senderName(message.from) : '';
   const address = /<([^>]*)>/.exec(message.from)?.[1]?.trim() ?? '';
@@ -61,12 +108,13 @@ function MessageHeader(props: { message: Message; detailsOpen: boolean; onToggle
         </span>
         <span class="muted received"><When at={message.received_at} /></span>
       </p>
-      <p class="header-line">
+      <div class="header-line tools-line">
         <span class="header-text muted" title={recipients}>{recipients}</span>
+        {props.children}
         <button type="button" class="disclosure" aria-expanded={props.detailsOpen} aria-controls="message-details" onClick={props.onToggleDetails}>
           Details
         </button>
-      </p>
+      </div>
     </div>
   );
 }
@@ -217,7 +265,7 @@ function Tags(props: { message: Message; onChange: (tags: string[]) => void }) {
   );
 }
 
-/** Read state, tags and the actions, in one row that wraps only where the pane is narrow. */
+/** Read state, tags and the actions, on the recipients' line; they wrap only where the pane is narrow. */
 function MessageToolbar(props: { message: Message; onChange: (message: Message) => void; onDeleted: () => void }) {
   const { message } = props;
   const [confirming, setConfirming] = useState(false);
@@ -255,24 +303,25 @@ function MessageToolbar(props: { message: Message; onChange: (message: Message) 
   );
 }
 
-/** The header, the toolbar and the details, in the order they are read; the details open below the lines they add to. */
+/** The header with its toolbar, and the details, in the order they are read; the details open below the lines they add to. */
 function MessageTop(props: { message: Message; onChange: (message: Message) => void; onDeleted: () => void }) {
   const [detailsOpen, setDetailsOpen] = useState(false);
   const openDetails = useCallback(() => setDetailsOpen(true), []);
   return (
     <div class="message-top">
-      <MessageHeader message={props.message} detailsOpen={detailsOpen} onToggleDetails={() => setDetailsOpen((shown) => !shown)} />
+      <MessageHeader message={props.message} detailsOpen={detailsOpen} onToggleDetails={() => setDetailsOpen((shown) => !shown)}>
+        <MessageToolbar message={props.message} onChange={props.onChange} onDeleted={props.onDeleted} />
+      </MessageHeader>
       <MessageDetails message={props.message} open={detailsOpen} onFound={openDetails} />
-      <MessageToolbar message={props.message} onChange={props.onChange} onDeleted={props.onDeleted} />
     </div>
   );
 }
 
-/** The view the URL names, else the HTML one (the text one for a message without HTML). */
+/** The view the URL names, else the first that applies (HTML; Text for a message without HTML; else Source). */
 function viewOf(query: URLSearchParams, message: Message | null): (typeof VIEWS)[number] {
   const asked = query.get('tab');
-  const fallback = message && !message.has_html ? 'text' : 'html';
-  return VIEWS.find((view) => view.tab.key === asked) ?? VIEWS.find((view) => view.tab.key === fallback)!;
+  const views = viewsFor(message);
+  return views.find((view) => view.tab.key === asked) ?? views[0]!;
 }
 
 /** How long a message is open before opening it counts as reading it. */
@@ -324,6 +373,7 @@ export function MessageViewer(props: PageProps & { list: ListBeside }) {
   const [readError, setReadError] = useState<unknown>(null);
   const change = (next: Message) => changeMessages(inboxId, [next.id], { read: next.read, tags: () => next.tags });
   useMarkReadOnOpen(message, inboxId, setReadError);
+  const preview = usePreviewSettings();
 
   const { tab: { key: tab }, Panel } = viewOf(props.route.query, message);
   const selectTab = (key: string) => {
@@ -342,9 +392,14 @@ export function MessageViewer(props: PageProps & { list: ListBeside }) {
           <div class="viewer stack">
             <MessageTop message={shown} onChange={change} onDeleted={() => props.list.deleted(shown.id)} />
             <Alert error={readError} />
-            <CodesAndLinks message={shown} />
-            <Tabs label="Message views" idPrefix="message" tabs={TABS} selected={tab} onSelect={selectTab}>
-              <Panel key={`${shown.id}-${tab}`} message={shown} />
+            {/* What a test author opens a mail for, in one strip above it where it fits. */}
+            <div class="above-mail">
+              <CodesAndLinks message={shown} />
+              <AttachmentChips message={shown} />
+            </div>
+            <Tabs label="Message views" idPrefix="message" tabs={tabsFor(shown)} selected={tab} onSelect={selectTab}
+              aside={tab === 'html' && shown.files.html !== undefined ? <PreviewControls preview={preview} /> : null}>
+              <Panel key={`${shown.id}-${tab}`} message={shown} preview={preview} />
             </Tabs>
           </div>
         )}

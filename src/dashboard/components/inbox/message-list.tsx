@@ -1,8 +1,9 @@
 // An inbox's message list on screen: a virtualized list of fixed-height rows (only those in view are in the DOM) that
 // asks for the next page as the person scrolls near the end, and the keyboard cursor (the active row) that j and k
-// move, with the focus following it. A row shows the sender, the subject, the snippet, an attachment mark, the tags and
-// how long ago the message came; the open message's row is marked (aria-current), and a click on a row opens its
-// message through the page, which decides what happens to the history.
+// move, with the focus following it. A row shows, in two lines, the sender and the first recipient, an attachment mark,
+// the size and how long ago the message came; the subject with the start of the text, and the tags. The words a
+// search looks for are marked. The open message's row is marked (aria-current), and a click on a row opens its message
+// through the page, which decides what happens to the history.
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Virtualizer } from '@tanstack/virtual-core';
@@ -13,13 +14,15 @@ import { href } from '../../router.js';
 import { useVirtualList } from '../virtual-list.js';
 import { ListClock, ReceivedTime } from './received-time.js';
 import { timeWording, type TimeWording } from './relative-time.js';
-import { senderName } from './sender-name.js';
+import { firstRecipient, senderName } from './sender-name.js';
+import { Paperclip } from '../paperclip.js';
+import { formatSize } from '../message-panels.js';
 
 /**
- * A row's height: 4.5rem, as .message-row in styles.css, at every width (rows are fixed in height, so the list never
- * measures; three lines of text and the row's padding).
+ * A row's height: 3.25rem, as .message-row in styles.css, at every width (rows are fixed in height, so the list never
+ * measures; two lines of text and the row's padding).
  */
-const ROW_HEIGHT_REM = 4.5;
+const ROW_HEIGHT_REM = 3.25;
 
 export interface MessageListView {
   scroller: RefObject<HTMLDivElement | null>;
@@ -91,15 +94,12 @@ function TagChip(props: { name: string; color: string | undefined }) {
   );
 }
 
-/** A paperclip: the message has attachments (inline images count, as attachment_count counts them). */
-function AttachmentMark() {
-  return (
-    <svg class="attachment-mark" role="img" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor"
-      stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round">
-      <title>Has attachments</title>
-      <path d="M13 7.5 8 12.5a3 3 0 0 1-4.3-4.2l5.4-5.4a2 2 0 0 1 2.8 2.8L6.6 11a1 1 0 0 1-1.4-1.4L9.8 5" />
-    </svg>
-  );
+/** `text` with every match of `pattern` in a <mark>. */
+export function Marked(props: { text: string; pattern: RegExp | null }) {
+  const { text, pattern } = props;
+  if (!pattern) return <>{text}</>;
+  // split with one capturing group: the odd pieces are the matches.
+  return <>{text.split(pattern).map((piece, index) => (index % 2 === 1 ? <mark key={index}>{piece}</mark> : piece))}</>;
 }
 
 function MessageRow(props: {
@@ -120,10 +120,13 @@ function MessageRow(props: {
   onFocus: (index: number) => void;
   clock: ListClock;
   wording: TimeWording;
+  /** The search's words, to mark; null when there are none. */
+  marked: RegExp | null;
 }) {
   const { message, index } = props;
   const subject = message.subject || '(no subject)';
   const sender = message.from ? senderName(message.from) : message.envelope_from || '(no sender)';
+  const recipient = firstRecipient(message.to, message.recipients);
   const classes = ['message-row', message.read ? '' : 'unread', props.active ? 'active' : '', props.selected ? 'selected' : '', props.open ? 'open' : ''].filter(Boolean).join(' ');
   // A click with a modifier (a new tab, a new window) is the browser's; a plain one opens the message in the page.
   const opensHere = (event: MouseEvent) => event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
@@ -146,14 +149,20 @@ function MessageRow(props: {
       <input type="checkbox" checked={props.selected} aria-label={`Select: ${subject}, from ${sender}`}
         onClick={(event) => props.onToggle(index, event.shiftKey)} />
       <a href={href(props.to)} class="message-link" aria-current={props.open ? 'page' : undefined} onPointerDown={press} onClick={open}>
-        <span class="message-from" title={message.from || message.envelope_from}>{message.read ? null : <span class="visually-hidden">Unread: </span>}{sender}</span>
+        <span class="message-from" title={[message.from || message.envelope_from, message.to && `to ${message.to}`].filter(Boolean).join('\n')}>
+          {message.read ? null : <span class="visually-hidden">Unread: </span>}<span class="sender">{sender}</span>
+          {recipient ? <span class="message-to"> to {recipient}</span> : null}
+        </span>
         <span class="message-when">
-          {message.attachment_count > 0 ? <AttachmentMark /> : null}
+          {message.attachment_count > 0 ? <Paperclip title="Has attachments" /> : null}
+          <span class="message-size">{formatSize(message.size)}</span>
           <ReceivedTime at={message.received_at} clock={props.clock} wording={props.wording} />
         </span>
-        <span class="message-subject">{subject}</span>
+        <span class="message-subject">
+          <Marked text={subject} pattern={props.marked} />
+          {message.snippet ? <span class="message-snippet"> — <Marked text={message.snippet} pattern={props.marked} /></span> : null}
+        </span>
         <span class="message-tags">{message.tags.map((tag) => <TagChip key={tag} name={tag} color={props.tagColors.get(tag)} />)}</span>
-        <span class="message-snippet">{message.snippet}</span>
       </a>
     </div>
   );
@@ -171,6 +180,8 @@ export function MessageList(props: {
   isSelected: (message: MessageSummary) => boolean;
   onToggle: (index: number, range: boolean) => void;
   tagColors: Map<string, string | undefined>;
+  /** The words the search looks for (matched-words.ts). */
+  marked: RegExp | null;
 }) {
   const { view, pages } = props;
   const { items } = pages;
@@ -190,7 +201,7 @@ export function MessageList(props: {
             <MessageRow key={row.key} message={message} to={props.messagePath(message.id)} open={message.id === props.openId} onOpen={props.onOpen} index={row.index}
               setSize={pages.nextCursor === null ? items.length : -1} place={place}
               active={row.index === props.active.index} selected={props.isSelected(message)} tagColors={props.tagColors}
-              onToggle={props.onToggle} onFocus={props.active.set} clock={clock} wording={wording} />
+              onToggle={props.onToggle} onFocus={props.active.set} clock={clock} wording={wording} marked={props.marked} />
           );
         })}
       </div>
