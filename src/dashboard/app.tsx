@@ -20,6 +20,7 @@ import { Account } from './pages/account.js';
 import { NotFound } from './pages/not-found.js';
 import { InboxSettings } from './pages/inbox-settings.js';
 import { ShortcutsDialog } from './components/shortcuts-dialog.js';
+import { landingPath } from './last-inbox.js';
 import { useShortcuts } from './keyboard.js';
 import { ThemeSelect } from './theme.js';
 
@@ -146,7 +147,7 @@ export function App() {
   const needsSession = !found?.entry.public;
 
   useEffect(() => {
-    if (route.path === '/' && session.me) navigate('/inboxes', { replace: true });
+    if (route.path === '/' && session.me) navigate(landingPath(session.me.workspace.id), { replace: true });
     else if (needsSession && session.me === null) {
       const next = route.path === '/' ? '' : `?next=${encodeURIComponent(route.path)}`;
       navigate(`/sign-in${next}`, { replace: true });

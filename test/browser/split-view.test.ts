@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser, Page } from 'playwright-core';
 import type { InboxWithCredentialsJson } from '../support/api-json.js';
 import { ApiClient } from '../support/api-client.js';
-import { ConsoleWatch, expectAccessible, launchChromium, signedInPage } from '../support/browser.js';
+import { ConsoleWatch, expectAccessible, launchChromium, signedInPage, signInThroughPage } from '../support/browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, signInFirstOwner } from '../support/dashboard.js';
 import { expectOk } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
@@ -171,8 +171,14 @@ describe('split view: an inbox and its open message (browser)', function () {
     await page.getByText(`${MESSAGES + 1} messages`, { exact: false }).waitFor();
     // The list is scrolled down to the open message's row, which stays in view; the new row waits on top.
     assert.ok(await row(subjectOf(5)).isVisible(), 'the open message\'s row stays in view');
-    await page.evaluate(`document.querySelector('.message-scroller').scrollTo({ top: 0 })`);
+    // Out of sight, it is not silent: a pill over the list counts it, and it is said.
+    const pill = page.getByRole('button', { name: '1 new message', exact: true });
+    await pill.waitFor();
+    assert.equal(await page.getByRole('status').filter({ hasText: '1 new message arrived.' }).count(), 1);
+    await pill.click();
     await row('Arrived while reading').waitFor();
+    await pollUntil(async () => (await scrollTop()) === 0, 5000, 'the pill to take the list to its top');
+    await pill.waitFor({ state: 'detached' });
     assert.equal(path(), messagePath(ids[5]!));
     assert.ok(await messageHeading(subjectOf(5)).isVisible(), 'the open message is still shown');
     ids.push(arrived!);
@@ -349,13 +355,54 @@ describe('split view: an inbox and its open message (browser)', function () {
       await row(subjectOf(index)).getByRole('link').click();
       await messageHeading(subjectOf(index)).waitFor();
       assert.equal(await list().isVisible(), false, 'the message alone');
+      // Mail arriving behind the open message is counted on the way back to the list.
+      const [late] = await sendMails(credentialsOf(inbox), [{ from: 'app@example.com', to: 'alice@example.com', subject: 'Arrived on the phone', text: 'New.' }]);
+      ids.push(late!);
+      await page.locator('.pane-back').getByText('1 new message', { exact: true }).waitFor();
       await page.getByRole('link', { name: 'Back to the inbox' }).click();
       await page.getByRole('heading', { level: 1, name: inbox.name }).waitFor();
-      assert.equal(await scrollTop(), scrolled, 'the list where it was');
+      // The rows that were in view stay where they were; the new one waits on top, counted on the pill.
+      const rowHeight = await page.evaluate<number>(`document.querySelector('.message-row').offsetHeight`);
+      assert.equal(await scrollTop(), scrolled + rowHeight, 'the list where it was');
+      await page.getByRole('button', { name: '1 new message', exact: true }).waitFor();
       await row(subjectOf(index)).waitFor();
       assert.equal(path(), `/inboxes/${inbox.id}`);
     } finally {
       await page.setViewportSize({ width: 1366, height: 768 });
+    }
+  });
+
+  it('lands on the last inbox used after signing in, and on the inboxes when it is gone', async function () {
+    const context = await browser.newContext({ baseURL: `${server.httpUrl}/`, viewport: { width: 1366, height: 768 } });
+    consoleWatch.watch(context);
+    try {
+      const fresh = await context.newPage();
+      // A first sign-in in this browser lands on the inboxes (signInThroughPage waits for that page).
+      await signInThroughPage(fresh, OWNER_EMAIL, OWNER_PASSWORD);
+      await fresh.goto(`inboxes/${inbox.id}`);
+      await fresh.getByRole('heading', { level: 1, name: inbox.name }).waitFor();
+      await fresh.getByRole('button', { name: 'Sign out' }).click();
+      await fresh.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await fresh.getByLabel('Email', { exact: true }).fill(OWNER_EMAIL);
+      await fresh.getByLabel('Password', { exact: true }).fill(OWNER_PASSWORD);
+      await fresh.getByRole('button', { name: 'Sign in' }).click();
+      await fresh.getByRole('heading', { level: 1, name: inbox.name }).waitFor();
+      assert.equal(new URL(fresh.url()).pathname, `/inboxes/${inbox.id}`);
+      await fresh.goto('./');
+      await fresh.getByRole('heading', { level: 1, name: inbox.name }).waitFor();
+
+      // Gone (deleted elsewhere), it is forgotten once found missing: the next landing is the inboxes.
+      const api = new ApiClient(server.httpUrl, server.defaultKey!);
+      const doomed = await createInbox(api, 'short-lived');
+      await fresh.goto(`inboxes/${doomed.id}`);
+      await fresh.getByRole('heading', { level: 1, name: 'short-lived' }).waitFor();
+      expectOk(await api.delete(`/v1/inboxes/${doomed.id}`), 200, 'the inbox deleted');
+      await fresh.goto('./');
+      await fresh.getByRole('alert').waitFor();
+      await fresh.goto('./');
+      await fresh.getByRole('heading', { level: 1, name: 'Inboxes' }).waitFor();
+    } finally {
+      await context.close();
     }
   });
 

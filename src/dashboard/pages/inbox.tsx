@@ -21,6 +21,7 @@ import { useOpenMessage } from '../components/inbox/open-message.js';
 import { FoldPanel, FoldToggle, usePhoneFold } from '../components/inbox/phone-folds.js';
 import { SearchCount } from '../components/inbox/search-count.js';
 import { SplitHandle, useListWidth } from '../components/inbox/split-handle.js';
+import { NewMailPill, NewMailStatus, useUnseenArrivals } from '../components/inbox/new-mail-pill.js';
 import { SearchForm } from '../components/inbox/search-form.js';
 import { matchedWords, wordsPattern } from '../components/inbox/matched-words.js';
 import { Alert, Link, Loading, Page, Status } from '../components/ui.js';
@@ -33,6 +34,8 @@ import { useNavigate, type PageProps } from '../router.js';
 import { invalidate, useServerData } from '../server-state.js';
 import { messageDetailKey } from '../message-detail.js';
 import { setUnreadCount } from '../unread-badge.js';
+import { forgetLastInbox, rememberLastInbox } from '../last-inbox.js';
+import { useSession } from '../session.js';
 
 /** A q expression every message matches, for "select all" with no search: batch needs ids or a query. */
 const EVERY_MESSAGE = 'is:read OR is:unread';
@@ -94,6 +97,7 @@ export function Inbox(props: PageProps) {
   const messagePane = useRef<HTMLElement>(null);
   const listPane = useRef<HTMLElement>(null);
   const [listWidth, setListWidth] = useListWidth();
+  const unseen = useUnseenArrivals(view.scroller, listPane);
 
   const inboxPath = `/inboxes/${encodeURIComponent(inboxId)}`;
   const listPath = `${inboxPath}${searchQuery(filters)}`;
@@ -111,6 +115,7 @@ export function Inbox(props: PageProps) {
   const openIndex = useOpenMessage({ messageId, pages, view, active, messagePane });
   const listBeside: ListBeside = {
     path: listPath,
+    newMail: unseen.count,
     // Replacing the deleted message's entry: Back from the list must not lead to a message that is gone.
     deleted: (id) => {
       navigate(listPath, { replace: true });
@@ -126,6 +131,7 @@ export function Inbox(props: PageProps) {
         return pages.catchUp();
       }
       if (!messageArrived(inboxId, message)) return;
+      unseen.arrived();
       // Scrolled down, the rows in view stay where they are; the new one waits on top.
       const element = view.scroller.current;
       if (element && element.scrollTop > 0) element.scrollTop += view.rowHeight;
@@ -197,6 +203,13 @@ export function Inbox(props: PageProps) {
     navigate(`${inboxPath}${messageId === null ? '' : `/messages/${encodeURIComponent(messageId)}`}${searchQuery(next)}`);
   };
 
+  const workspaceId = useSession().me?.workspace.id;
+  useEffect(() => {
+    if (workspaceId === undefined) return;
+    if (inbox.data) rememberLastInbox(workspaceId, inboxId);
+    else if (inbox.error) forgetLastInbox(workspaceId, inboxId);
+  }, [workspaceId, inboxId, inbox.data !== null, inbox.error !== null]);
+
   if (inbox.error) {
     return <Page title="Inbox"><Alert error={inbox.error} /><p><Link to="/inboxes">Back to the inboxes</Link></p></Page>;
   }
@@ -228,11 +241,13 @@ export function Inbox(props: PageProps) {
         <Alert error={batch.error ?? pages.error} />
         {pages.loading && items.length === 0 ? <Loading /> : null}
         {!pages.loading && items.length === 0 && !pages.error ? <p>{filtered ? 'No message matches the search.' : 'No messages yet. Send one to this inbox\'s SMTP credentials; it appears here as it arrives.'}</p> : null}
+        <NewMailPill unseen={unseen} onShow={() => view.scroller.current?.scrollTo({ top: 0 })} />
         <MessageList messagePath={messagePath} openId={messageId} onOpen={openMessage} view={view} pages={pages} active={active}
           isSelected={selection.isSelected} onToggle={selection.toggle} tagColors={new Map((tags.data ?? []).map((tag) => [tag.name, tag.color]))}
           marked={marked} />
         <p class="hint">Press <kbd>?</kbd> for keyboard shortcuts.</p>
       </section>
+      <NewMailStatus unseen={unseen} />
       <SplitHandle width={() => listPane.current?.offsetWidth ?? 0} left={() => listPane.current?.getBoundingClientRect().left ?? 0} onResize={setListWidth} />
       <section class="message-pane" aria-label="Open message" ref={messagePane}>
         {messageId === null

@@ -22,6 +22,7 @@ import { MESSAGE_CHECKS } from '../components/message-checks.js';
 import { CopyInline, CopyLink } from '../components/copy.js';
 import { senderName } from '../components/inbox/sender-name.js';
 import { Paperclip } from '../components/paperclip.js';
+import { newMailWords } from '../components/inbox/new-mail-pill.js';
 import '../viewer.css';
 
 type Message = Schemas['MessageDetail'];
@@ -358,6 +359,8 @@ function useMarkReadOnOpen(message: Message | null, inboxId: string, onError: (e
 export interface ListBeside {
   /** The list's route path, its search kept. */
   path: string;
+  /** Messages that arrived on the list out of sight (new-mail-pill.tsx). */
+  newMail: number;
   /** The message was deleted here. */
   deleted: (id: string) => void;
 }
@@ -386,7 +389,10 @@ export function MessageViewer(props: PageProps & { list: ListBeside }) {
   return (
     <Page title={title}>
       {/* The inbox page shows this viewer beside the list on a wide screen, where styles.css hides the way back. */}
-      <p class="pane-back"><Link to={props.list.path}>Back to the inbox</Link></p>
+      <p class="pane-back">
+        <Link to={props.list.path}>Back to the inbox</Link>
+        {props.list.newMail > 0 ? <span class="new-mail-count"> {newMailWords(props.list.newMail)}</span> : null}
+      </p>
       <Resource resource={loaded}>
         {(shown) => (
           <div class="viewer stack">

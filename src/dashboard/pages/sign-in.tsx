@@ -5,10 +5,14 @@ import { Alert, Page } from '../components/ui.js';
 import { useNavigate, type PageProps } from '../router.js';
 import { useSession } from '../session.js';
 import { useAction } from '../use-action.js';
+import { landingPath } from '../last-inbox.js';
 
-/** Only paths inside the dashboard: `next` comes from the URL, so it must never lead elsewhere. */
-function safeNext(next: string | null): string {
-  return next !== null && /^\/[^/\\]/.test(next) && !next.startsWith('/sign-in') ? next : '/inboxes';
+/**
+ * Only paths inside the dashboard: `next` comes from the URL, so it must never lead elsewhere. Without one, the
+ * workspace's last open inbox (last-inbox.ts).
+ */
+function safeNext(next: string | null, workspaceId: string): string {
+  return next !== null && /^\/[^/\\]/.test(next) && !next.startsWith('/sign-in') ? next : landingPath(workspaceId);
 }
 
 export function SignIn({ route }: PageProps) {
@@ -19,8 +23,8 @@ export function SignIn({ route }: PageProps) {
   const { busy, error, submit } = useAction();
 
   const signIn = submit(async () => {
-    await session.signIn(email.trim(), password);
-    navigate(safeNext(route.query.get('next')), { replace: true });
+    const me = await session.signIn(email.trim(), password);
+    navigate(safeNext(route.query.get('next'), me.workspace.id), { replace: true });
   });
   const retry = error instanceof ApiError && error.code === 'rate_limited' && error.retryAfterSeconds !== null
     ? ` Try again in ${Math.ceil(error.retryAfterSeconds / 60)} minute(s).`
