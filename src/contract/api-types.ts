@@ -558,6 +558,12 @@ export interface paths {
          *
          *     Outcomes are kept for 30 seconds per workspace, URL and `follow`, so checking again at once repeats no
          *     request, and a followed check never reuses a plain one's outcome. `not checked` outcomes are not kept.
+         *
+         *     With `skip_one_time=true`, links that look like ones a request could spend (a password reset, an email
+         *     verification, a magic sign-in, an invitation, an unsubscribe: a path or parameter saying so, a parameter
+         *     such as `token`, `code`, `sig` or `*_token`, or a long generated-looking value) are not requested. Each is
+         *     reported with `StatusCode` 0 and `Status` `skipped: looks like a one-time link (<why>); not requested`, and
+         *     is not counted in `Errors`. The dashboard asks for this when it checks an inbox's links by itself.
          */
         get: operations["checkMessageLinks"];
         put?: never;
@@ -4001,6 +4007,8 @@ export interface operations {
             query?: {
                 /** @description Follow redirects (at most 5) and report the final URL and its answer */
                 follow?: boolean;
+                /** @description Request no link that looks one-time (a reset, a verification, a sign-in, a token); report it skipped */
+                skip_one_time?: boolean;
             };
             header?: never;
             path: {
@@ -6117,7 +6125,7 @@ export interface defaultedParameters {
         query: "remote";
     };
     checkMessageLinks: {
-        query: "follow";
+        query: "follow" | "skip_one_time";
     };
     listAuditLog: {
         query: "limit";

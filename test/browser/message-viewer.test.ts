@@ -267,6 +267,31 @@ describe('message viewer (browser)', function () {
     }
   });
 
+  it('checks the links by themselves once the inbox is set so, requesting no link that looks one-time and saying why', async function () {
+    const site = `http://${(linkSite.address() as AddressInfo).address}:${(linkSite.address() as AddressInfo).port}`;
+    const verifyLink = `${site}/verify-email?token=abc123`;
+    const docsLink = `${site}/docs/getting-started`;
+    const id = await send('Verify your email', { html: `<p><a href="${verifyLink}">Verify your email</a> or read <a href="${docsLink}">the guide</a></p>` });
+    const seenBefore = linkSiteRequests.length;
+    await page.goto(viewerPath(id, 'links'));
+    const choice = panel().getByRole('checkbox', { name: 'Check links by themselves in this inbox, skipping one-time ones' });
+    await choice.check();
+    const verifyRow = panel().getByRole('row', { name: /verify-email/ });
+    const docsRow = panel().getByRole('row', { name: /getting-started/ });
+    await pollUntil(async () => /^200\b/.test(await docsRow.getByRole('cell').nth(3).innerText()), 15_000, 'the guide link checked by itself');
+    assert.match(await verifyRow.getByRole('cell').nth(3).innerText(), /skipped: looks like a one-time link \(its path says verify\); not requested/);
+    assert.doesNotMatch(await verifyRow.getByRole('cell').nth(3).getAttribute('class') ?? '', /\bbad\b/, 'a skipped link is not shown failed');
+    await panel().getByRole('status').filter({ hasText: '1 one-time-looking link was not requested.' }).waitFor();
+    assert.deepEqual(linkSiteRequests.slice(seenBefore).map((line) => line.split(' ')[1]), ['/docs/getting-started'], 'only the guide was requested');
+    // The choice is the inbox's in this browser: the next mail's Links tab checks at once, and unticking it asks again.
+    const next = await send('Another guide', { html: `<p><a href="${docsLink}?page=2">next page</a></p>` });
+    await page.goto(viewerPath(next, 'links'));
+    await pollUntil(async () => /^200\b/.test(await panel().getByRole('row', { name: /page=2/ }).getByRole('cell').nth(3).innerText()), 15_000, 'checked as the tab opened');
+    await expectAccessible(page, 'message viewer, Links tab checked by itself');
+    await choice.uncheck();
+    await panel().getByRole('button', { name: 'Check links' }).waitFor();
+  });
+
   it('at 1366x768 the email starts in the first screen: the first line of an HTML mail, and of a text mail, is inside the viewport', async function () {
     const [orderMail] = await sendMails(smtp, [orderShippedMail('Your order #1234 has shipped')]);
     await api.post(`/v1/messages/${orderMail!}/tags`, { tag: 'orders' });

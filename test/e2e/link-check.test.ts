@@ -165,6 +165,24 @@ describe('link check (SANDBOX_LINK_CHECK_ALLOW_PRIVATE=1, local servers)', funct
     assert.equal(requestsFor(), 2, 'checks repeated at once came from the cache');
   });
 
+  it('with skip_one_time requests no link that looks one-time and reports each skipped with why, the others checked', async () => {
+    const reset = `${site.base}/password/reset?token=9f8e7d6c5b4a39281706f5e4d3c2b1a0`;
+    const verify = `${site.base}/verify-email?u=7`;
+    const page = `${site.base}/ok?from=skip-test`;
+    const id = await sendHtml(credentials, 'one-time links', `<a href="${reset}">Reset</a> <a href="${verify}">Verify</a> <a href="${page}">Docs</a>`);
+    const before = site.seen.length;
+    const check = expectOk<LinkCheckJson>(await api.get(`/v1/messages/${id}/link-check?skip_one_time=true`), 200, 'the check sparing one-time links');
+    const links = byUrl(check);
+    assert.deepEqual(links.get(reset), { URL: reset, StatusCode: 0, Status: 'skipped: looks like a one-time link (its path says reset); not requested' });
+    assert.deepEqual(links.get(verify), { URL: verify, StatusCode: 0, Status: 'skipped: looks like a one-time link (its path says verify); not requested' });
+    assert.deepEqual(links.get(page), { URL: page, StatusCode: 200, Status: 'OK' });
+    assert.equal(check.Errors, 0, 'a skipped link is no error');
+    assert.deepEqual(site.seen.slice(before), ['HEAD /ok?from=skip-test'], 'only the ordinary link was requested');
+    // Without it, every link is requested, as the check always did.
+    await linkCheck(api, id);
+    assert.deepEqual(site.seen.slice(before + 1).map((line) => line.split('?')[0]).sort(), ['HEAD /password/reset', 'HEAD /verify-email']);
+  });
+
   it('never marks the message read', async () => {
     const inbox = await createInbox(api, uniqueName('unread'));
     const id = await sendHtml(credentialsOf(inbox), 'stays unread', `<a href="${site.base}/ok">ok</a>`);

@@ -9,6 +9,7 @@ import { invalidate, useServerData } from '../server-state.js';
 import type { TabSpec } from './tabs.js';
 import { Resource } from './resource.js';
 import { Alert } from './ui.js';
+import { useRememberedChoice } from '../remembered-choice.js';
 
 type Message = Schemas['MessageDetail'];
 
@@ -28,7 +29,19 @@ type ReportDrawing<Result, Options> =
    * in. `askFirst`: the check runs only when the person presses its button, since running it has effects beyond this
    * server (the link check requests every link, one-time links included).
    */
-  | { checkingNote: (message: Message) => string; Report: (props: ReportProps<Result | null, Options>) => JSX.Element; askFirst?: { button: string; note: string } };
+  | { checkingNote: (message: Message) => string; Report: (props: ReportProps<Result | null, Options>) => JSX.Element; askFirst?: AskFirst<Options> };
+
+/**
+ * A check run only when asked. `automatic`: the person may let it run by itself for the message's inbox (a choice kept
+ * in this browser), then with `options(defaults)`, which spares what must not be touched unasked.
+ */
+interface AskFirst<Options> {
+  button: string;
+  note: string;
+  automatic?: { label: string; note: string; options: (options: Options) => Options };
+}
+
+const automaticKey = (view: string, inboxId: string) => `mail-sandbox.automatic-${view}.${inboxId}`;
 
 export type CheckView<Result, Options> = ReportDrawing<Result, Options> & {
   /** Its tab in the message viewer: the key in the URL (?tab=) and the label. */
@@ -51,7 +64,7 @@ export interface CheckTab {
 }
 
 export function checkTab<Result, Options>(view: CheckView<Result, Options>): CheckTab {
-  type AskedDrawing = { askFirst: { button: string; note: string }; Report: (props: ReportProps<Result | null, Options>) => JSX.Element };
+  type AskedDrawing = { askFirst: AskFirst<Options>; Report: (props: ReportProps<Result | null, Options>) => JSX.Element };
   const drawing: ReportDrawing<Result, Options> = view;
   const asked: AskedDrawing | null = drawing.checkingNote !== undefined && drawing.askFirst ? { askFirst: drawing.askFirst, Report: drawing.Report } : null;
 
@@ -61,11 +74,31 @@ export function checkTab<Result, Options>(view: CheckView<Result, Options>): Che
     return asked ? <AskedFirst message={props.message} drawing={asked} /> : <CheckedMessage message={props.message} initial={view.defaults} />;
   }
 
-  /** Until its button is pressed: what the message holds, the check's options, and the button; nothing is requested. */
+  /**
+   * Until its button is pressed: what the message holds, the check's options, and the button; nothing is requested.
+   * Where the inbox runs it by itself, it runs at once with the automatic options.
+   */
   function AskedFirst(props: { message: Message; drawing: AskedDrawing }) {
     const [options, setOptions] = useState(view.defaults);
     const [pressed, setPressed] = useState(false);
     const { askFirst, Report } = props.drawing;
+    const { automatic } = askFirst;
+    const [runsAlone, setRunsAlone] = useRememberedChoice<'on' | 'off'>(automaticKey(view.tab.key, props.message.inbox_id), ['on', 'off'], 'off');
+    const choice = automatic ? (
+      <label class="check">
+        <input type="checkbox" checked={runsAlone === 'on'} onChange={(event) => setRunsAlone(event.currentTarget.checked ? 'on' : 'off')} />
+        {automatic.label}
+      </label>
+    ) : null;
+    if (automatic && runsAlone === 'on' && !pressed) {
+      return (
+        <div class="stack">
+          <p class="muted">{automatic.note}</p>
+          {choice}
+          <CheckedMessage message={props.message} initial={automatic.options(view.defaults)} />
+        </div>
+      );
+    }
     if (pressed) return <CheckedMessage message={props.message} initial={options} />;
     return (
       <div class="stack">
@@ -74,6 +107,7 @@ export function checkTab<Result, Options>(view: CheckView<Result, Options>): Che
           {view.Controls ? <view.Controls options={options} onChange={setOptions} /> : null}
           <button type="button" onClick={() => setPressed(true)}>{askFirst.button}</button>
         </div>
+        {choice}
         <Report message={props.message} result={null} options={options} checking={false} />
       </div>
     );

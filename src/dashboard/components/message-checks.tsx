@@ -4,9 +4,10 @@ import { api, call, type Schemas } from '../api.js';
 import { checkTab, type CheckTab, type ReportProps } from './check-panel.js';
 import { DataTable } from './resource.js';
 
-const requestLinkCheck = (id: string, follow: boolean) => call(api.GET('/v1/messages/{id}/link-check', { params: { path: { id }, query: { follow } } }));
+type LinkCheckOptions = { follow: boolean; skipOneTime: boolean };
+const requestLinkCheck = (id: string, { follow, skipOneTime }: LinkCheckOptions) =>
+  call(api.GET('/v1/messages/{id}/link-check', { params: { path: { id }, query: { follow, skip_one_time: skipOneTime } } }));
 type LinkCheckResult = Awaited<ReturnType<typeof requestLinkCheck>>;
-type LinkCheckOptions = { follow: boolean };
 
 /** The host a link goes to, as the person judges where it leads. */
 const hostOf = (url: string): string => {
@@ -17,19 +18,27 @@ const hostOf = (url: string): string => {
   }
 };
 
+/** Links the check left alone because they look one-time (asked for by the automatic check). */
+const skippedCount = (result: LinkCheckResult) => result.Links.filter((link) => link.Status.startsWith('skipped:')).length;
+
 const linkCheck = checkTab<LinkCheckResult, LinkCheckOptions>({
   tab: { key: 'links', label: 'Links' },
   nothingToCheck: (message) => (message.links.length > 0 ? null : 'This message has no http(s) links.'),
-  request: (id, { follow }) => requestLinkCheck(id, follow),
-  defaults: { follow: false },
+  request: requestLinkCheck,
+  defaults: { follow: false, skipOneTime: false },
   Controls: ({ options, onChange }) => (
-    <label class="check"><input type="checkbox" checked={options.follow} onChange={(event) => onChange({ follow: event.currentTarget.checked })} /> Follow redirects</label>
+    <label class="check"><input type="checkbox" checked={options.follow} onChange={(event) => onChange({ ...options, follow: event.currentTarget.checked })} /> Follow redirects</label>
   ),
   checkingNote: (message) => `Checking ${message.links.length} links…`,
   // Opening a mail must not spend the one-time links in it (a password reset, a verification) that a test is about to use.
   askFirst: {
     button: 'Check links',
     note: 'The links are not requested until you press Check links: a request can use up a one-time link (a password reset, a verification, a sign-in link) that your test is about to follow.',
+    automatic: {
+      label: 'Check links by themselves in this inbox, skipping one-time ones',
+      note: 'Links are checked as the tab opens in this inbox; links that look one-time (a reset, a verification, a sign-in, a token) are not requested.',
+      options: (options) => ({ ...options, skipOneTime: true }),
+    },
   },
   // Drawn before the result comes, so it is typed here: the union of the two drawings gives it no contextual type.
   Report: ({ message, result, options: { follow }, checking }: ReportProps<LinkCheckResult | null, LinkCheckOptions>) => {
@@ -39,11 +48,18 @@ const linkCheck = checkTab<LinkCheckResult, LinkCheckOptions>({
     for (const link of message.link_details) if (link.text !== '' && !words.has(link.url)) words.set(link.url, link.text);
     return (
       <>
-        {result ? <p role="status">{result.Errors === 0 ? 'Every checked link answered.' : `${result.Errors} of ${result.Links.length} checked links failed.`}{result.Capped ? ` Only the first ${result.Links.length} of ${result.Found} were checked.` : ''}</p> : null}
+        {result ? (
+          <p role="status">
+            {result.Errors === 0 ? 'Every checked link answered.' : `${result.Errors} of ${result.Links.length} checked links failed.`}
+            {skippedCount(result) > 0 ? ` ${skippedCount(result)} one-time-looking ${skippedCount(result) === 1 ? 'link was' : 'links were'} not requested.` : ''}
+            {result.Capped ? ` Only the first ${result.Links.length} of ${result.Found} were checked.` : ''}
+          </p>
+        ) : null}
         <DataTable caption="Links and the link check's results" columns={['Link', 'Words', 'Host', 'Status', ...(follow ? ['Final URL'] : [])]}>
           {message.links.map((url) => {
             const outcome = outcomes.get(url);
-            const failed = outcome !== undefined && (outcome.StatusCode === 0 || outcome.StatusCode >= 400);
+            const skipped = outcome?.Status.startsWith('skipped:') ?? false;
+            const failed = outcome !== undefined && !skipped && (outcome.StatusCode === 0 || outcome.StatusCode >= 400);
             return (
               <tr key={url}>
                 <td class="wrap"><a href={url} target="_blank" rel="noopener noreferrer">{url}</a></td>

@@ -155,7 +155,7 @@ export function mailpitHandlers(services: MailpitServices): MailpitHandlerTable 
     mailpitLinkCheck: async (request) => {
       const follow = ['true', '1'].includes((request.query.follow ?? '').toLowerCase());
       const { workspaceId, id } = await checked(request);
-      return { json: linkCheckJson(linkCheck.present(await checkRunner.run(linkCheck, workspaceId, id, { follow }, request.signal))) };
+      return { json: linkCheckJson(linkCheck.present(await checkRunner.run(linkCheck, workspaceId, id, { follow, skip_one_time: false }, request.signal))) };
     },
     mailpitSpamCheck: async (request) => {
       // Mailpit without SpamAssassin has no such route.

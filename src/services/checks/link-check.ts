@@ -3,6 +3,7 @@
 import { contentStep } from '../../content/content-pool.js';
 import type { checkableLinks } from '../../mime/message-view.js';
 import { checkLinks, type LinkOutcome } from '../../outbound/check-links.js';
+import { oneTimeReason } from '../../outbound/one-time-links.js';
 import type { TargetPolicy } from '../../outbound/target-policy.js';
 import type { MessageCheck, OperationData } from './message-check.js';
 
@@ -41,7 +42,12 @@ const linkJson = (outcome: LinkOutcome): LinkCheckJson['Links'][number] => ({
   ...(outcome.finalUrl === undefined ? {} : { FinalURL: outcome.finalUrl, Redirects: outcome.redirects }),
 });
 
-export function linkCheck(policy: TargetPolicy, now: () => number = Date.now): MessageCheck<{ follow: boolean }, LinkCheckReport, LinkCheckJson, 'checkMessageLinks'> {
+/** What a skipped link is reported as: no request, no fact about the link. */
+const skipped = (url: string, why: string): LinkOutcome => ({
+  url, statusCode: 0, status: `skipped: looks like a one-time link (${why}); not requested`, broken: false, timedOut: false, notChecked: true,
+});
+
+export function linkCheck(policy: TargetPolicy, now: () => number = Date.now): MessageCheck<{ follow: boolean; skip_one_time: boolean }, LinkCheckReport, LinkCheckJson, 'checkMessageLinks'> {
   /** By workspace, follow and URL: another tenant's check never answers this one's, nor a plain check a followed one. */
   const cache = new Map<string, { outcome: LinkOutcome; expires: number }>();
 
@@ -64,7 +70,7 @@ export function linkCheck(policy: TargetPolicy, now: () => number = Date.now): M
     // One link's whole check, redirects included: what a reader waits before giving up on a page.
     budget: { requestTimeoutMs: 10_000, maxMessageBytes: null },
     notConfigured: null,
-    async run(message, { query: { follow }, signal, budget }) {
+    async run(message, { query: { follow, skip_one_time: skipOneTime }, signal, budget }) {
       const { workspaceId } = message.record;
       const { links, found } = await message.inPool(FIND_LINKS, LINKS_CHECKED);
 
@@ -73,7 +79,11 @@ export function linkCheck(policy: TargetPolicy, now: () => number = Date.now): M
         const entry = cache.get(keyOf(url));
         return entry && entry.expires > now() ? [[url, entry.outcome] as const] : [];
       }));
-      const toRequest = links.filter((url) => !cached.has(url));
+      const spared = new Map(skipOneTime ? links.flatMap((url) => {
+        const why = oneTimeReason(url);
+        return why === null ? [] : [[url, skipped(url, why)] as const];
+      }) : []);
+      const toRequest = links.filter((url) => !cached.has(url) && !spared.has(url));
       const requested = await checkLinks(toRequest, {
         policy, workspaceId, follow, timeoutMs: budget.requestTimeoutMs, maxRedirects: MAX_REDIRECTS, signal, ...SCHEDULE,
       });
@@ -82,7 +92,7 @@ export function linkCheck(policy: TargetPolicy, now: () => number = Date.now): M
       if (!signal.aborted) for (const outcome of requested) if (!outcome.notChecked) remember(keyOf(outcome.url), outcome);
 
       const fresh = new Map(requested.map((outcome) => [outcome.url, outcome]));
-      const outcomes = links.map((url) => cached.get(url) ?? fresh.get(url)!);
+      const outcomes = links.map((url) => spared.get(url) ?? cached.get(url) ?? fresh.get(url)!);
       return { found, capped: found > links.length, errors: outcomes.filter((outcome) => outcome.broken).length, links: outcomes };
     },
     /** In Mailpit's capitalised field names. */
