@@ -144,6 +144,11 @@ describe('inboxes and the message list (browser)', function () {
     await pollUntil(async () => (await rows().count()) === 1, 10_000, 'one row');
     assert.equal(await row('Invoice 1002').count(), 1);
     await page.getByRole('status').filter({ hasText: '1 of 4 matches' }).waitFor();
+    for (const theme of ['light', 'dark'] as const) {
+      await page.getByLabel('Theme').selectOption(theme);
+      await expectAccessible(page, `inbox with a search applied, its count and marked words (${theme})`);
+    }
+    await page.getByLabel('Theme').selectOption('system');
     await page.getByRole('button', { name: 'Clear search' }).click();
     await pollUntil(async () => (await rows().count()) === 4, 10_000, 'cleared: every row');
     assert.match(page.url(), /\/inboxes\/[^?]+$/);

@@ -175,6 +175,11 @@ describe('split view: an inbox and its open message (browser)', function () {
     const pill = page.getByRole('button', { name: '1 new message', exact: true });
     await pill.waitFor();
     assert.equal(await page.getByRole('status').filter({ hasText: '1 new message arrived.' }).count(), 1);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.getByLabel('Theme').selectOption(theme);
+      await expectAccessible(page, `split view with the new-mail pill (${theme})`);
+    }
+    await page.getByLabel('Theme').selectOption('system');
     await pill.click();
     await row('Arrived while reading').waitFor();
     await pollUntil(async () => (await scrollTop()) === 0, 5000, 'the pill to take the list to its top');
