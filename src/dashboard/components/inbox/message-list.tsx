@@ -95,7 +95,7 @@ function TagChip(props: { name: string; color: string | undefined }) {
 }
 
 /** `text` with every match of `pattern` in a <mark>. */
-export function Marked(props: { text: string; pattern: RegExp | null }) {
+function Marked(props: { text: string; pattern: RegExp | null }) {
   const { text, pattern } = props;
   if (!pattern) return <>{text}</>;
   // split with one capturing group: the odd pieces are the matches.
