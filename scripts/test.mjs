@@ -12,6 +12,7 @@
 // SANDBOX_TEST_BUDGET_SECONDS: the run fails when it took longer than that, wall clock, so a change that makes the
 // suite slower than its budget is seen the day it lands.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,23 @@ async function servicesUp(title, services) {
   return Object.fromEntries([...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((match) => [match[1], match[2]]));
 }
 
+/**
+ * The suites' servers keep their data dirs, mail files and browser profiles under TMPDIR: on a machine with a RAM disk
+ * (/dev/shm), there, so that their many small synced writes cost no disk. What the kill tests prove holds on it: they
+ * kill processes, and what a killed process wrote stays in the kernel's files either way.
+ */
+const suiteTmpdir = (() => {
+  try {
+    fs.accessSync('/dev/shm', fs.constants.W_OK);
+    return { TMPDIR: fs.mkdtempSync('/dev/shm/mail-sandbox-tests-') };
+  } catch {
+    return {};
+  }
+})();
+process.on('exit', () => {
+  if (suiteTmpdir.TMPDIR) fs.rmSync(suiteTmpdir.TMPDIR, { recursive: true, force: true });
+});
+
 /** package.json's test:suites: the contract, end-to-end and browser suites, for the profile SANDBOX_TEST_PROFILE names. */
 const suites = ['run', '--silent', 'test:suites'];
 /** package.json's test:playwright: the Playwright fixture's own suite (@playwright/test), for the same profile. */
@@ -83,21 +101,20 @@ const clusterServices = skipCluster ? Promise.resolve(null) : embeddedServices.t
 ));
 
 // The checks: the server's and the dashboard's (DOM) type checks (package.json's typecheck) beside eslint and the
-// services' installs, then the layer check; the unit tests once the installs are done (a fresh machine builds MinIO
-// meanwhile), so that nothing races their pools and timers.
+// services' installs, then the layer check and the unit tests, before any suite's servers and browsers start (a
+// fresh machine may still be building MinIO meanwhile).
 const checks = (async () => {
   await Promise.all([
     run('typecheck', 'npm', ['run', '--silent', 'typecheck']),
     run('lint', 'npx', ['eslint', '.']),
   ]);
   await run('layers', 'npm', ['run', '--silent', 'lint:layers']);
-  await Promise.all([embeddedServices, clusterServices]);
   await run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
 })();
 
 /** One profile's suites, then its Playwright suite, once its services are up and the build is made. */
 async function profileSuites(profile, services, spamd) {
-  const env = services === null ? null : { ...(spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL }), ...services, SANDBOX_TEST_PROFILE: profile };
+  const env = services === null ? null : { ...(spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL }), ...services, ...suiteTmpdir, SANDBOX_TEST_PROFILE: profile };
   if (env === null) return;
   // After the checks: the unit tests' pools and timers are not raced by a profile's servers and browsers either.
   await Promise.all([build, checks]);
