@@ -43,7 +43,6 @@ describe('API reference (browser)', function () {
     await page.goto('docs/api');
     const listInboxes = page.locator('#operations-Inboxes-listInboxes');
     await listInboxes.getByText('All inboxes of the workspace, oldest first').waitFor();
-    await page.screenshot({ path: '/tmp/api-reference-top-1366x768.png' });
     assert.equal(await page.getByRole('combobox', { name: /Servers/ }).or(page.locator('.servers select')).first().inputValue(), server.httpUrl);
 
     await page.getByRole('button', { name: /Authorize/ }).first().click();
@@ -63,10 +62,6 @@ describe('API reference (browser)', function () {
     assert.equal(((await answer.json()) as { success: boolean }).success, true);
     await listInboxes.locator('.live-responses-table .response-col_status').filter({ hasText: '200' }).waitFor();
 
-    await page.screenshot({ path: '/tmp/api-reference-1366x768.png' });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: '/tmp/api-reference-390x844.png' });
-    await page.setViewportSize({ width: 1366, height: 768 });
     assert.deepEqual(consoleWatch.cspViolations(), []);
   });
 
