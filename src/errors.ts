@@ -26,6 +26,8 @@ export const ERROR_TABLE = {
   signature_expired: { http: 403 },
   not_found: { http: 404, smtp: { code: 550, enhanced: '5.1.1' } },
   wait_timeout: { http: 404 },
+  // wait-none: a message the test said would not come.
+  unexpected_message: { http: 409 },
   already_exists: { http: 409 },
   payload_too_large: { http: 413 },
   unsupported_media_type: { http: 415 },
@@ -93,8 +95,10 @@ export class AppError extends Error {
   readonly component: string | null;
   /** This refusal's own SMTP reply, in place of its code's (a chaos trigger's chosen code). */
   private readonly ownSmtpReply: SmtpReply | null;
+  /** Fields the API's error object carries beside code and message, already in the contract's shape (openapi.yaml's ErrorEnvelope). */
+  readonly details: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, options: { expose?: boolean; cause?: unknown; headers?: Record<string, string>; component?: string; smtp?: SmtpReply } = {}) {
+  constructor(code: ErrorCode, message: string, options: { expose?: boolean; cause?: unknown; headers?: Record<string, string>; component?: string; smtp?: SmtpReply; details?: Record<string, unknown> } = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
@@ -102,6 +106,7 @@ export class AppError extends Error {
     this.headers = options.headers ?? {};
     this.component = options.component ?? null;
     this.ownSmtpReply = options.smtp ?? null;
+    this.details = options.details ?? {};
   }
 
   get httpStatus(): number {

@@ -250,14 +250,102 @@ export interface paths {
          *     subscription. A wait served by one node sees messages captured on any node. Tag rules have run before the
          *     message is visible here, so `tags` already carries their tags.
          *
-         *     To wait only for mail that arrives from now on, pass `since` (e.g. the time the test started). A client
-         *     that goes away frees its subscription at once.
+         *     To wait only for mail that arrives from now on, pass `since`: the `since` of `GET /v1/inboxes/{id}/mark`
+         *     taken before the test triggers the mail (the server's clock, so a client whose clock runs ahead or behind
+         *     misses nothing), or a time of the client's own. A client that goes away frees its subscription at once.
+         *
+         *     A wait that times out says what came instead: its 404 `wait_timeout` carries `error.explain`
+         *     (WaitExplanation), the inbox's most recent messages, at most 10, each with the terms of the filter it
+         *     failed.
          *
          *     A workspace may have SANDBOX_WAITS_PER_WORKSPACE (default 64) waits open on a server node at once; one
          *     more answers 429 `too_many_waits` (on the cluster profile the count is per node, each node holding the
          *     setting divided by SANDBOX_CLUSTER_NODES).
          */
         get: operations["waitForMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/messages/wait-many": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The newest `count` matching messages, in arrival order, once that many exist or arrive within the timeout
+         * @description As `GET …/messages/wait`, for `count` messages: answers once `count` messages that `q`, `from`, `to`,
+         *     `subject` and `since` select exist (those already stored count), with the newest `count` of them, oldest
+         *     first (the order they arrived in). The same subscription-before-lookup rule holds, so a message that lands
+         *     while the request is served is counted; arrivals on any node count. After `timeout` seconds with fewer it
+         *     answers 404 `wait_timeout`, whose `error.explain` says how many matched (`matched` of `wanted`) and lists
+         *     the inbox's most recent messages with the terms each failed. Waits of a workspace share the
+         *     SANDBOX_WAITS_PER_WORKSPACE places with `wait` and `wait-none`.
+         */
+        get: operations["waitForMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/messages/wait-none": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Succeeds when no matching message exists or arrives within the timeout; answers 409 with the one that did
+         * @description The opposite of `GET …/messages/wait`, for a test that proves a mail is *not* sent: holds for `timeout`
+         *     seconds and then answers 200 when no message that `q`, `from`, `to`, `subject` and `since` select was
+         *     stored, neither before the request nor during it (pass `since`, e.g. from `GET /v1/inboxes/{id}/mark`, to
+         *     ask only about mail from a point on). As soon as one is found it answers 409 `unexpected_message`, whose
+         *     `error.found` is that message (the newest one, when several already existed). The same subscription rule
+         *     and the same SANDBOX_WAITS_PER_WORKSPACE places as `wait` apply; arrivals on any node count.
+         */
+        get: operations["waitForNoMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/mark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A point in the inbox's mail by the server's clock: "from now on" for waits, lists and the stream
+         * @description Changes nothing. `since` is the server's clock now: passed as `since` to a wait or a list it selects the
+         *     mail stored from this point on, whatever the client's clock says. `last_event_id` is the inbox's stream
+         *     position now: sent as `Last-Event-ID` to `GET …/events`, the stream starts after the messages already
+         *     there. Take the mark before triggering the mail a test waits for.
+         */
+        get: operations["markInbox"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1623,7 +1711,7 @@ export interface components {
         /**
          * @description Stable error codes. HTTP status by code: invalid_json, invalid_request, invalid_cursor, invalid_query, not_an_image, webhook_target_forbidden 400;
          *     unauthorized 401; limit_reached, quota_reached 402; read_only_key, signature_invalid, signature_expired 403; not_found, wait_timeout 404;
-         *     already_exists, delivery_pending 409; payload_too_large, message_too_large 413; unsupported_media_type 415; analysis_limit 422;
+         *     already_exists, delivery_pending, unexpected_message 409; payload_too_large, message_too_large 413; unsupported_media_type 415; analysis_limit 422;
          *     rate_limited 429; internal_error 500; storage_unavailable, shutting_down, server_busy 503;
          *     query_too_expensive 422; too_many_queries, too_many_waits, too_many_streams 429;
          *     not_configured 400; spam_engine_unavailable 503;
@@ -1633,7 +1721,7 @@ export interface components {
          *     method_not_allowed 405; mcp_batch_too_large 400; too_many_mcp_calls 429 (an MCP tool's error, never an HTTP status).
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unproved" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions" | "method_not_allowed" | "mcp_batch_too_large" | "too_many_mcp_calls";
+        ErrorCode: "invalid_json" | "invalid_request" | "invalid_cursor" | "invalid_query" | "not_an_image" | "unauthorized" | "limit_reached" | "quota_reached" | "read_only_key" | "signature_invalid" | "signature_expired" | "not_found" | "wait_timeout" | "unexpected_message" | "already_exists" | "webhook_target_forbidden" | "delivery_pending" | "payload_too_large" | "message_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "storage_unavailable" | "shutting_down" | "server_busy" | "analysis_limit" | "not_configured" | "spam_engine_unavailable" | "invalid_link" | "invalid_credentials" | "session_required" | "role_required" | "csrf_failed" | "no_workspace" | "account_unproved" | "last_owner" | "host_not_allowed" | "metrics_token_required" | "query_too_expensive" | "too_many_queries" | "too_many_waits" | "too_many_streams" | "request_timeout" | "too_many_connections" | "too_many_transactions" | "method_not_allowed" | "mcp_batch_too_large" | "too_many_mcp_calls";
         /**
          * @description A JSON-RPC 2.0 message of the Model Context Protocol (a request, a notification or a response); the
          *     protocol's own schema says the rest.
@@ -1682,7 +1770,53 @@ export interface components {
             error: {
                 code: components["schemas"]["ErrorCode"];
                 message: string;
+                explain?: components["schemas"]["WaitExplanation"];
+                found?: components["schemas"]["MessageDetail"];
             };
+        };
+        /**
+         * @description Why a wait (`wait`, `wait-many`) timed out: the filter's terms as the server read them, how many messages
+         *     matched, and the inbox's most recent messages, each with the terms it failed. A message listed with no
+         *     failed term matched (only a `wait-many` that got fewer than it wanted lists one).
+         */
+        WaitExplanation: {
+            /**
+             * @description The terms every match needs, in the q language: `q`'s terms (an OR group or a negation is one term),
+             *     then `from`, `to` and `subject` as `from:`, `to:` and `subject:`, and `since` as `after:`
+             */
+            terms: string[];
+            /** @description Messages that matched within the wait */
+            matched: number;
+            /** @description Messages the wait asked for (1, or wait-many's count) */
+            wanted: number;
+            /**
+             * Format: date-time
+             * @description The server's clock when the wait ended
+             */
+            server_time: string;
+            /** @description The inbox's most recent messages (received at or after `since` first, then older ones), newest first */
+            recent: components["schemas"]["WaitExplanationMessage"][];
+        };
+        WaitExplanationMessage: {
+            id: string;
+            subject: string;
+            /** @description The decoded From header */
+            from: string;
+            /** @description The envelope recipients (RCPT TO) */
+            recipients: string[];
+            /** Format: date-time */
+            received_at: string;
+            /** @description The terms of `terms` this message does not satisfy */
+            failed_terms: string[];
+        };
+        InboxMark: {
+            /**
+             * Format: date-time
+             * @description The server's clock now, for `since`
+             */
+            since: string;
+            /** @description The inbox's stream position now, for the events stream's Last-Event-ID */
+            last_event_id: string;
         };
         /**
          * @description A person's role in a workspace; see the Access tag for what each may do.
@@ -2545,6 +2679,18 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description No such inbox in this workspace (`not_found`), or not enough matched within the timeout (`wait_timeout`,
+         *     with `error.explain`)
+         */
+        WaitTimedOut: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description Malformed request or invalid value (`invalid_json`, `invalid_request`, `invalid_cursor`, `invalid_query`, `webhook_target_forbidden`, `invalid_link`); every operation refuses unknown query parameters and malformed path values this way */
         BadRequest: {
             headers: {
@@ -2969,6 +3115,8 @@ export interface components {
         SubjectFilter: string;
         /** @description Only messages received at or after this time (as `after:`). */
         SinceFilter: string;
+        /** @description Seconds to wait, greater than 0 and at most 30; fractions are allowed */
+        WaitTimeout: number;
     };
     requestBodies: never;
     headers: {
@@ -3567,8 +3715,8 @@ export interface operations {
                 subject?: components["parameters"]["SubjectFilter"];
                 /** @description Only messages received at or after this time (as `after:`). */
                 since?: components["parameters"]["SinceFilter"];
-                /** @description Seconds to wait for a match, greater than 0 and at most 30; fractions are allowed */
-                timeout?: number;
+                /** @description Seconds to wait, greater than 0 and at most 30; fractions are allowed */
+                timeout?: components["parameters"]["WaitTimeout"];
             };
             header?: never;
             path: {
@@ -3594,8 +3742,199 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description No such inbox in this workspace (`not_found`), or no message matched within the timeout (`wait_timeout`) */
-            404: {
+            404: components["responses"]["WaitTimedOut"];
+            421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["QueryTooExpensive"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    waitForMessages: {
+        parameters: {
+            query: {
+                /**
+                 * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
+                 *     word) between two terms makes a disjunction and binds tighter than AND:
+                 *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
+                 *     group: `(a OR b) -c`. A leading `-` or `!` negates the term or group after it.
+                 *
+                 *     Free text — a word or a double-quoted phrase — is a case-insensitive substring of the subject, the From,
+                 *     To and Cc headers, the envelope sender, every envelope recipient, the text body or the text of the HTML
+                 *     body. A phrase matches its words in that order; runs of white space compare as one space. Case folding
+                 *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
+                 *
+                 *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
+                 *     `from:X` From header or envelope sender contains X; `to:X` To, Cc or Bcc header or any envelope recipient
+                 *     (Bcc included) contains X; `to-header:X` the To header alone contains X; `cc:X` the Cc header; `bcc:X`
+                 *     the Bcc header or an envelope recipient that no To or Cc header names; `reply-to:X` the Reply-To header;
+                 *     `addressed:X` any of From (or the envelope sender), To, Cc, Bcc and Reply-To as those operators read them;
+                 *     `message-id:X` the Message-ID header (angle brackets included); `subject:X`; `is:read`, `is:unread`,
+                 *     `is:tagged` (at least one tag); `tag:NAME` (exact, case-insensitive); `has:attachment` (or
+                 *     `has:attachments`); `has:inline` (or `has:inlines`: a part shown inside the message, marked inline or
+                 *     embedded by its HTML through cid:; such parts count as attachments too); `has:code` (or `has:codes`: a
+                 *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
+                 *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
+                 *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
+                 *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
+                 *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
+                 *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
+                 *     position (1-based characters).
+                 *
+                 *     The header operators other than `from:`, `to:` and `subject:`, and `has:inline`, read fields that messages
+                 *     captured before they existed do not hold until `scripts/reindex` has read those messages again.
+                 *
+                 *     Each text term (free text, the header operators, and the `from`, `to` and `subject` list
+                 *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
+                 *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
+                 *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
+                 *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
+                 *     answer 429 `too_many_queries`. On the cluster profile each node holds both divided by SANDBOX_CLUSTER_NODES.
+                 */
+                q?: components["parameters"]["SearchQuery"];
+                /** @description The From header or the envelope sender contains this text (as `from:`). */
+                from?: components["parameters"]["FromFilter"];
+                /** @description The To or Cc header or any envelope recipient contains this text (as `to:`). */
+                to?: components["parameters"]["ToFilter"];
+                /** @description The subject contains this text (as `subject:`). */
+                subject?: components["parameters"]["SubjectFilter"];
+                /** @description Only messages received at or after this time (as `after:`). */
+                since?: components["parameters"]["SinceFilter"];
+                /** @description How many matching messages to wait for, 1 to 50 */
+                count: number;
+                /** @description Seconds to wait, greater than 0 and at most 30; fractions are allowed */
+                timeout?: components["parameters"]["WaitTimeout"];
+            };
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest `count` matching messages, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["MessageDetail"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WaitTimedOut"];
+            421: components["responses"]["MisdirectedRequest"];
+            422: components["responses"]["QueryTooExpensive"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    waitForNoMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
+                 *     word) between two terms makes a disjunction and binds tighter than AND:
+                 *     `from:alice OR from:bob subject:invoice` = (from:alice OR from:bob) AND subject:invoice. Parentheses
+                 *     group: `(a OR b) -c`. A leading `-` or `!` negates the term or group after it.
+                 *
+                 *     Free text — a word or a double-quoted phrase — is a case-insensitive substring of the subject, the From,
+                 *     To and Cc headers, the envelope sender, every envelope recipient, the text body or the text of the HTML
+                 *     body. A phrase matches its words in that order; runs of white space compare as one space. Case folding
+                 *     covers all of Unicode (`ÉCOLE` finds `école`); there is no other normalisation.
+                 *
+                 *     Operators (names and the values of `is:`/`has:` are case-insensitive; values may be double-quoted):
+                 *     `from:X` From header or envelope sender contains X; `to:X` To, Cc or Bcc header or any envelope recipient
+                 *     (Bcc included) contains X; `to-header:X` the To header alone contains X; `cc:X` the Cc header; `bcc:X`
+                 *     the Bcc header or an envelope recipient that no To or Cc header names; `reply-to:X` the Reply-To header;
+                 *     `addressed:X` any of From (or the envelope sender), To, Cc, Bcc and Reply-To as those operators read them;
+                 *     `message-id:X` the Message-ID header (angle brackets included); `subject:X`; `is:read`, `is:unread`,
+                 *     `is:tagged` (at least one tag); `tag:NAME` (exact, case-insensitive); `has:attachment` (or
+                 *     `has:attachments`); `has:inline` (or `has:inlines`: a part shown inside the message, marked inline or
+                 *     embedded by its HTML through cid:; such parts count as attachments too); `has:code` (or `has:codes`: a
+                 *     one-time code was found at capture, see MessageDetail.codes); `larger:N` and
+                 *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
+                 *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
+                 *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
+                 *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
+                 *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
+                 *     position (1-based characters).
+                 *
+                 *     The header operators other than `from:`, `to:` and `subject:`, and `has:inline`, read fields that messages
+                 *     captured before they existed do not hold until `scripts/reindex` has read those messages again.
+                 *
+                 *     Each text term (free text, the header operators, and the `from`, `to` and `subject` list
+                 *     parameters) is a lookup of its own, so a query may hold at most 16 of them, with at most 512 characters
+                 *     over all their needles, and at most 4 of one or two characters (which no index serves). Past any of these
+                 *     the answer is 400 `invalid_query` saying which. Tag rules' queries and batch queries keep the same limits.
+                 *
+                 *     Every search runs off the event loop with a time budget, SANDBOX_QUERY_TIMEOUT_MS (default 2000 ms of
+                 *     running time; on the cluster profile Elasticsearch's own `timeout`). A search that overruns it is stopped
+                 *     and answers 422 `query_too_expensive`: narrow it (fewer or longer terms, `after:`/`since`, one inbox).
+                 *     A workspace runs SANDBOX_QUERY_THREADS minus one (default one) search at a time on each node, on either
+                 *     profile, and may have SANDBOX_QUERY_QUEUE_PER_WORKSPACE (default 100) searches waiting for its turn; more
+                 *     answer 429 `too_many_queries`. On the cluster profile each node holds both divided by SANDBOX_CLUSTER_NODES.
+                 */
+                q?: components["parameters"]["SearchQuery"];
+                /** @description The From header or the envelope sender contains this text (as `from:`). */
+                from?: components["parameters"]["FromFilter"];
+                /** @description The To or Cc header or any envelope recipient contains this text (as `to:`). */
+                to?: components["parameters"]["ToFilter"];
+                /** @description The subject contains this text (as `subject:`). */
+                subject?: components["parameters"]["SubjectFilter"];
+                /** @description Only messages received at or after this time (as `after:`). */
+                since?: components["parameters"]["SinceFilter"];
+                /** @description Seconds to wait, greater than 0 and at most 30; fractions are allowed */
+                timeout?: components["parameters"]["WaitTimeout"];
+            };
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No matching message within the timeout */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description The server's clock when the wait ended
+                             */
+                            watched_until: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description A matching message exists or arrived (`unexpected_message`); `error.found` is it */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3605,6 +3944,38 @@ export interface operations {
             };
             421: components["responses"]["MisdirectedRequest"];
             422: components["responses"]["QueryTooExpensive"];
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    markInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Inbox id */
+                id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mark */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["InboxMark"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            421: components["responses"]["MisdirectedRequest"];
             429: components["responses"]["RateLimited"];
             "5XX": components["responses"]["ServerError"];
         };
@@ -6075,7 +6446,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsV1ApiKeysPostRequestBodyContentApplicationJsonAccessValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/api-keys"]["post"]["requestBody"]["content"]["application/json"]["access"]> = ["read", "read_write"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unproved", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed", "mcp_batch_too_large", "too_many_mcp_calls"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_json", "invalid_request", "invalid_cursor", "invalid_query", "not_an_image", "unauthorized", "limit_reached", "quota_reached", "read_only_key", "signature_invalid", "signature_expired", "not_found", "wait_timeout", "unexpected_message", "already_exists", "webhook_target_forbidden", "delivery_pending", "payload_too_large", "message_too_large", "unsupported_media_type", "rate_limited", "internal_error", "storage_unavailable", "shutting_down", "server_busy", "analysis_limit", "not_configured", "spam_engine_unavailable", "invalid_link", "invalid_credentials", "session_required", "role_required", "csrf_failed", "no_workspace", "account_unproved", "last_owner", "host_not_allowed", "metrics_token_required", "query_too_expensive", "too_many_queries", "too_many_waits", "too_many_streams", "request_timeout", "too_many_connections", "too_many_transactions", "method_not_allowed", "mcp_batch_too_large", "too_many_mcp_calls"];
 export const readinessStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["status"]> = ["ready", "not_ready"];
 export const readinessWarningsCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Readiness"]["warnings"]["code"]> = ["plan_not_configured"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "admin", "member"];
@@ -6113,6 +6484,12 @@ export interface defaultedParameters {
         query: "limit";
     };
     waitForMessage: {
+        query: "timeout";
+    };
+    waitForMessages: {
+        query: "timeout";
+    };
+    waitForNoMessage: {
         query: "timeout";
     };
     viewLatestHtml: {

@@ -92,7 +92,7 @@ function sendError(ctx: Context, error: AppError): void {
   ctx.status = error.httpStatus;
   ctx.set('X-Content-Type-Options', 'nosniff');
   for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
-  ctx.body = { success: false, error: { code: error.code, message: error.expose ? error.message : 'internal error' } };
+  ctx.body = { success: false, error: error.expose ? { code: error.code, message: error.message, ...error.details } : { code: error.code, message: 'internal error' } };
 }
 
 /** Koa and its helpers throw http-errors for malformed requests (bad URL encoding and the like). */

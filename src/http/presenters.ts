@@ -7,6 +7,7 @@ import type { MessageDetailView } from '../services/mail/message-content.js';
 import type { FileUrlSigner } from '../services/files/signed-urls.js';
 import type { TagView } from '../services/mail/tags.js';
 import type { UsageFigures } from '../services/accounts/workspaces.js';
+import type { WaitExplanation } from '../services/realtime/message-waiter.js';
 import type { components, operations } from '../contract/api-types.js';
 import type { ReadinessReport } from '../services/operations/readiness.js';
 
@@ -68,6 +69,22 @@ export function messageSummaryJson(message: MessageRecord): Schemas['MessageSumm
     ...(message.parseError === null ? {} : { parse_error: message.parseError }),
   };
 }
+
+/** A timed-out wait's `error.explain`. */
+export const waitExplanationJson = (explanation: WaitExplanation): Schemas['WaitExplanation'] => ({
+  terms: explanation.terms,
+  matched: explanation.matched,
+  wanted: explanation.wanted,
+  server_time: explanation.serverTime.toISOString(),
+  recent: explanation.recent.map(({ record, failedTerms }) => ({
+    id: record.id,
+    subject: record.subject,
+    from: record.from,
+    recipients: record.recipients,
+    received_at: record.receivedAt.toISOString(),
+    failed_terms: failedTerms,
+  })),
+});
 
 /**
  * The message of a message.received delivery: the summary fields the spec lists, picked one by one, so nothing

@@ -114,7 +114,7 @@ function textNode(fields: TextField[], value: string, position: number, term: st
 }
 
 /** The operators that search one header's text (or, addressed:, every address header's). */
-const HEADER_OPERATORS: Record<string, TextField[]> = {
+export const HEADER_OPERATORS: Record<string, TextField[]> = {
   from: ['sender'],
   to: ['recipients'],
   'to-header': ['to'],

@@ -1,14 +1,15 @@
-// Real-time endpoints: wait for one message, and the inbox event stream.
+// Real-time endpoints: the waits (for one message, for N, for none), the inbox's mark, and its event stream.
 import type { MessageRecord } from '../../domain/types.js';
 import type { MessageContentService } from '../../services/mail/message-content.js';
 import type { FileUrlSigner } from '../../services/files/signed-urls.js';
 import { listFilter } from '../../query/parse-query.js';
-import type { MessageWaiter } from '../../services/realtime/message-waiter.js';
+import { AppError } from '../../errors.js';
+import { UnexpectedMessage, WaitTimedOut, type MessageWaiter } from '../../services/realtime/message-waiter.js';
 import type { InboxEventStreams, StreamItem } from '../../services/realtime/inbox-event-streams.js';
 import type { components } from '../../contract/api-types.js';
 import { handlers } from '../handler.js';
 import type { SseEvent } from '../event-stream.js';
-import { messageDetailJson, messageSummaryJson, streamReadyJson, streamResetJson } from '../presenters.js';
+import { messageDetailJson, messageSummaryJson, streamReadyJson, streamResetJson, waitExplanationJson } from '../presenters.js';
 import type { OpenCount } from '../../observability/metrics.js';
 
 type Schemas = components['schemas'];
@@ -56,16 +57,45 @@ export interface RealtimeCounts {
 }
 
 export function realtimeHandlers(waiter: MessageWaiter, streams: InboxEventStreams, content: MessageContentService, signer: FileUrlSigner, counts: RealtimeCounts) {
+  /** One open wait for the metrics, and its timeout answered with what came instead. */
+  const waiting = async <T>(work: () => Promise<T>): Promise<T> => {
+    counts.waitsOpen.inc();
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof WaitTimedOut) throw new AppError('wait_timeout', error.message, { details: { explain: waitExplanationJson(error.explanation) } });
+      throw error;
+    } finally {
+      counts.waitsOpen.dec();
+    }
+  };
+  const detailJson = async (workspaceId: string, record: MessageRecord, baseUrl: string, signal: AbortSignal) =>
+    messageDetailJson(await content.detailInTurn(workspaceId, record.id, signal), signer, baseUrl);
+
   return handlers({
     waitForMessage: async ({ principal, params, query, baseUrl, signal }) => {
-      counts.waitsOpen.inc();
-      let record: MessageRecord;
+      const record = await waiting(() => waiter.wait(principal.workspace.id, params.id, listFilter(query), query.timeout * 1000, signal));
+      return { data: await detailJson(principal.workspace.id, record, baseUrl, signal) };
+    },
+    waitForMessages: async ({ principal, params, query, baseUrl, signal }) => {
+      const records = await waiting(() => waiter.waitMany(principal.workspace.id, params.id, listFilter(query), query.count, query.timeout * 1000, signal));
+      // One detail at a time: each takes its turn in the workspace's share of content reads.
+      const data = [];
+      for (const record of records) data.push(await detailJson(principal.workspace.id, record, baseUrl, signal));
+      return { data };
+    },
+    waitForNoMessage: async ({ principal, params, query, baseUrl, signal }) => {
       try {
-        record = await waiter.wait(principal.workspace.id, params.id, listFilter(query), query.timeout * 1000, signal);
-      } finally {
-        counts.waitsOpen.dec();
+        const until = await waiting(() => waiter.waitNone(principal.workspace.id, params.id, listFilter(query), query.timeout * 1000, signal));
+        return { data: { watched_until: until.toISOString() } };
+      } catch (error) {
+        if (!(error instanceof UnexpectedMessage)) throw error;
+        throw new AppError('unexpected_message', error.message, { details: { found: await detailJson(principal.workspace.id, error.found, baseUrl, signal) } });
       }
-      return { data: messageDetailJson(await content.detailInTurn(principal.workspace.id, record.id, signal), signer, baseUrl) };
+    },
+    markInbox: async ({ principal, params }) => {
+      const mark = await streams.mark(principal.workspace.id, params.id);
+      return { data: { since: mark.since.toISOString(), last_event_id: mark.lastEventId } };
     },
     streamInboxEvents: async ({ principal, params, headers }) => {
       const stream = await streams.open(principal.workspace.id, params.id, headers['Last-Event-ID']);

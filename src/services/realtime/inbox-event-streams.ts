@@ -106,6 +106,17 @@ export class InboxEventStreams {
   }
 
   /**
+   * Where the inbox stands now, by the server's clock and by its stream: mail stored after this is received at or
+   * after `since` and comes after `lastEventId`. The clock is read first, so nothing stored after the mark is left out of
+   * either (a message stored in between is in both).
+   */
+  async mark(workspaceId: string, inboxId: string): Promise<{ since: Date; lastEventId: string }> {
+    await this.inboxes.require(workspaceId, inboxId);
+    const since = new Date();
+    return { since, lastEventId: encodeStreamCursor(inboxId, await this.index.latestArrival(workspaceId, inboxId)) };
+  }
+
+  /**
    * Subscribes, then reads where the log ends, then replays from the cursor up to there: every arrival after the
    * cursor is either replayed or delivered live (anything the subscription delivers is past the log's end read
    * before the replay finished), and live ones at or before the replayed position are dropped as repeats.
