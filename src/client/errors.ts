@@ -1,6 +1,7 @@
 // The errors the client throws: MailSandboxError for every refusal the API answers (its envelope's stable code, the
 // HTTP status, Retry-After), and the abort helpers that make every wait and retry pause end at once when asked.
 import type { components } from '../contract/api-types.js';
+import { explanationTable, type WaitExplanation } from './explain.js';
 
 /**
  * A stable error code: one of the API's (`ErrorCode` in openapi.yaml), or `unexpected_response` when an answer is not
@@ -31,26 +32,44 @@ export class MailSandboxError extends Error {
   readonly retryAfterSeconds: number | null;
   /** The answer's `X-Request-Id`, which the server's log lines about the request carry; null when absent. */
   readonly requestId: string | null;
+  /**
+   * For `wait_timeout`: what the wait looked for and the inbox's recent mail with the terms each failed (the message
+   * ends with it as a table); null otherwise.
+   */
+  readonly explain: WaitExplanation | null;
+  /** The server's (or the client's) message alone, without the explanation's table. */
+  readonly reason: string;
+  /** For `unexpected_message` (a wait for none): the message that came; null otherwise. */
+  readonly found: components['schemas']['MessageDetail'] | null;
 
-  constructor(init: { code: MailSandboxErrorCode; status: number; message: string; retryAfterSeconds?: number | null; requestId?: string | null }) {
-    super(init.message);
+  constructor(init: {
+    code: MailSandboxErrorCode; status: number; message: string; retryAfterSeconds?: number | null; requestId?: string | null;
+    explain?: WaitExplanation | null; found?: components['schemas']['MessageDetail'] | null;
+  }) {
+    super(init.explain ? `${init.message}\n${explanationTable(init.explain)}` : init.message);
     this.code = init.code;
     this.status = init.status;
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
     this.requestId = init.requestId ?? null;
+    this.reason = init.message;
+    this.explain = init.explain ?? null;
+    this.found = init.found ?? null;
   }
 
   /** The error an answer that is not 2xx stands for, from its envelope (`body`, already parsed when it was JSON). */
   static fromResponse(response: Response, body: unknown): MailSandboxError {
-    const envelope = (typeof body === 'object' && body !== null ? body : {}) as { error?: { code?: unknown; message?: unknown } };
+    const envelope = (typeof body === 'object' && body !== null ? body : {}) as { error?: { code?: unknown; message?: unknown; explain?: unknown; found?: unknown } };
     const code = typeof envelope.error?.code === 'string' ? envelope.error.code : 'unexpected_response';
     const message = typeof envelope.error?.message === 'string' ? envelope.error.message : `the server answered ${response.status} ${response.statusText}`.trim();
+    const objectOr = <T>(value: unknown) => (typeof value === 'object' && value !== null ? value as T : null);
     return new MailSandboxError({
       code,
       status: response.status,
       message,
       retryAfterSeconds: retryAfterSecondsOf(response),
       requestId: response.headers.get('X-Request-Id'),
+      explain: objectOr<WaitExplanation>(envelope.error?.explain),
+      found: objectOr<components['schemas']['MessageDetail']>(envelope.error?.found),
     });
   }
 }

@@ -5,7 +5,9 @@ import { Inboxes, type CallOptions } from './inboxes.js';
 import { inboxEvents, type EventsOptions, type InboxEvent } from './inbox-events.js';
 import { Messages, type MessageDetail } from './messages.js';
 import type { FetchFunction } from './retry.js';
-import { linkOf, waitForPick, withCode, type WaitContext, type WaitForLinkOptions, type WaitOptions } from './waits.js';
+import {
+  linkOf, markOf, waitForCount, waitForNone, waitForPick, withCode, type WaitContext, type WaitForLinkOptions, type WaitForMessagesOptions, type WaitOptions,
+} from './waits.js';
 
 export interface MailSandboxOptions {
   /** Where the service answers, with its base path if it has one, e.g. `http://127.0.0.1:8025`. */
@@ -29,6 +31,8 @@ export interface MailSandboxOptions {
 
 /** The key's workspace, and what the key may do there (`access`: `read` or `read_write`). */
 export type Workspace = Schemas['Workspace'];
+/** A point in an inbox's mail by the server's clock: `since` for waits and lists, `last_event_id` for {@link MailSandbox.events}. */
+export type InboxMark = Schemas['InboxMark'];
 
 const DEFAULT_MAX_RETRIES = 3;
 const DEFAULT_SERVER_WAIT_SECONDS = 20;
@@ -77,8 +81,25 @@ export class MailSandbox {
   }
 
   /**
-   * The newest message in the inbox that matches the filters and arrived since `since` (default: when the call
-   * started), or else the first such message to arrive within `timeoutMs`. Rejects with `wait_timeout` when none does.
+   * Where the inbox stands now, by the server's clock: take it before triggering the mail a test waits for and pass
+   * its `since` to the waits (or `last_event_id` to {@link MailSandbox.events}), whatever this machine's clock says.
+   *
+   * @example
+   * ```ts
+   * const { since } = await sandbox.mark(inbox);
+   * await page.getByRole('button', { name: 'Send me a code' }).click();
+   * const code = await sandbox.waitForCode(inbox, { since });
+   * ```
+   */
+  mark(inbox: InboxRef, options: CallOptions = {}): Promise<InboxMark> {
+    return markOf(this.waits, inbox, options.signal);
+  }
+
+  /**
+   * The newest message in the inbox that matches the filters and arrived since `since` (default: the server's mark
+   * when the call started), or else the first such message to arrive within `timeoutMs`. Rejects with `wait_timeout`
+   * when none does; its `explain` (and its message, as a table) lists the inbox's recent mail and the terms each
+   * failed.
    *
    * @example
    * ```ts
@@ -87,6 +108,33 @@ export class MailSandbox {
    */
   waitFor(inbox: InboxRef, options: WaitOptions = {}): Promise<MessageDetail> {
     return waitForPick(this.waits, inbox, options, (message) => message, describe('message', options.q));
+  }
+
+  /**
+   * Waits as {@link MailSandbox.waitFor} does for `count` matching messages, and resolves to the newest `count` of
+   * them in the order they arrived. Rejects with `wait_timeout` when fewer come (its `explain` says how many did).
+   *
+   * @example
+   * ```ts
+   * const [first, second] = await sandbox.waitForMessages(inbox, { q: 'subject:reminder', count: 2, since });
+   * ```
+   */
+  waitForMessages(inbox: InboxRef, options: WaitForMessagesOptions): Promise<MessageDetail[]> {
+    return waitForCount(this.waits, inbox, options, describe('messages', options.q));
+  }
+
+  /**
+   * Resolves when no message that matches the filters exists since `since` (default: the server's mark when the call
+   * started) or arrives within `timeoutMs`; rejects with `unexpected_message` as soon as one does, its `found` the
+   * message. For "this action sends no mail".
+   *
+   * @example
+   * ```ts
+   * await sandbox.expectNoMessage(inbox, { q: 'subject:"password changed"', timeoutMs: 5_000 });
+   * ```
+   */
+  expectNoMessage(inbox: InboxRef, options: WaitOptions = {}): Promise<void> {
+    return waitForNone(this.waits, inbox, options);
   }
 
   /**

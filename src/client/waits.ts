@@ -3,13 +3,14 @@
 // nothing that arrives between two requests is missed, since the next one finds it.
 import { dataOf, idOf, type ApiClient, type InboxRef } from './api.js';
 import { MailSandboxError, abortReason } from './errors.js';
+import type { WaitExplanation } from './explain.js';
 import { listQueryOf, type MessageDetail, type MessageFilters, type Messages } from './messages.js';
 
 export interface WaitOptions extends MessageFilters {
   /**
-   * Only messages received at or after this time (default: when the call started). To catch a mail your application
-   * may send before the wait begins, take the time before triggering it and pass it here. It is compared with the
-   * server's clock.
+   * Only messages received at or after this time, by the server's clock (default: the server's mark when the call
+   * started, so a client clock that runs ahead or behind misses nothing). To catch a mail your application may send
+   * before the wait begins, take `sandbox.mark(inbox)` before triggering it and pass its `since` here.
    */
   since?: Date | string;
   /** How long to wait in all, in ms (default 30,000); it may be longer than one server wait. */
@@ -42,24 +43,26 @@ export async function waitForPick<T>(context: WaitContext, inbox: InboxRef, opti
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
   const id = idOf(inbox);
-  let since = options.since ?? new Date();
+  let since = await sinceOf(context, inbox, options);
   const passedOver = new Set<string>();
+  let explain: WaitExplanation | null = null;
   for (;;) {
     if (signal?.aborted) throw abortReason(signal);
     const remainingMs = Math.floor(deadline - Date.now());
     if (remainingMs < 1) {
       const matchesSeen = passedOver.size === 0 ? '' : ` (${passedOver.size} matching message(s) had none)`;
-      throw new MailSandboxError({ code: 'wait_timeout', status: 404, message: `no ${lookingFor} arrived in inbox ${id} within ${timeoutMs} ms${matchesSeen}` });
+      throw new MailSandboxError({ code: 'wait_timeout', status: 404, message: `no ${lookingFor} arrived in inbox ${id} within ${timeoutMs} ms${matchesSeen}`, explain });
     }
     let message: MessageDetail;
     try {
       message = await dataOf(context.api.GET('/v1/inboxes/{id}/messages/wait', {
-        params: { path: { id }, query: { ...listQueryOf({ ...options, since }), timeout: Math.min(context.serverWaitSeconds, remainingMs / 1000) } },
+        params: { path: { id }, query: { ...listQueryOf({ ...options, since }), timeout: serverTimeout(context, remainingMs) } },
         signal,
       }));
     } catch (error) {
-      if (error instanceof MailSandboxError && error.code === 'wait_timeout') continue;
-      throw error;
+      if (!isWaitTimeout(error)) throw error;
+      explain = error.explain;
+      continue;
     }
     const found = pick(message);
     if (found !== undefined) return found;
@@ -74,6 +77,72 @@ export async function waitForPick<T>(context: WaitContext, inbox: InboxRef, opti
     since = new Date(Date.parse(message.received_at) + 1);
   }
 }
+
+export interface WaitForMessagesOptions extends WaitOptions {
+  /** How many matching messages, 1 to 50. */
+  count: number;
+}
+
+/** The newest `count` matches since `since`, oldest first, once that many exist or have arrived. */
+export async function waitForCount(context: WaitContext, inbox: InboxRef, options: WaitForMessagesOptions, lookingFor: string): Promise<MessageDetail[]> {
+  const { signal, count } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  const id = idOf(inbox);
+  const since = await sinceOf(context, inbox, options);
+  let explain: WaitExplanation | null = null;
+  for (;;) {
+    if (signal?.aborted) throw abortReason(signal);
+    const remainingMs = Math.floor(deadline - Date.now());
+    if (remainingMs < 1) {
+      const matched = explain === null ? '' : ` (${explain.matched} did)`;
+      throw new MailSandboxError({ code: 'wait_timeout', status: 404, message: `fewer than ${count} ${lookingFor} arrived in inbox ${id} within ${timeoutMs} ms${matched}`, explain });
+    }
+    try {
+      return await dataOf(context.api.GET('/v1/inboxes/{id}/messages/wait-many', {
+        params: { path: { id }, query: { ...listQueryOf({ ...options, since }), count, timeout: serverTimeout(context, remainingMs) } },
+        signal,
+      }));
+    } catch (error) {
+      if (!isWaitTimeout(error)) throw error;
+      explain = error.explain;
+    }
+  }
+}
+
+/**
+ * Resolves once `timeoutMs` has passed with no match since `since`; rejects with `unexpected_message` (its `found`
+ * the message) as soon as one exists or arrives.
+ */
+export async function waitForNone(context: WaitContext, inbox: InboxRef, options: WaitOptions): Promise<void> {
+  const { signal } = options;
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+  const id = idOf(inbox);
+  const since = await sinceOf(context, inbox, options);
+  for (;;) {
+    if (signal?.aborted) throw abortReason(signal);
+    const remainingMs = Math.floor(deadline - Date.now());
+    if (remainingMs < 1) return;
+    await dataOf(context.api.GET('/v1/inboxes/{id}/messages/wait-none', {
+      params: { path: { id }, query: { ...listQueryOf({ ...options, since }), timeout: serverTimeout(context, remainingMs) } },
+      signal,
+    }));
+  }
+}
+
+/** A point in the inbox's mail by the server's clock (GET …/mark): `since` for waits and lists, `last_event_id` for the stream. */
+export function markOf(context: WaitContext, inbox: InboxRef, signal?: AbortSignal) {
+  return dataOf(context.api.GET('/v1/inboxes/{id}/mark', { params: { path: { id: idOf(inbox) } }, signal }));
+}
+
+/** The caller's `since`, else the server's clock now: never the client's, which may differ. */
+async function sinceOf(context: WaitContext, inbox: InboxRef, options: WaitOptions): Promise<Date | string> {
+  return options.since ?? (await markOf(context, inbox, options.signal)).since;
+}
+
+const serverTimeout = (context: WaitContext, remainingMs: number) => Math.min(context.serverWaitSeconds, remainingMs / 1000);
+
+const isWaitTimeout = (error: unknown): error is MailSandboxError => error instanceof MailSandboxError && error.code === 'wait_timeout';
 
 /** `q` and `has:code`, with `q` in parentheses so an OR in it stays inside. */
 export const withCode = (q: string | undefined): string => (q === undefined || q.trim() === '' ? 'has:code' : `(${q}) has:code`);

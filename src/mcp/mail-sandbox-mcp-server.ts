@@ -68,10 +68,16 @@ export function createMailSandboxMcpServer(options: MailSandboxMcpOptions): McpS
       return { content: [{ type: 'text', text: JSON.stringify(await work()) }] };
     } catch (error) {
       if (!(error instanceof MailSandboxError)) throw error;
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: error.code, status: error.status, message: error.message } }) }] };
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorAnswer(error) }) }] };
     } finally {
       release?.();
     }
+  }
+
+  /** The look-back window's start by the server's clock (its mark), never this process's, which may differ. */
+  async function lookBack(inbox: string, lookbackSeconds: number, signal: AbortSignal): Promise<Date> {
+    const { since } = await sandbox.mark(inbox, { signal });
+    return new Date(Date.parse(since) - lookbackSeconds * 1000);
   }
 
   server.registerTool('list_inboxes', {
@@ -116,7 +122,7 @@ export function createMailSandboxMcpServer(options: MailSandboxMcpOptions): McpS
     inputSchema: { inbox: inboxId, q: query.optional(), ...waitWindow },
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, ({ inbox, q, timeout_seconds, lookback_seconds }, { signal }) => answer(async () => {
-    const message = await sandbox.waitFor(inbox, { q, since: sinceOf(lookback_seconds), timeoutMs: timeout_seconds * 1000, signal });
+    const message = await sandbox.waitFor(inbox, { q, since: await lookBack(inbox, lookback_seconds, signal), timeoutMs: timeout_seconds * 1000, signal });
     return withUntrustedNote(detailOf(message));
   }));
 
@@ -128,7 +134,7 @@ export function createMailSandboxMcpServer(options: MailSandboxMcpOptions): McpS
     inputSchema: { inbox: inboxId, q: query.optional(), ...waitWindow },
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, ({ inbox, q, timeout_seconds, lookback_seconds }, { signal }) => answer(async () => {
-    const message = await sandbox.waitFor(inbox, { q: q === undefined ? 'has:code' : `(${q}) has:code`, since: sinceOf(lookback_seconds), timeoutMs: timeout_seconds * 1000, signal });
+    const message = await sandbox.waitFor(inbox, { q: q === undefined ? 'has:code' : `(${q}) has:code`, since: await lookBack(inbox, lookback_seconds, signal), timeoutMs: timeout_seconds * 1000, signal });
     const [best, ...others] = message.codes;
     return withUntrustedNote({
       untrusted: { code: best?.value ?? null, context: best?.context ?? null, other_candidates: others.map((code) => code.value) },
@@ -169,4 +175,13 @@ export function createMailSandboxMcpServer(options: MailSandboxMcpOptions): McpS
   return server;
 }
 
-const sinceOf = (lookbackSeconds: number) => new Date(Date.now() - lookbackSeconds * 1000);
+/**
+ * A tool's error: the API's code, status and message; for a wait that timed out, what it looked for and, under
+ * "untrusted" (senders wrote the subjects and addresses), the recent mail with the terms each failed.
+ */
+function errorAnswer(error: MailSandboxError) {
+  const answer = { code: error.code, status: error.status, message: error.reason };
+  if (!error.explain) return answer;
+  const { recent, ...lookedFor } = error.explain;
+  return { ...answer, explain: withUntrustedNote({ ...lookedFor, untrusted: { recent } }) };
+}
