@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { ApiClient } from '../support/api-client.js';
 import type { InboxWithCredentialsJson, MessageDetailJson } from '../support/api-json.js';
-import { expectOk } from '../support/envelope.js';
+import { expectError, expectOk } from '../support/envelope.js';
 import { createInbox, uniqueName } from '../support/inboxes.js';
 import { describeCluster } from '../support/profile.js';
 import { startServer, tempDataDir, type StartedServer } from '../support/server.js';
@@ -54,6 +54,21 @@ describeCluster('realtime across two nodes', function () {
     const found = expectOk<MessageDetailJson>(await waiting);
     assert.equal(found.id, id);
     assert.equal(found.subject, subject);
+  });
+
+  it('answers wait-many on node B with the messages both nodes captured, and wait-none on B with node A\'s match', async () => {
+    const subject = uniqueName('cross-node-many');
+    const since = expectOk<{ since: string }>(await apiB.get(`/v1/inboxes/${inbox.id}/mark`)).since;
+    const many = apiB.get(`/v1/inboxes/${inbox.id}/messages/wait-many?${new URLSearchParams({ subject, since, count: '3', timeout: '20' })}`);
+    const none = apiB.get(`/v1/inboxes/${inbox.id}/messages/wait-none?${new URLSearchParams({ subject: `${subject} from A`, since, timeout: '20' })}`);
+    const ids: string[] = [];
+    for (const [i, node] of [nodeA, nodeB, nodeA].entries()) {
+      ids.push(storedId(String((await sendRaw(onNode(node), `Subject: ${subject} from ${node === nodeA ? 'A' : 'B'} ${i}\r\n\r\nx\r\n`, { from: 'a@two.test', to: ['b@two.test'] })).response)));
+    }
+    assert.deepEqual(expectOk<MessageDetailJson[]>(await many).map((message) => message.id), ids);
+    const refused = await none;
+    expectError(refused, 409, 'unexpected_message');
+    assert.equal((refused.json as { error: { found: MessageDetailJson } }).error.found.id, ids[0], 'node A\'s first match ended node B\'s wait for none');
   });
 
   it('resumes a stream dropped on node A on node B with exactly the 50 messages captured meanwhile on both', async () => {
