@@ -8,8 +8,8 @@ import { listQueryOf, type MessageDetail, type MessageFilters, type Messages } f
 
 export interface WaitOptions extends MessageFilters {
   /**
-   * Only messages received at or after this time, by the server's clock (default: the server's mark when the call
-   * started, so a client clock that runs ahead or behind misses nothing). To catch a mail your application may send
+   * Only messages received at or after this time, by the server's clock (default: when the call started, by the
+   * server's clock, from its mark: a client clock that runs ahead or behind misses nothing). To catch a mail your application may send
    * before the wait begins, take `sandbox.mark(inbox)` before triggering it and pass its `since` here.
    */
   since?: Date | string;
@@ -135,9 +135,17 @@ export function markOf(context: WaitContext, inbox: InboxRef, signal?: AbortSign
   return dataOf(context.api.GET('/v1/inboxes/{id}/mark', { params: { path: { id: idOf(inbox) } }, signal }));
 }
 
-/** The caller's `since`, else the server's clock now: never the client's, which may differ. */
+/**
+ * The caller's `since`, else the moment the call started by the server's clock: its mark, less the time the mark took
+ * to come (measured on this machine's monotonic clock, which no offset between the two clocks touches), so a mail
+ * stored while the mark was on its way is not left out.
+ */
 async function sinceOf(context: WaitContext, inbox: InboxRef, options: WaitOptions): Promise<Date | string> {
-  return options.since ?? (await markOf(context, inbox, options.signal)).since;
+  if (options.since !== undefined) return options.since;
+  if (options.signal?.aborted) throw abortReason(options.signal);
+  const started = performance.now();
+  const mark = await markOf(context, inbox, options.signal);
+  return new Date(Date.parse(mark.since) - Math.ceil(performance.now() - started));
 }
 
 const serverTimeout = (context: WaitContext, remainingMs: number) => Math.min(context.serverWaitSeconds, remainingMs / 1000);

@@ -186,6 +186,83 @@ describe(`the typed client, mail-sandbox/client (${testProfile()} profile)`, fun
     for (const exchange of waits) assert.ok(Number(exchange.url.searchParams.get('timeout')) <= 1, exchange.url.search);
   });
 
+  it('waitForMessages resolves to N matches in arrival order; expectNoMessage resolves on none and rejects with the one that came', async () => {
+    const inbox = await newInbox();
+    const waiting = sandbox.waitForMessages(inbox, { q: 'subject:reminder', count: 2, timeoutMs: 20_000 });
+    const first = await send(inbox, 'First reminder');
+    await send(inbox, 'Something else');
+    const second = await send(inbox, 'Second reminder');
+    assert.deepEqual((await waiting).map((message) => message.id), [first, second]);
+
+    await sandbox.expectNoMessage(inbox, { q: 'subject:"password changed"', timeoutMs: 500 });
+    const refusing = sandbox.expectNoMessage(inbox, { q: 'subject:"password changed"', timeoutMs: 20_000 });
+    const unwanted = await send(inbox, 'Your password changed');
+    await assert.rejects(refusing, (error: unknown) => {
+      assert.ok(error instanceof MailSandboxError, String(error));
+      assert.equal(error.code, 'unexpected_message');
+      assert.equal(error.status, 409);
+      assert.equal(error.found?.id, unwanted);
+      assert.equal(error.found?.subject, 'Your password changed');
+      return true;
+    });
+  });
+
+  it('a wait that times out throws wait_timeout whose explain and message show the mail that came instead', async () => {
+    const inbox = await newInbox();
+    const id = await send(inbox, 'Reset your password');
+    const error = await sandbox.waitFor(inbox, { q: 'subject:welcome from:app', since: new Date(0), timeoutMs: 600 }).then(() => assert.fail('no welcome mail was sent'), (thrown: unknown) => thrown);
+    assert.ok(error instanceof MailSandboxError && error.code === 'wait_timeout', String(error));
+    assert.deepEqual(error.explain?.terms, ['subject:welcome', 'from:app', 'after:1970-01-01T00:00:00.000Z']);
+    assert.deepEqual(error.explain?.recent.map((message) => [message.id, message.failed_terms]), [[id, ['subject:welcome']]]);
+    const lines = error.message.split('\n');
+    assert.match(lines[0]!, /^no message matching 'subject:welcome from:app' arrived in inbox inb_\w+ within 600 ms$/);
+    assert.equal(lines[1], `looked for: subject:welcome from:app after:1970-01-01T00:00:00.000Z (0 of 1 matched; server clock ${error.explain!.server_time})`);
+    assert.match(lines[3]!, /^ {2}received +from +recipients +subject +failed terms$/);
+    assert.match(lines[4]!, /^ {2}\S+Z +app@acme\.test +alice@customer\.test +Reset your password +subject:welcome$/);
+    assert.equal(error.reason, lines[0]);
+  });
+
+  it('waits by the server\'s clock: with this machine\'s clock five minutes ahead, waits started before the mail find it', async () => {
+    const inbox = await newInbox();
+    const RealDate = Date;
+    const AHEAD_MS = 5 * 60_000;
+    class AheadDate extends RealDate {
+      constructor(...args: unknown[]) {
+        if (args.length === 0) super(RealDate.now() + AHEAD_MS);
+        else super(...(args as [string]));
+      }
+
+      static override now() {
+        return RealDate.now() + AHEAD_MS;
+      }
+    }
+    globalThis.Date = AheadDate as DateConstructor;
+    try {
+      // This machine's "now" is ahead of every mail the server stores next: a wait from it misses the mail, and says why.
+      const clientNow = new Date();
+      const missedId = await send(inbox, 'Sent while the clocks disagree');
+      const missed = await sandbox.waitFor(inbox, { q: 'subject:disagree', since: clientNow, timeoutMs: 800 }).then(() => assert.fail('found despite the clock'), (thrown: unknown) => thrown);
+      assert.ok(missed instanceof MailSandboxError && missed.code === 'wait_timeout', String(missed));
+      assert.deepEqual(missed.explain?.recent.map((message) => [message.id, message.failed_terms]), [[missedId, [`after:${clientNow.toISOString()}`]]]);
+
+      // By default the waits take the server's mark: each finds the mail sent after it started.
+      const waiting = sandbox.waitFor(inbox, { q: 'subject:skewed', timeoutMs: 20_000 });
+      const counting = sandbox.waitForMessages(inbox, { q: 'subject:skewed', count: 1, timeoutMs: 20_000 });
+      const coding = sandbox.waitForCode(inbox, { timeoutMs: 20_000 });
+      const waitsOpen = async () => sampleValue(parseExposition((await api.withKey(null).get('/metrics')).bytes.toString()), 'mail_sandbox_message_waits_open');
+      await pollUntil(async () => (await waitsOpen()) === 3, 15_000, 'the three waits to be held by the server');
+      const id = await send(inbox, 'A skewed mail', 'Your code is 482913.');
+      assert.equal((await waiting).id, id);
+      assert.deepEqual((await counting).map((message) => message.id), [id]);
+      assert.equal(await coding, '482913');
+      const { since } = await sandbox.mark(inbox);
+      assert.ok(Math.abs(RealDate.parse(since) - RealDate.now()) < AHEAD_MS / 2, `the mark ${since} is the server's time, not this machine's`);
+      await sandbox.expectNoMessage(inbox, { q: 'subject:skewed', since, timeoutMs: 300 });
+    } finally {
+      globalThis.Date = RealDate;
+    }
+  });
+
   it('an aborted wait rejects with an AbortError and closes its request, freeing the server-side wait', async () => {
     const inbox = await newInbox();
     const waitsOpen = async () => sampleValue(parseExposition((await api.withKey(null).get('/metrics')).bytes.toString()), 'mail_sandbox_message_waits_open');
