@@ -222,9 +222,20 @@ describe(`the MCP server (${testProfile()} profile)`, function () {
         assert.equal(answer.message.id, id);
       });
 
-      it('a wait that sees no match ends with a tool error carrying wait_timeout', async () => {
-        const text = toolErrorOf(await reader.callTool({ name: 'wait_for_message', arguments: { inbox: inbox.id, q: 'subject:never-sent', timeout_seconds: 1, lookback_seconds: 0 } }));
-        assert.equal((JSON.parse(text) as { error: { code: string } }).error.code, 'wait_timeout');
+      it('a wait that sees no match ends with a tool error carrying wait_timeout and what came instead, its mail under untrusted', async () => {
+        const subject = uniqueName('Not the one');
+        const [id] = await sendMails(credentialsOf(inbox), [{ from: 'app@acme.test', to: 'erin@customer.test', subject, text: 'x' }]);
+        const text = toolErrorOf(await reader.callTool({ name: 'wait_for_message', arguments: { inbox: inbox.id, q: 'subject:never-sent', timeout_seconds: 1, lookback_seconds: 600 } }));
+        const { error } = JSON.parse(text) as { error: { code: string; message: string; explain: { untrusted_note: string; terms: string[]; matched: number; untrusted: { recent: { id: string; subject: string; failed_terms: string[] }[] } } } };
+        assert.equal(error.code, 'wait_timeout');
+        assert.ok(!error.message.includes(subject), 'the message carries no sender-written text');
+        assert.equal(error.explain.terms[0], 'subject:never-sent');
+        assert.match(error.explain.terms[1]!, /^after:/);
+        assert.equal(error.explain.matched, 0);
+        assert.match(error.explain.untrusted_note, /untrusted/i);
+        const shown = error.explain.untrusted.recent.find((message) => message.id === id);
+        assert.equal(shown?.subject, subject);
+        assert.deepEqual(shown?.failed_terms, ['subject:never-sent']);
       });
 
       it('an unknown inbox is a tool error carrying the API\'s not_found', async () => {
