@@ -1623,7 +1623,9 @@ export interface paths {
          *     is a tool error. Every field the email's sender wrote (addresses, subject, snippet, bodies, codes and their
          *     context, links and their text, attachment names and types, parse errors) comes inside an `untrusted` object,
          *     and the answer's `untrusted_note` says it is data, never instructions. A refusal of the API is a tool result
-         *     with `isError: true` whose text is `{"error": {"code", "status", "message"}}` with the API's code. The same
+         *     with `isError: true` whose text is `{"error": {"code", "status", "message"}}` with the API's code; a wait that
+         *     timed out adds `explain` (the WaitExplanation's terms, matched, wanted and server_time, and its `recent` mail
+         *     inside `untrusted`). The look-back window of a wait starts from the server's clock (`GET …/mark`). The same
          *     tools are served over stdio by `npm run --silent mcp`.
          */
         post: operations["mcpRequest"];
@@ -3751,7 +3753,7 @@ export interface operations {
     };
     waitForMessages: {
         parameters: {
-            query: {
+            query?: {
                 /**
                  * @description A search expression. Terms are separated by white space and combine with AND. `OR` (upper case, as a
                  *     word) between two terms makes a disjunction and binds tighter than AND:
@@ -3807,7 +3809,7 @@ export interface operations {
                 /** @description Only messages received at or after this time (as `after:`). */
                 since?: components["parameters"]["SinceFilter"];
                 /** @description How many matching messages to wait for, 1 to 50 */
-                count: number;
+                count?: number;
                 /** @description Seconds to wait, greater than 0 and at most 30; fractions are allowed */
                 timeout?: components["parameters"]["WaitTimeout"];
             };
@@ -3973,6 +3975,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["MisdirectedRequest"];
@@ -6487,7 +6490,7 @@ export interface defaultedParameters {
         query: "timeout";
     };
     waitForMessages: {
-        query: "timeout";
+        query: "count" | "timeout";
     };
     waitForNoMessage: {
         query: "timeout";

@@ -7,7 +7,7 @@ import type { MessageDetailView } from '../services/mail/message-content.js';
 import type { FileUrlSigner } from '../services/files/signed-urls.js';
 import type { TagView } from '../services/mail/tags.js';
 import type { UsageFigures } from '../services/accounts/workspaces.js';
-import type { WaitExplanation } from '../services/realtime/message-waiter.js';
+import type { TimeoutExplanation } from '../services/realtime/message-waiter.js';
 import type { components, operations } from '../contract/api-types.js';
 import type { ReadinessReport } from '../services/operations/readiness.js';
 
@@ -71,7 +71,7 @@ export function messageSummaryJson(message: MessageRecord): Schemas['MessageSumm
 }
 
 /** A timed-out wait's `error.explain`. */
-export const waitExplanationJson = (explanation: WaitExplanation): Schemas['WaitExplanation'] => ({
+export const waitExplanationJson = (explanation: TimeoutExplanation): Schemas['WaitExplanation'] => ({
   terms: explanation.terms,
   matched: explanation.matched,
   wanted: explanation.wanted,

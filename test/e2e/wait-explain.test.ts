@@ -109,9 +109,11 @@ describe(`waits that explain themselves, wait-many, wait-none and the mark (${te
       assert.deepEqual(explain.recent[0]!.failed_terms, [], 'the one match is listed as matching');
     });
 
-    it('refuses a count outside 1 to 50', async () => {
+    it('refuses a count outside 1 to 50, and waits for one without a count', async () => {
       for (const count of ['0', '51', 'two']) expectError(await api.get(path(inbox.id, 'wait-many', { count, timeout: '1' })), 400, 'invalid_request', `count=${count}`);
-      expectError(await api.get(path(inbox.id, 'wait-many', { timeout: '1' })), 400, 'invalid_request', 'no count');
+      // Without a count it waits for one, answering with an array all the same.
+      const [id] = await sendMails(credentialsOf(inbox), [{ from: 'a@b.test', to: 'c@d.test', subject: 'just one', text: 'x' }]);
+      assert.deepEqual(expectOk<MessageDetailJson[]>(await api.get(path(inbox.id, 'wait-many', { timeout: '1' }))).map((message) => message.id), [id]);
     });
   });
 

@@ -22,7 +22,7 @@ export interface WaitHooks {
 export const EXPLAINED_MESSAGES = 10;
 
 /** Why a wait ran out: the filter's terms, how many matched of how many wanted, and the recent mail against them. */
-export interface WaitExplanation {
+export interface TimeoutExplanation {
   terms: string[];
   matched: number;
   wanted: number;
@@ -32,7 +32,7 @@ export interface WaitExplanation {
 
 /** 404 wait_timeout, carrying its explanation. */
 export class WaitTimedOut extends AppError {
-  constructor(message: string, readonly explanation: WaitExplanation) {
+  constructor(message: string, readonly explanation: TimeoutExplanation) {
     super('wait_timeout', message);
   }
 }
@@ -177,7 +177,7 @@ export class MessageWaiter {
   }
 
   /** The inbox's most recent messages against the filter's terms: newest first, those since `since` ahead of older ones by that order. */
-  private async explain(workspaceId: string, inboxId: string, filter: QueryNode, matched: number, wanted: number): Promise<WaitExplanation> {
+  private async explain(workspaceId: string, inboxId: string, filter: QueryNode, matched: number, wanted: number): Promise<TimeoutExplanation> {
     const terms = queryTerms(filter);
     const { records } = await this.index.list(workspaceId, inboxId, { filter: matchAll(), limit: EXPLAINED_MESSAGES, after: null });
     return {
