@@ -1,8 +1,8 @@
 // A timed-out wait's explanation (the API's error.explain) as a table a test log shows: what the wait looked for
 // and, for each recent message, the terms it failed.
-import type { Schemas } from './api.js';
+import type { components } from '../contract/api-types.js';
 
-export type WaitExplanation = Schemas['WaitExplanation'];
+export type WaitExplanation = components['schemas']['WaitExplanation'];
 
 /** Widest a column is shown; longer values end in an ellipsis. */
 const COLUMN_WIDTH = { from: 32, recipients: 32, subject: 40 } as const;
