@@ -1,9 +1,10 @@
 // The Playwright fixtures: `mailSandbox`, a client configured from the options or the environment, and `mailbox`, an
 // inbox made for one test and deleted after it (kept when the test failed, if asked, and named in its report).
-import { test as base } from '@playwright/test';
+import { test as base, expect as baseExpect } from '@playwright/test';
 import type { TestInfo } from '@playwright/test';
 import { MailSandbox, MailSandboxError } from '../client/index.js';
 import { mailboxOf, type Mailbox } from './mailbox.js';
+import { mailboxMatchers } from './matchers.js';
 import { randomHex } from './random-hex.js';
 
 /** Set with `test.use({...})` or in the config's `use`; each falls back to an environment variable. */
@@ -63,7 +64,8 @@ export const test = base.extend<MailSandboxFixtureOptions & MailSandboxFixtures>
   },
 });
 
-export { expect } from '@playwright/test';
+/** Playwright's `expect`, with the mailbox's matchers: `expect(mailbox).toHaveReceived(...)` and the others of {@link mailboxMatchers}. */
+export const expect = baseExpect.extend(mailboxMatchers);
 
 const serviceUrl = (option: string | undefined) =>
   setting(option, 'MAIL_SANDBOX_URL', 'mailSandboxUrl', 'where the service answers, e.g. http://127.0.0.1:8025');
