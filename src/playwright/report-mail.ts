@@ -92,9 +92,9 @@ async function messageFiles(source: MailSource, summary: MessageSummary, name: s
     if (summary.has_html) offer('html', await htmlFile(source, summary.id, `${name}.html`));
     if (summary.has_text) {
       const detail = await source.sandbox.messages.get(summary.id);
-      const cut = detail.truncated?.includes('text') ? '; the API cut it, the .eml has the whole text' : '';
+      if (detail.truncated?.includes('text')) lines.push('note:    the .txt holds the start of the text the message detail has; the .eml has all of it');
       if (detail.text === undefined) leftOut.push('text (none in its detail)');
-      else offer(`text${cut}`, { name: `${name}.txt`, contentType: 'text/plain; charset=utf-8', body: Buffer.from(detail.text, 'utf8') });
+      else offer('text', { name: `${name}.txt`, contentType: 'text/plain; charset=utf-8', body: Buffer.from(detail.text, 'utf8') });
     }
     if (summary.size > FILE_LIMIT) {
       offer('eml', `${mebibytes(summary.size)}, more than ${mebibytes(FILE_LIMIT)}: GET ${source.baseUrl}/v1/messages/${summary.id}/raw`);
@@ -158,7 +158,7 @@ const FALLBACK_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-in
  * the mode it renders in stays), since the report opens an HTML attachment in the report's own origin, without the
  * header the server sent: the mail runs no script there and loads nothing the server would not have.
  */
-export function withPolicy(html: string, served: string | null): string {
+function withPolicy(html: string, served: string | null): string {
   const kept = (served ?? '').split(';').map((directive) => directive.trim())
     .filter((directive) => directive !== '' && !HEADER_ONLY.has(directive.split(/\s+/)[0]!.toLowerCase()));
   const policy = kept.some((directive) => /^default-src\s/i.test(directive)) ? kept.join('; ') : FALLBACK_POLICY;
