@@ -1,6 +1,9 @@
 // A test's disposable inbox as the fixture hands it over: its SMTP settings, addresses for the application under
 // test to send to, and the client's waits bound to it.
-import type { InboxWithCredentials, MailSandbox, MessageDetail, WaitForLinkOptions, WaitOptions } from '../client/index.js';
+import type {
+  InboxMark, InboxWithCredentials, MailSandbox, MessageDetail, WaitForLinkOptions, WaitForMessagesOptions, WaitOptions,
+} from '../client/index.js';
+import { MailboxWaits } from './mailbox-waits.js';
 import { randomHex } from './random-hex.js';
 
 /** Where the application under test sends its mail: the inbox's SMTP login. */
@@ -37,10 +40,22 @@ export interface Mailbox {
   waitForCode(options?: WaitOptions): Promise<string>;
   /** {@link MailSandbox.waitForLink} on this inbox: the URL of the first link that fits `match`. */
   waitForLink(options?: WaitForLinkOptions): Promise<string>;
+  /** {@link MailSandbox.waitForMessages} on this inbox: `count` matches, in the order they arrived. */
+  waitForMessages(options: WaitForMessagesOptions): Promise<MessageDetail[]>;
+  /**
+   * {@link MailSandbox.expectNoMessage} on this inbox: resolves when no match has come since `since` (the inbox's
+   * creation unless given) nor comes within `timeoutMs`; rejects with `unexpected_message` (its `found` the message).
+   */
+  expectNoMessage(options?: WaitOptions): Promise<void>;
+  /** {@link MailSandbox.mark} of this inbox: a `since` by the server's clock, for "mail from now on". */
+  mark(): Promise<InboxMark>;
 }
 
-/** A mailbox over a created inbox. */
-export function mailboxOf(sandbox: MailSandbox, inbox: InboxWithCredentials): Mailbox {
+/**
+ * A mailbox over a created inbox. Its waits report to `waits`, which the fixture asks at the test's end what to put
+ * in the report.
+ */
+export function mailboxOf(sandbox: MailSandbox, inbox: InboxWithCredentials, waits = new MailboxWaits()): Mailbox {
   const port = inbox.smtp.ports[0];
   if (port === undefined) throw new Error(`mail-sandbox answered inbox ${inbox.id} without an SMTP port`);
   // 10 hex digits: a DNS label of its own for each mailbox.
@@ -56,9 +71,12 @@ export function mailboxOf(sandbox: MailSandbox, inbox: InboxWithCredentials): Ma
       if (!/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}$/.test(local)) throw new TypeError(`address(): '${local}' is not a plain local part (1-64 letters, digits or !#$%&'*+/=?^_\`{|}~.-)`);
       return `${local}@${addressDomain}`;
     },
-    waitFor: (options) => sandbox.waitFor(inbox, sinceCreated(options)),
-    waitForCode: (options) => sandbox.waitForCode(inbox, sinceCreated(options)),
-    waitForLink: (options) => sandbox.waitForLink(inbox, sinceCreated(options)),
+    waitFor: (options = {}) => waits.track('waitFor', options, (given) => sandbox.waitFor(inbox, sinceCreated(given))),
+    waitForCode: (options = {}) => waits.track('waitForCode', options, (given) => sandbox.waitForCode(inbox, sinceCreated(given))),
+    waitForLink: (options = {}) => waits.track('waitForLink', options, (given) => sandbox.waitForLink(inbox, sinceCreated(given))),
+    waitForMessages: (options) => waits.track('waitForMessages', options, (given) => sandbox.waitForMessages(inbox, sinceCreated(given))),
+    expectNoMessage: (options = {}) => waits.track('expectNoMessage', options, (given) => sandbox.expectNoMessage(inbox, sinceCreated(given))),
+    mark: () => sandbox.mark(inbox),
   };
 }
 

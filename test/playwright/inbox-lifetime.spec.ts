@@ -2,45 +2,9 @@
 // nested/inbox-lifetime.nested.ts (tests that pass and that fail on purpose, MAIL_SANDBOX_KEEP_ON_FAILURE=1) reports
 // in JSON, and each test's inbox is then looked up on the server. A failed test cannot observe its own teardown,
 // so the run is nested.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { JSONReport, JSONReportTestResult } from '@playwright/test/reporter';
 import { MailSandboxError, type MailSandbox } from 'mail-sandbox/client';
 import { test, expect, KEPT_INBOX } from 'mail-sandbox/playwright';
-import { PROJECT_ROOT } from '../../src/project-root.js';
-
-const NESTED_CONFIG = path.join(path.dirname(fileURLToPath(import.meta.url)), 'nested', 'playwright.config.ts');
-
-/** Runs the nested suite with the environment this worker has (MAIL_SANDBOX_URL/KEY) and `env`; its JSON report. */
-async function runNested(env: Record<string, string>): Promise<JSONReport> {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', NESTED_CONFIG, '--reporter=json'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  // 1: some tests failed, as they should; anything else is the runner's own trouble.
-  expect(status, `the nested run exited with ${status}: ${stderr}`).toBe(1);
-  return JSON.parse(stdout) as JSONReport;
-}
-
-/** Each nested test's only result, by title. */
-function resultsByTitle(report: JSONReport): Map<string, JSONReportTestResult> {
-  const results = new Map<string, JSONReportTestResult>();
-  const visit = (suite: JSONReport['suites'][number]) => {
-    for (const spec of suite.specs) results.set(spec.title, spec.tests[0]!.results[0]!);
-    suite.suites?.forEach(visit);
-  };
-  report.suites.forEach(visit);
-  return results;
-}
-
-const annotation = (result: JSONReportTestResult, type: string) => result.annotations.find((note) => note.type === type)?.description;
+import { annotation, resultsByTitle, runNested } from './nested-run.js';
 
 async function inboxGone(sandbox: MailSandbox, id: string): Promise<boolean> {
   try {
@@ -54,7 +18,7 @@ async function inboxGone(sandbox: MailSandbox, id: string): Promise<boolean> {
 
 test('deletes a passing test\'s inbox, keeps a failed one\'s when asked and names it in the report', async ({ mailSandbox }) => {
   test.setTimeout(120_000);
-  const results = resultsByTitle(await runNested({ MAIL_SANDBOX_KEEP_ON_FAILURE: '1' }));
+  const results = resultsByTitle(await runNested('inbox-lifetime.nested.ts', { MAIL_SANDBOX_KEEP_ON_FAILURE: '1' }));
 
   const passed = results.get('passes')!;
   expect(passed.status).toBe('passed');

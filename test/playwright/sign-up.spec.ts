@@ -1,5 +1,7 @@
 // The fixture's real flow: a sign-up page mails a code to the test's own inbox over SMTP; the test reads it with
 // waitForCode and types it in. The page says "verified" only for that code, so the code read must be the one sent.
+// Then the mailbox's other waits: for a link, for N messages and for none.
+import { MailSandboxError } from 'mail-sandbox/client';
 import { test as fixtureTest, expect } from 'mail-sandbox/playwright';
 import { startSignUpApp } from './sign-up-app.js';
 
@@ -44,4 +46,19 @@ test('gives each user of a test an address of its own, and its waits find mail s
   });
   expect(await mailbox.waitForLink({ to: alice, match: '/reset?' })).toBe('https://acme.test/reset?token=abc123');
   expect((await mailbox.waitFor({ to: bob })).subject).toBe('Hello Bob');
+});
+
+test('waits for N messages in the order they came, and for none', async ({ mailbox, mailSandbox }) => {
+  const [alice, bob] = [mailbox.address('alice'), mailbox.address('bob')];
+  const first = await mailSandbox.messages.send(mailbox.id, { from: { email: 'app@acme.test' }, to: [{ email: alice }], subject: 'Reminder 1', text: 'One.' });
+  const second = await mailSandbox.messages.send(mailbox.id, { from: { email: 'app@acme.test' }, to: [{ email: alice }], subject: 'Reminder 2', text: 'Two.' });
+  expect((await mailbox.waitForMessages({ to: alice, count: 2 })).map((message) => message.id)).toEqual([first.id, second.id]);
+
+  await mailbox.expectNoMessage({ to: bob, timeoutMs: 500 });
+  const error = await mailbox.expectNoMessage({ to: alice, timeoutMs: 60_000 }).then(() => undefined, (thrown: unknown) => thrown);
+  expect(error).toBeInstanceOf(MailSandboxError);
+  expect((error as MailSandboxError).code).toBe('unexpected_message');
+  expect((error as MailSandboxError).found?.id).toBe(second.id);
+  // From the server's mark on, none of it counts.
+  await mailbox.expectNoMessage({ to: alice, since: (await mailbox.mark()).since, timeoutMs: 500 });
 });
