@@ -193,6 +193,20 @@ def test_a_failed_tests_mail_is_attached_to_the_pytest_html_report(pytester: pyt
         mail_sandbox.inboxes.delete(inbox_id.group(1))
 
 
+def test_the_report_holds_as_many_messages_as_asked_and_can_be_one_file(pytester: pytest.Pytester, ids_file: Path, sandbox_server: Server) -> None:
+    pytester.makepyfile(test_reported=REPORTED_TESTS)
+    report = pytester.path / "report.html"
+    result = pytester.runpytest(*_connection(sandbox_server), "--mail-sandbox-mail-in-report", "1", f"--html={report}", "--self-contained-html")
+    result.assert_outcomes(passed=1, failed=1)
+    extras = {html.unescape(extra["name"]): extra for row in _report_tests(report)["test_reported.py::test_waits_for_mail_that_never_comes"] for extra in row["extras"]}
+    assert sorted(extras) == ["mail-sandbox #1 Legacy.eml", "mail-sandbox #1 Legacy.txt", "mail-sandbox failed wait", "mail-sandbox inbox mail"]
+    listing = extras["mail-sandbox inbox mail"]["content"]
+    assert listing.startswith("data:text/plain;charset=utf-8;base64,")
+    text = base64.b64decode(listing.split(",", 1)[1]).decode("utf-8")
+    assert "received 2 message(s); the newest 1, newest first, are attached" in text
+    assert re.search(r"^1 older message\(s\) are not attached: GET http://127\.0\.0\.1:\d+/v1/inboxes/inb_\w+/messages$", text, re.MULTILINE)
+
+
 def test_without_pytest_html_a_failed_wait_still_explains_itself_in_the_traceback(pytester: pytest.Pytester, ids_file: Path, sandbox_server: Server) -> None:
     pytester.makepyfile(test_reported=REPORTED_TESTS)
     result = pytester.runpytest(*_connection(sandbox_server), "-p", "no:html")

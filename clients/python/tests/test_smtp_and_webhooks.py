@@ -75,8 +75,16 @@ def test_a_real_delivery_verifies_and_a_forged_or_stale_one_does_not(
         assert webhook["id"] in [hook["id"] for hook in mail_sandbox.webhooks.list()]
         sent = send(mail_sandbox, inbox, "Hooked")
         delivery = deliveries.get(timeout=60)
+        test_delivery_id = mail_sandbox.webhooks.test(webhook)
+        test_delivery = deliveries.get(timeout=60)
+        recorded = {record["id"]: record for record in mail_sandbox.webhooks.deliveries(webhook)}
     finally:
         mail_sandbox.webhooks.delete(webhook)
+    assert webhook["id"] not in [hook["id"] for hook in mail_sandbox.webhooks.list()]
+    assert recorded[test_delivery_id]["event"] == "webhook.test"
+    assert [record["message_id"] for record in recorded.values() if record["event"] == "message.received"] == [sent]
+    test_event = verify_webhook(test_delivery.body, test_delivery.headers, webhook["secret"])
+    assert test_event["event"] == "webhook.test" and test_event["data"]["webhook_id"] == webhook["id"]
 
     event = verify_webhook(delivery.body, delivery.headers, webhook["secret"])
     assert event["event"] == "message.received"

@@ -39,12 +39,12 @@ def test_the_mark_is_the_servers_point_in_the_inbox(mail_sandbox: MailSandbox, i
 
 
 class _Responses:
-    """Sees each answer the client's session gets, so a test can act once the server answered a certain way."""
+    """Sees each answer a session gets, so a test can act once the server answered a certain way."""
 
-    def __init__(self, client: MailSandbox) -> None:
+    def __init__(self, session: requests.Session) -> None:
         self.wait_timeouts = 0
         self.first_wait_timeout = threading.Event()
-        client._session.hooks["response"].append(self._saw)
+        session.hooks["response"].append(self._saw)
 
     def _saw(self, response: requests.Response, *_: Any, **__: Any) -> None:
         if response.status_code == 404 and "/messages/wait" in response.url and b"wait_timeout" in response.content:
@@ -53,19 +53,23 @@ class _Responses:
 
 
 @pytest.fixture
-def short_waits(sandbox_server: Server) -> Iterator[MailSandbox]:
-    """A client whose server waits last half a second each, so a longer wait is several requests."""
-    with MailSandbox(sandbox_server.url, sandbox_server.api_key, server_wait_seconds=0.5) as client:
-        yield client
+def short_waits(sandbox_server: Server) -> Iterator[tuple[MailSandbox, _Responses]]:
+    """A client whose server waits last half a second each, so a longer wait is several requests, and what it is answered."""
+    session = requests.Session()
+    responses = _Responses(session)
+    with MailSandbox(sandbox_server.url, sandbox_server.api_key, server_wait_seconds=0.5, session=session) as client:
+        yield client, responses
 
 
-def test_a_wait_longer_than_one_server_wait_asks_again_and_catches_a_later_mail(short_waits: MailSandbox, mail_sandbox: MailSandbox, inbox: InboxWithCredentials) -> None:
-    responses = _Responses(short_waits)
+def test_a_wait_longer_than_one_server_wait_asks_again_and_catches_a_later_mail(
+    short_waits: tuple[MailSandbox, _Responses], mail_sandbox: MailSandbox, inbox: InboxWithCredentials,
+) -> None:
+    client, responses = short_waits
     result: dict[str, Any] = {}
 
     def wait() -> None:
         try:
-            result["message"] = short_waits.wait_for(inbox, subject="Arrives later", timeout=60)
+            result["message"] = client.wait_for(inbox, subject="Arrives later", timeout=60)
         except Exception as error:  # noqa: BLE001 - handed to the test's thread
             result["error"] = error
 
