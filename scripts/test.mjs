@@ -31,9 +31,9 @@ const failureReports = [];
 
 /**
  * Runs one command with its output (stdout and stderr) collected, then printed whole under its title. A failed stage's
- * failure report (from mocha's "N failing", Playwright's first "1) " or pytest's "= FAILURES =" (or "= ERRORS =") to
- * its end; else its last lines) is kept to be
- * printed again last: a log read from its tail would otherwise end with another stage's passing tests.
+ * failure report (from mocha's "N failing", Playwright's first "1) " or pytest's "= FAILURES =" or "= ERRORS =" to its
+ * end; else its last lines) is kept to be printed again last: a log read from its tail would otherwise end with another
+ * stage's passing tests.
  */
 async function run(title, command, args, env = {}) {
   const started = performance.now();
