@@ -6,6 +6,7 @@ import email
 import email.policy
 import threading
 from collections.abc import Iterator
+from typing import Any
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -56,7 +57,7 @@ def test_messages_are_searched_by_q_from_to_subject_and_since(mail_sandbox: Mail
     welcome = mail_sandbox.messages.send(inbox, from_="hello@shop.test", to=["bob@example.test", "carol@example.test"], subject="Welcome aboard", text="Nice to meet you")
     reset = mail_sandbox.messages.send(inbox, from_="hello@shop.test", to="alice@example.test", subject="Reset your password", text="Click to reset")
 
-    def ids(**filters: str) -> list[str]:
+    def ids(**filters: Any) -> list[str]:
         return [message["id"] for message in mail_sandbox.messages.list(inbox, **filters)["messages"]]
 
     assert ids() == [reset, welcome, invoice]  # newest first

@@ -47,11 +47,11 @@ class SignUpApp:
             return self._answer(start_response, "200 OK", {"status": "welcome"})
         if method == "GET" and path == "/confirm":
             token = parse_qs(environ.get("QUERY_STRING", "")).get("token", [""])[0]
-            email = next((email for email, (_, pending) in self.pending.items() if pending == token), None)
-            if email is None:
+            owner = next((address for address, (_, pending) in self.pending.items() if pending == token), None)
+            if owner is None:
                 return self._answer(start_response, "404 Not Found", {"status": "unknown link"})
-            self.confirmed.add(email)
-            return self._answer(start_response, "200 OK", {"status": "confirmed", "email": email})
+            self.confirmed.add(owner)
+            return self._answer(start_response, "200 OK", {"status": "confirmed", "email": owner})
         return self._answer(start_response, "404 Not Found", {"status": "no such page"})
 
     @staticmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+from datetime import datetime, timedelta, timezone
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 import requests
 
 from conftest import mark_after, send
-from mail_sandbox import InboxWithCredentials, MailSandbox, UnexpectedMessageError, WaitTimeoutError, parse_time
+from mail_sandbox import InboxWithCredentials, MailSandbox, UnexpectedMessageError, WaitTimeoutError, iso_time, parse_time
 from sandbox_server import Server
 
 
@@ -178,3 +179,14 @@ def test_expect_no_message_passes_when_none_comes_and_raises_with_the_one_that_d
     assert error.found["id"] == unwanted
     assert f"found: {unwanted}" in str(error)
     assert mail_sandbox.last_failed_wait is error
+
+
+def test_a_wait_on_an_empty_inbox_says_so_and_a_clockless_since_is_refused(mail_sandbox: MailSandbox, inbox: InboxWithCredentials) -> None:
+    with pytest.raises(WaitTimeoutError) as timed_out:
+        mail_sandbox.wait_for(inbox, q="subject:anything", timeout=0.3)
+    assert timed_out.value.explain is not None and timed_out.value.explain["recent"] == []
+    assert str(timed_out.value).endswith("\nthe inbox has no mail")
+    with pytest.raises(ValueError, match="timezone-aware"):
+        mail_sandbox.wait_for(inbox, since=datetime(2026, 12, 3, 9, 0), timeout=0.3)
+    aware = datetime(2026, 12, 3, 10, 0, tzinfo=timezone(timedelta(hours=1)))
+    assert iso_time(aware) == "2026-12-03T09:00:00.000Z"
