@@ -76,7 +76,8 @@ def test_a_real_delivery_verifies_and_a_forged_or_stale_one_does_not(
         sent = send(mail_sandbox, inbox, "Hooked")
         delivery = deliveries.get(timeout=60)
         test_delivery_id = mail_sandbox.webhooks.test(webhook)
-        test_delivery = deliveries.get(timeout=60)
+        # Delivery is at least once: a repeat of the message's may come first.
+        test_delivery = next(got for got in iter(lambda: deliveries.get(timeout=60), None) if b'"webhook.test"' in got.body)
         recorded = {record["id"]: record for record in mail_sandbox.webhooks.deliveries(webhook)}
     finally:
         mail_sandbox.webhooks.delete(webhook)
