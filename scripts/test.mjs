@@ -7,6 +7,8 @@
 // The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: they are
 // started with scripts/services/up (installing them the first time), and the run fails when they cannot start.
 // SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
+// The Python client's pytest suite (clients/python/run-tests) closes each profile's suites, in a venv that its setup stage
+// makes once for both, after the services' installs (a missing python3-venv would wait on apt's lock behind them).
 // Each stage's output is printed whole when it ends, so stages running together never interleave their lines; the
 // stage times close the run, and every failed stage's failure report is printed again at the very end.
 // SANDBOX_TEST_BUDGET_SECONDS: the run fails when it took longer than that, wall clock, so a change that makes the
@@ -29,8 +31,9 @@ const failureReports = [];
 
 /**
  * Runs one command with its output (stdout and stderr) collected, then printed whole under its title. A failed stage's
- * failure report (from mocha's "N failing" or Playwright's first "1) " to its end; else its last lines) is kept to be
- * printed again last: a log read from its tail would otherwise end with another stage's passing tests.
+ * failure report (from mocha's "N failing", Playwright's first "1) " or pytest's "= FAILURES =" or "= ERRORS =" to its
+ * end; else its last lines) is kept to be printed again last: a log read from its tail would otherwise end with another
+ * stage's passing tests.
  */
 async function run(title, command, args, env = {}) {
   const started = performance.now();
@@ -52,7 +55,7 @@ async function run(title, command, args, env = {}) {
   process.stdout.write(output.endsWith('\n') || output === '' ? output : `${output}\n`);
   if (code === 0) return { ok: true, stdout };
   failures.push(title);
-  const start = output.search(/^ {2}\d+ failing|^ {2}1\) /m);
+  const start = output.search(/^ {2}\d+ failing|^ {2}1\) |^=+ (?:FAILURES|ERRORS) =+$/m);
   const report = start >= 0 ? output.slice(start) : output.slice(-4000);
   // Each line quoted, so that the counts CI sums from "N passing" / "N failing" lines do not take them twice.
   failureReports.push(`--- ${title} (exit ${code ?? signal}) ---\n${report.trimEnd().replace(/^/gm, '| ')}`);
@@ -112,7 +115,14 @@ const checks = (async () => {
   await run('unit tests', 'npx', ['mocha', 'test/unit/**/*.test.ts']);
 })();
 
-/** One profile's suites, then its Playwright suite, once its services are up and the build is made. */
+/**
+ * The Python client's venv, made when missing and refreshed when the package changed, and its type check (mypy): once for
+ * both profiles, after every scripts/services/up, whose apt-get installs a missing python3-venv would otherwise race.
+ */
+const pythonClient = path.join(root, 'clients/python/run-tests');
+const pythonSetup = Promise.all([embeddedServices, clusterServices]).then(() => run('Python client: venv, install and type check (clients/python/run-tests --setup)', pythonClient, ['--setup']));
+
+/** One profile's suites, then its Playwright suite and the Python client's, once its services are up and the build is made. */
 async function profileSuites(profile, services, spamd) {
   const env = services === null ? null : { ...(spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL }), ...services, ...suiteTmpdir, SANDBOX_TEST_PROFILE: profile };
   if (env === null) return;
@@ -120,6 +130,8 @@ async function profileSuites(profile, services, spamd) {
   await Promise.all([build, checks]);
   await run(`contract, end-to-end and browser tests, ${profile} profile`, 'npm', suites, env);
   await run(`Playwright fixture tests, ${profile} profile`, 'npm', playwrightSuite, env);
+  // A failed setup is reported as its own stage; without a venv there is nothing to run.
+  if ((await pythonSetup).ok) await run(`Python client tests (pytest), ${profile} profile`, pythonClient, [], env);
 }
 
 const embedded = embeddedServices.then(async (spamd) => {
@@ -132,7 +144,7 @@ const embedded = embeddedServices.then(async (spamd) => {
 });
 const cluster = clusterServices.then(async (services) => {
   if (skipCluster) {
-    console.log('\n=== cluster profile SKIPPED (SANDBOX_TEST_SKIP_CLUSTER=1): its contract, end-to-end and Playwright suites did not run ===');
+    console.log('\n=== cluster profile SKIPPED (SANDBOX_TEST_SKIP_CLUSTER=1): its contract, end-to-end, Playwright and Python suites did not run ===');
     return;
   }
   if (services === null) {
@@ -143,7 +155,7 @@ const cluster = clusterServices.then(async (services) => {
   await profileSuites('cluster', services, await embeddedServices);
 });
 
-await Promise.all([checks, embedded, cluster]);
+await Promise.all([checks, embedded, cluster, pythonSetup]);
 
 const total = seconds(runStarted);
 console.log('\n=== stage times (seconds: start, duration) ===');
