@@ -238,6 +238,10 @@ describe('pages, batches, rules, waits and streams within their bounds', functio
       expectError(probe, 429, 'too_many_waits', 'a third wait');
       return true;
     }, 20_000, 'a third wait to be refused');
+    // wait-many and wait-none take the same places: another kind of wait opens no more of them.
+    for (const kind of ['wait-many', 'wait-none']) {
+      expectError(await api.get(`/v1/inboxes/${inbox.id}/messages/${kind}?${new URLSearchParams({ subject: 'never sent', timeout: '0.2' })}`), 429, 'too_many_waits', kind);
+    }
     expectError(await neighbour.get(waitUrl(neighbourInbox.id, '0.2')), 404, 'wait_timeout', 'another workspace still waits');
     for (const holder of holders) holder.abort();
     await Promise.all(held);
