@@ -5,3 +5,10 @@
  * (worker threads inherit tsx's loader with the process's execArgv).
  */
 export const workerFile = (callerUrl: string, name: string): URL => new URL(`./${name}${callerUrl.endsWith('.ts') ? '.ts' : '.js'}`, callerUrl);
+
+/**
+ * The execArgv of piscina's threads. piscina loads a thread's module with require() first, which Node 20.19+ lets
+ * load an ES module; that path has aborted the whole process with a native assertion (CreateRequiredModuleFacade)
+ * when a pool was destroyed while a thread still loaded its module. Without require(esm) the require fails and piscina imports the module instead.
+ */
+export const POOL_EXEC_ARGV: readonly string[] = [...process.execArgv, '--no-experimental-require-module'];

@@ -9,7 +9,7 @@
 import { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
-import { workerFile } from '../worker-file.js';
+import { POOL_EXEC_ARGV, workerFile } from '../worker-file.js';
 import { FairGate, GateRefusal } from '../domain/fair-gate.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
@@ -160,6 +160,7 @@ export class ContentPool {
     this.thumbnails = new FairGate({ concurrency: options.thumbnailConcurrency, queueLimit: MAX_QUEUED_TASKS, perKeyLimit: options.readsPerWorkspace });
     this.pool = new Piscina({
       filename: WORKER_FILE,
+      execArgv: [...POOL_EXEC_ARGV],
       // Started by the first task and kept while tasks come: starting one (loading the MIME stack) costs far more than
       // a typical parse. An idle server lets them go, and their memory (about 25 MB each) with them.
       minThreads: 0,

@@ -57,6 +57,10 @@ const INIT_SCRIPT = `(() => {
     deepLinking: true,
     validatorUrl: null,
   });
+  // Swagger UI's example and response blocks scroll when long; a tab stop lets a keyboard scroll them too.
+  new MutationObserver(() => {
+    for (const block of root.querySelectorAll('.microlight:not([tabindex])')) block.tabIndex = 0;
+  }).observe(root, { childList: true, subtree: true });
 })();
 `;
 

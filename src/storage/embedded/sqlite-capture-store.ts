@@ -3,7 +3,7 @@
 // over. How that is durable, and what each connection does: README.md.
 import { Piscina } from 'piscina';
 import { AppError, type ErrorCode } from '../../errors.js';
-import { workerFile } from '../../worker-file.js';
+import { POOL_EXEC_ARGV, workerFile } from '../../worker-file.js';
 import type { BlobEntry, CaptureStore, CapturedMessage, InsertOutcome } from '../ports.js';
 import { guarded, statementCache, type SqliteDatabase } from './sqlite-database.js';
 import { TRIGRAM_BATCH } from './sqlite-trigram-tail.js';
@@ -63,6 +63,7 @@ export class SqliteCaptureStore implements CaptureStore {
     this.sql = statementCache(db);
     this.writer = new Piscina({
       filename: workerFile(import.meta.url, 'sqlite-writer-thread').href,
+      execArgv: [...POOL_EXEC_ARGV],
       // Started by the first write and kept while writes come; an idle server lets it go (its connection and page
       // cache with it), and the next write starts it again, which costs that write the thread's start (tens of ms).
       minThreads: 0,

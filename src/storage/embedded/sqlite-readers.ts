@@ -3,7 +3,7 @@
 import { Piscina } from 'piscina';
 import { AppError } from '../../errors.js';
 import { queryTooExpensive } from '../../query/query-budget.js';
-import { workerFile } from '../../worker-file.js';
+import { POOL_EXEC_ARGV, workerFile } from '../../worker-file.js';
 import { SearchTurns } from '../search-turns.js';
 import type { InboxCounts, MessageListOptions, MessagePage, MessageSelection } from '../ports.js';
 import type { QueryNode } from '../../query/ast.js';
@@ -64,6 +64,7 @@ export class SqliteReaders {
   constructor(settings: ReaderSettings, private readonly options: SqliteReadersOptions) {
     this.pool = new Piscina({
       filename: workerFile(import.meta.url, 'sqlite-reader-thread').href,
+      execArgv: [...POOL_EXEC_ARGV],
       // Started by the first search and kept while searches come; the time a thread takes to start does not count
       // against a search's budget (the budget starts when the thread takes the search).
       minThreads: 0,

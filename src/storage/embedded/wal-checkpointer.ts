@@ -2,7 +2,7 @@
 // block the event loop or a capture's commit; see README.md.
 import fs from 'node:fs/promises';
 import { Piscina } from 'piscina';
-import { workerFile } from '../../worker-file.js';
+import { POOL_EXEC_ARGV, workerFile } from '../../worker-file.js';
 
 /** How often the WAL is looked at; it grows by at most what is written meanwhile. */
 const CHECKPOINT_EVERY_MS = 250;
@@ -42,9 +42,9 @@ export class WalCheckpointer {
     const settings: CheckpointSettings = { file, journalSizeLimit };
     this.thread = new Piscina({
       filename: workerFile(import.meta.url, 'wal-checkpoint-thread').href,
+      execArgv: [...POOL_EXEC_ARGV],
       // Started by the first checkpoint, not here: a short-lived process (an admin command) that opens the database and
-      // closes it at once would otherwise destroy the thread while it still loads its module, which Node 20 can abort
-      // on (an assertion in require() of an ES module); close() waits for a checkpoint under way, loading included.
+      // closes it at once need not start a thread; close() waits for a checkpoint under way, loading included.
       minThreads: 0,
       maxThreads: 1,
       idleTimeout: idleMs,
