@@ -40,8 +40,9 @@ export function whyNoKey(address: string): string | null {
  *   `bücher.example` and `xn--bcher-kva.example` are one domain. An address literal (`[192.0.2.1]`) in lower case.
  */
 export function mailboxKey(address: string): string | null {
-  if (whyNoKey(address) !== null) return null;
-  const { local, domain } = splitAddress(address)!;
+  const parts = CONTROL.test(address) || [...address].length > MAX_ADDRESS_LENGTH ? null : splitAddress(address);
+  if (parts === null) return null;
+  const { local, domain } = parts;
   return `${local.normalize('NFC').toLowerCase().normalize('NFC')}@${domainKey(domain)}`;
 }
 

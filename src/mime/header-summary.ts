@@ -17,7 +17,7 @@ export interface HeaderSummary {
 }
 
 /** What a message with none of the fields reads as. */
-export const emptyHeaderSummary = (): HeaderSummary => ({
+const emptyHeaderSummary = (): HeaderSummary => ({
   from: '', to: '', cc: '', bcc: '', replyTo: '', subject: '', messageId: '', headerAddresses: noHeaderAddresses(),
 });
 

@@ -27,7 +27,7 @@ export const QUERY_TEXT_LIMITS = {
   shortTerms: 4,
 } as const;
 
-/** Exact-address terms (`to:=…`) one query may hold: each is one lookup of an index, so they may be many more. */
+/** Exact-address terms (`to:=…`) one query may hold: each is one lookup of the address index, far cheaper than a text term. */
 export const QUERY_ADDRESS_TERMS = 64;
 
 function invalid(position: number, message: string): AppError {

@@ -45,10 +45,10 @@ export const sizePolicy = (maxMessageBytes: number): SmtpPolicy => ({
 });
 
 /**
- * RFC 6531: an address beyond ASCII in MAIL FROM or RCPT TO (as sent: a punycode domain is ASCII) needs the transaction to have declared SMTPUTF8 on its
- * MAIL FROM, as a server that would deliver it insists. Refused with 553 5.6.7, so an application whose mailer
- * leaves the parameter out learns it here rather than from its users' providers. The reply names no address: a
- * client that did not declare SMTPUTF8 is owed an ASCII reply.
+ * RFC 6531: an address beyond ASCII in MAIL FROM or RCPT TO (as sent: a punycode domain is ASCII) needs the
+ * transaction to have declared SMTPUTF8 on its MAIL FROM, as a server that would deliver it insists. Refused with
+ * 553 5.6.7, so an application whose mailer leaves the parameter out learns it here rather than from its users'
+ * providers. The reply names no address: a client that did not declare SMTPUTF8 is owed an ASCII reply.
  */
 export const smtpUtf8Policy: SmtpPolicy = {
   mail: async (context) => smtpUtf8Verdict(context),

@@ -242,6 +242,10 @@ export class SmtpCaptureServer {
       authMethods: ['PLAIN', 'LOGIN'],
       // Enhanced status codes (RFC 3463) tell test tooling why a message was refused: 5.3.4 size, 5.2.2 quota.
       hideENHANCEDSTATUSCODES: false,
+      // Internationalised mail (RFC 6531, 6532, 6152): UTF-8 addresses and header fields, 8-bit bodies. smtpUtf8Policy
+      // holds a transaction to the SMTPUTF8 it must declare for a UTF-8 address.
+      hideSMTPUTF8: false,
+      hide8BITMIME: false,
       // Test senders commonly talk plain SMTP on a private network; the credentials only open one sandbox inbox.
       allowInsecureAuth: true,
       authOptional: open,
