@@ -49,6 +49,8 @@ export const ERROR_TABLE = {
   webhook_target_forbidden: { http: 400 },
   delivery_pending: { http: 409 },
   too_many_recipients: { smtp: { code: 452, enhanced: '4.2.2' } },
+  // RFC 6531: a non-ASCII address in MAIL FROM or RCPT TO of a transaction that did not declare SMTPUTF8.
+  smtputf8_required: { smtp: { code: 553, enhanced: '5.6.7' } },
   not_configured: { http: 400 },
   spam_engine_unavailable: { http: 503 },
   // An inbox's chaos settings refused on purpose. Each refusal carries the reply its trigger chose (AppError's `smtp`

@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/config.js';
 import { newId } from '../../src/domain/ids.js';
 import { quotaPeriod } from '../../src/domain/quota-period.js';
 import { searchBody, searchFields } from '../../src/domain/search-text.js';
-import type { MessageRecord } from '../../src/domain/types.js';
+import type { HeaderAddressKeys, MessageRecord } from '../../src/domain/types.js';
+import { mailboxKeys } from '../../src/domain/mailbox-key.js';
 import { InboxService } from '../../src/services/mail/inboxes.js';
 import { MessageService } from '../../src/services/mail/messages.js';
 import { parseQuery } from '../../src/query/parse-query.js';
@@ -257,6 +258,12 @@ function arrivalTimes(count: number): Float64Array {
   return times.sort();
 }
 
+/** The address keys of the header fields, as the parse at capture finds them; Bcc recipients are in the envelope alone. */
+function headerAddresses(sender: { address: string }, to: { address: string }[], cc: { address: string }[]): HeaderAddressKeys {
+  const keys = (list: { address: string }[]) => mailboxKeys(list.map((entry) => entry.address));
+  return { from: keys([sender]), to: keys(to), cc: keys(cc), bcc: [], replyTo: [] };
+}
+
 function generateMessage(workspaceId: string, inboxId: string, receivedAt: number): MessageRecord {
   const sender = SENDERS[nextSender()]!;
   const to = [RECIPIENTS[nextRecipient()]!];
@@ -307,7 +314,7 @@ function generateMessage(workspaceId: string, inboxId: string, receivedAt: numbe
     // The list endpoint never reads the raw blob, so none is written.
     rawKey: `raw/${workspaceId}/${id}.eml`,
     // As the ingest pipeline does: the HTML alternative's text repeats the plain text.
-    search: searchFields({ ...headers, bcc: '', replyTo: '' }, searchBody(hasText ? text : '', hasHtml ? text : '')),
+    search: searchFields({ ...headers, bcc: '', replyTo: '', headerAddresses: headerAddresses(sender, to, cc) }, searchBody(hasText ? text : '', hasHtml ? text : '')),
   };
 }
 

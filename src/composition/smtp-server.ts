@@ -5,7 +5,7 @@ import type { Config, ConnectionLimits } from '../config.js';
 import { embeddedRoot } from '../storage/index.js';
 import { SmtpCaptureServer } from '../smtp/smtp-capture-server.js';
 import { prepareSpoolDir } from '../smtp/message-spool.js';
-import { authPolicy, quotaPolicy, recipientLimitPolicy, sizePolicy } from '../smtp/session-policies.js';
+import { authPolicy, quotaPolicy, recipientLimitPolicy, sizePolicy, smtpUtf8Policy } from '../smtp/session-policies.js';
 import { chaosPolicy } from '../smtp/chaos-policy.js';
 import { loadTlsMaterial } from '../smtp/tls-material.js';
 import type { Services } from './services.js';
@@ -15,6 +15,7 @@ export async function buildSmtp(config: Readonly<Config>, services: Services, co
   const { inboxes, pipeline, captureAdmission, chance, metrics, log, openInbox } = services;
   // What every transaction meets once its inbox is known: by a login (authPolicy first), or on the open inbox's port.
   const inboxPolicies = [
+    smtpUtf8Policy,
     quotaPolicy(pipeline),
     sizePolicy(config.maxMessageBytes),
     recipientLimitPolicy(config.maxRecipients),

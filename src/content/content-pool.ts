@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import { POOL_EXEC_ARGV, workerFile } from '../worker-file.js';
 import { FairGate, GateRefusal } from '../domain/fair-gate.js';
 import type { HeaderSummary } from '../mime/header-summary.js';
+import { noHeaderAddresses } from '../domain/mailbox-key.js';
 import type { AttachmentContent, MessageParts, MessageView } from '../domain/message-view.js';
 import type { ComposedBody, SendDialect } from '../mime/compose-message.js';
 import { cutShortSentence } from '../domain/analysis-outcome.js';
@@ -209,7 +210,7 @@ export class ContentPool {
     } catch (error) {
       if (!(error instanceof ContentTaskFailure)) throw error;
       const headers = await this.run('capture', workspaceId, 'headers', raw, {}, FALLBACK_TIMEOUT_MS)
-        .catch((): HeaderSummary => ({ from: '', to: '', cc: '', bcc: '', replyTo: '', subject: '', messageId: '' }));
+        .catch((): HeaderSummary => ({ from: '', to: '', cc: '', bcc: '', replyTo: '', subject: '', messageId: '', headerAddresses: noHeaderAddresses() }));
       return {
         ...headers, hasText: false, hasHtml: false, attachmentCount: 0, inlineCount: 0, linkCount: 0, searchBody: '', snippet: '', codes: [], linkDetails: [],
         parseError: `${error.message}; parts may be missing (only the header fields From, To, Cc, Bcc, Reply-To, Subject and Message-ID were read)`,

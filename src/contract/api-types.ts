@@ -2196,13 +2196,22 @@ export interface components {
             inbox_id: string;
             /** Format: date-time */
             received_at: string;
-            /** @description The SMTP MAIL FROM; empty for a null sender (<>) */
+            /**
+             * @description The SMTP MAIL FROM address, empty for a null sender (<>). As sent: a quoted local part keeps its quotes
+             *     (`"john smith"@example.test`) and an SMTPUTF8 transaction's UTF-8 its UTF-8; a punycode domain is shown
+             *     in Unicode (`user@bücher.example` for `user@xn--bcher-kva.example`). Each such address parses back to
+             *     the mailbox sent to, and `from:=` with it finds the message.
+             */
             envelope_from: string;
-            /** @description The SMTP RCPT TO addresses, including Bcc */
+            /** @description The SMTP RCPT TO addresses, including Bcc, each shown as `envelope_from` is */
             recipients: string[];
-            /** @description The decoded From header */
+            /**
+             * @description The decoded From header as one address list that parses back (RFC 5322, with RFC 6532's UTF-8): display
+             *     names quoted, quotes and backslashes inside them escaped; local parts quoted where they need to be
+             *     (`"john smith"@example.test`; `"john.smith"` reads as `john.smith`); a punycode domain in Unicode
+             */
             from: string;
-            /** @description The decoded To header */
+            /** @description The decoded To header, written as `from` is */
             to: string;
             subject: string;
             /** @description The Message-ID header; empty when absent */
@@ -3088,6 +3097,30 @@ export interface components {
          *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
          *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
          *
+         *     Exact addresses: an address operator followed by `=` and one address matches that address exactly instead
+         *     of as a substring: `to:=alice@example.test`, and likewise `from:=`, `to-header:=`, `cc:=`, `bcc:=`,
+         *     `reply-to:=` and `addressed:=`, each reading the lists its substring form reads (`to:=` every recipient:
+         *     To, Cc, Bcc and the envelope's; `from:=` the From header's addresses and the envelope sender). It finds a
+         *     message that names that mailbox, never one whose address merely contains it: `to:=alice@x.test` finds
+         *     neither `ba@x.test`, `malice@x.test` nor `alice@x.test.evil`, nor the sub-address `alice+tag@x.test`, which
+         *     is another mailbox (ask for both: `to:=alice@x.test OR to:=alice+tag@x.test`). Two spellings of one address
+         *     are one address: the domain compares without regard to case (RFC 5321), and an internationalised domain is
+         *     the same in Unicode and in punycode (`παράδειγμα.δοκιμή` is `xn--hxajbheg2az3al.xn--jxalpdlp`, by IDNA's
+         *     UTS #46 mapping). The local part compares by what it says: quoting changes nothing (`"john.smith"@x.test`
+         *     is `john.smith@x.test`; `"john smith"@x.test` keeps its space), UTF-8 compares in Unicode NFC, and case
+         *     does not count either: RFC 5321 leaves a local part's case to the receiving host, and this service, the
+         *     receiving host of every message it captures, takes `Alice` and `alice` for one mailbox as nearly every
+         *     mail provider does, so a test finds its mail whether or not the application changed the case. Nothing
+         *     else is folded: a look-alike letter of another script (Cyrillic `а` in `аlice`) makes another address.
+         *     The value may be written plain (`to:=Alice@Example.test`), with its local part quoted
+         *     (`to:="john smith"@example.test`), quoted whole, or in angle brackets. A value that is not one address
+         *     (no `@` with something on each side, a control character, over 512 characters) answers 400
+         *     `invalid_query`, as does `=` after any other operator (quote it, `subject:"=x"`, to search for `=x`). A
+         *     query may hold 64 exact terms; they do not count against the text-term limits below. The `from` and `to`
+         *     list parameters stay substrings. Exact terms are answered from an index of every message's addresses
+         *     (the first 5,000 distinct ones of each list), written at capture: messages captured before it existed are
+         *     found by them only once `scripts/reindex` has read them again.
+         *
          *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
          *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
          *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
@@ -3479,6 +3512,30 @@ export interface operations {
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
                  *
+                 *     Exact addresses: an address operator followed by `=` and one address matches that address exactly instead
+                 *     of as a substring: `to:=alice@example.test`, and likewise `from:=`, `to-header:=`, `cc:=`, `bcc:=`,
+                 *     `reply-to:=` and `addressed:=`, each reading the lists its substring form reads (`to:=` every recipient:
+                 *     To, Cc, Bcc and the envelope's; `from:=` the From header's addresses and the envelope sender). It finds a
+                 *     message that names that mailbox, never one whose address merely contains it: `to:=alice@x.test` finds
+                 *     neither `ba@x.test`, `malice@x.test` nor `alice@x.test.evil`, nor the sub-address `alice+tag@x.test`, which
+                 *     is another mailbox (ask for both: `to:=alice@x.test OR to:=alice+tag@x.test`). Two spellings of one address
+                 *     are one address: the domain compares without regard to case (RFC 5321), and an internationalised domain is
+                 *     the same in Unicode and in punycode (`παράδειγμα.δοκιμή` is `xn--hxajbheg2az3al.xn--jxalpdlp`, by IDNA's
+                 *     UTS #46 mapping). The local part compares by what it says: quoting changes nothing (`"john.smith"@x.test`
+                 *     is `john.smith@x.test`; `"john smith"@x.test` keeps its space), UTF-8 compares in Unicode NFC, and case
+                 *     does not count either: RFC 5321 leaves a local part's case to the receiving host, and this service, the
+                 *     receiving host of every message it captures, takes `Alice` and `alice` for one mailbox as nearly every
+                 *     mail provider does, so a test finds its mail whether or not the application changed the case. Nothing
+                 *     else is folded: a look-alike letter of another script (Cyrillic `а` in `аlice`) makes another address.
+                 *     The value may be written plain (`to:=Alice@Example.test`), with its local part quoted
+                 *     (`to:="john smith"@example.test`), quoted whole, or in angle brackets. A value that is not one address
+                 *     (no `@` with something on each side, a control character, over 512 characters) answers 400
+                 *     `invalid_query`, as does `=` after any other operator (quote it, `subject:"=x"`, to search for `=x`). A
+                 *     query may hold 64 exact terms; they do not count against the text-term limits below. The `from` and `to`
+                 *     list parameters stay substrings. Exact terms are answered from an index of every message's addresses
+                 *     (the first 5,000 distinct ones of each list), written at capture: messages captured before it existed are
+                 *     found by them only once `scripts/reindex` has read them again.
+                 *
                  *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
@@ -3599,6 +3656,30 @@ export interface operations {
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
                  *
+                 *     Exact addresses: an address operator followed by `=` and one address matches that address exactly instead
+                 *     of as a substring: `to:=alice@example.test`, and likewise `from:=`, `to-header:=`, `cc:=`, `bcc:=`,
+                 *     `reply-to:=` and `addressed:=`, each reading the lists its substring form reads (`to:=` every recipient:
+                 *     To, Cc, Bcc and the envelope's; `from:=` the From header's addresses and the envelope sender). It finds a
+                 *     message that names that mailbox, never one whose address merely contains it: `to:=alice@x.test` finds
+                 *     neither `ba@x.test`, `malice@x.test` nor `alice@x.test.evil`, nor the sub-address `alice+tag@x.test`, which
+                 *     is another mailbox (ask for both: `to:=alice@x.test OR to:=alice+tag@x.test`). Two spellings of one address
+                 *     are one address: the domain compares without regard to case (RFC 5321), and an internationalised domain is
+                 *     the same in Unicode and in punycode (`παράδειγμα.δοκιμή` is `xn--hxajbheg2az3al.xn--jxalpdlp`, by IDNA's
+                 *     UTS #46 mapping). The local part compares by what it says: quoting changes nothing (`"john.smith"@x.test`
+                 *     is `john.smith@x.test`; `"john smith"@x.test` keeps its space), UTF-8 compares in Unicode NFC, and case
+                 *     does not count either: RFC 5321 leaves a local part's case to the receiving host, and this service, the
+                 *     receiving host of every message it captures, takes `Alice` and `alice` for one mailbox as nearly every
+                 *     mail provider does, so a test finds its mail whether or not the application changed the case. Nothing
+                 *     else is folded: a look-alike letter of another script (Cyrillic `а` in `аlice`) makes another address.
+                 *     The value may be written plain (`to:=Alice@Example.test`), with its local part quoted
+                 *     (`to:="john smith"@example.test`), quoted whole, or in angle brackets. A value that is not one address
+                 *     (no `@` with something on each side, a control character, over 512 characters) answers 400
+                 *     `invalid_query`, as does `=` after any other operator (quote it, `subject:"=x"`, to search for `=x`). A
+                 *     query may hold 64 exact terms; they do not count against the text-term limits below. The `from` and `to`
+                 *     list parameters stay substrings. Exact terms are answered from an index of every message's addresses
+                 *     (the first 5,000 distinct ones of each list), written at capture: messages captured before it existed are
+                 *     found by them only once `scripts/reindex` has read them again.
+                 *
                  *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
@@ -3687,6 +3768,30 @@ export interface operations {
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     Exact addresses: an address operator followed by `=` and one address matches that address exactly instead
+                 *     of as a substring: `to:=alice@example.test`, and likewise `from:=`, `to-header:=`, `cc:=`, `bcc:=`,
+                 *     `reply-to:=` and `addressed:=`, each reading the lists its substring form reads (`to:=` every recipient:
+                 *     To, Cc, Bcc and the envelope's; `from:=` the From header's addresses and the envelope sender). It finds a
+                 *     message that names that mailbox, never one whose address merely contains it: `to:=alice@x.test` finds
+                 *     neither `ba@x.test`, `malice@x.test` nor `alice@x.test.evil`, nor the sub-address `alice+tag@x.test`, which
+                 *     is another mailbox (ask for both: `to:=alice@x.test OR to:=alice+tag@x.test`). Two spellings of one address
+                 *     are one address: the domain compares without regard to case (RFC 5321), and an internationalised domain is
+                 *     the same in Unicode and in punycode (`παράδειγμα.δοκιμή` is `xn--hxajbheg2az3al.xn--jxalpdlp`, by IDNA's
+                 *     UTS #46 mapping). The local part compares by what it says: quoting changes nothing (`"john.smith"@x.test`
+                 *     is `john.smith@x.test`; `"john smith"@x.test` keeps its space), UTF-8 compares in Unicode NFC, and case
+                 *     does not count either: RFC 5321 leaves a local part's case to the receiving host, and this service, the
+                 *     receiving host of every message it captures, takes `Alice` and `alice` for one mailbox as nearly every
+                 *     mail provider does, so a test finds its mail whether or not the application changed the case. Nothing
+                 *     else is folded: a look-alike letter of another script (Cyrillic `а` in `аlice`) makes another address.
+                 *     The value may be written plain (`to:=Alice@Example.test`), with its local part quoted
+                 *     (`to:="john smith"@example.test`), quoted whole, or in angle brackets. A value that is not one address
+                 *     (no `@` with something on each side, a control character, over 512 characters) answers 400
+                 *     `invalid_query`, as does `=` after any other operator (quote it, `subject:"=x"`, to search for `=x`). A
+                 *     query may hold 64 exact terms; they do not count against the text-term limits below. The `from` and `to`
+                 *     list parameters stay substrings. Exact terms are answered from an index of every message's addresses
+                 *     (the first 5,000 distinct ones of each list), written at capture: messages captured before it existed are
+                 *     found by them only once `scripts/reindex` has read them again.
                  *
                  *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
@@ -3778,6 +3883,30 @@ export interface operations {
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     Exact addresses: an address operator followed by `=` and one address matches that address exactly instead
+                 *     of as a substring: `to:=alice@example.test`, and likewise `from:=`, `to-header:=`, `cc:=`, `bcc:=`,
+                 *     `reply-to:=` and `addressed:=`, each reading the lists its substring form reads (`to:=` every recipient:
+                 *     To, Cc, Bcc and the envelope's; `from:=` the From header's addresses and the envelope sender). It finds a
+                 *     message that names that mailbox, never one whose address merely contains it: `to:=alice@x.test` finds
+                 *     neither `ba@x.test`, `malice@x.test` nor `alice@x.test.evil`, nor the sub-address `alice+tag@x.test`, which
+                 *     is another mailbox (ask for both: `to:=alice@x.test OR to:=alice+tag@x.test`). Two spellings of one address
+                 *     are one address: the domain compares without regard to case (RFC 5321), and an internationalised domain is
+                 *     the same in Unicode and in punycode (`παράδειγμα.δοκιμή` is `xn--hxajbheg2az3al.xn--jxalpdlp`, by IDNA's
+                 *     UTS #46 mapping). The local part compares by what it says: quoting changes nothing (`"john.smith"@x.test`
+                 *     is `john.smith@x.test`; `"john smith"@x.test` keeps its space), UTF-8 compares in Unicode NFC, and case
+                 *     does not count either: RFC 5321 leaves a local part's case to the receiving host, and this service, the
+                 *     receiving host of every message it captures, takes `Alice` and `alice` for one mailbox as nearly every
+                 *     mail provider does, so a test finds its mail whether or not the application changed the case. Nothing
+                 *     else is folded: a look-alike letter of another script (Cyrillic `а` in `аlice`) makes another address.
+                 *     The value may be written plain (`to:=Alice@Example.test`), with its local part quoted
+                 *     (`to:="john smith"@example.test`), quoted whole, or in angle brackets. A value that is not one address
+                 *     (no `@` with something on each side, a control character, over 512 characters) answers 400
+                 *     `invalid_query`, as does `=` after any other operator (quote it, `subject:"=x"`, to search for `=x`). A
+                 *     query may hold 64 exact terms; they do not count against the text-term limits below. The `from` and `to`
+                 *     list parameters stay substrings. Exact terms are answered from an index of every message's addresses
+                 *     (the first 5,000 distinct ones of each list), written at capture: messages captured before it existed are
+                 *     found by them only once `scripts/reindex` has read them again.
                  *
                  *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
@@ -3871,6 +4000,30 @@ export interface operations {
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     Exact addresses: an address operator followed by `=` and one address matches that address exactly instead
+                 *     of as a substring: `to:=alice@example.test`, and likewise `from:=`, `to-header:=`, `cc:=`, `bcc:=`,
+                 *     `reply-to:=` and `addressed:=`, each reading the lists its substring form reads (`to:=` every recipient:
+                 *     To, Cc, Bcc and the envelope's; `from:=` the From header's addresses and the envelope sender). It finds a
+                 *     message that names that mailbox, never one whose address merely contains it: `to:=alice@x.test` finds
+                 *     neither `ba@x.test`, `malice@x.test` nor `alice@x.test.evil`, nor the sub-address `alice+tag@x.test`, which
+                 *     is another mailbox (ask for both: `to:=alice@x.test OR to:=alice+tag@x.test`). Two spellings of one address
+                 *     are one address: the domain compares without regard to case (RFC 5321), and an internationalised domain is
+                 *     the same in Unicode and in punycode (`παράδειγμα.δοκιμή` is `xn--hxajbheg2az3al.xn--jxalpdlp`, by IDNA's
+                 *     UTS #46 mapping). The local part compares by what it says: quoting changes nothing (`"john.smith"@x.test`
+                 *     is `john.smith@x.test`; `"john smith"@x.test` keeps its space), UTF-8 compares in Unicode NFC, and case
+                 *     does not count either: RFC 5321 leaves a local part's case to the receiving host, and this service, the
+                 *     receiving host of every message it captures, takes `Alice` and `alice` for one mailbox as nearly every
+                 *     mail provider does, so a test finds its mail whether or not the application changed the case. Nothing
+                 *     else is folded: a look-alike letter of another script (Cyrillic `а` in `аlice`) makes another address.
+                 *     The value may be written plain (`to:=Alice@Example.test`), with its local part quoted
+                 *     (`to:="john smith"@example.test`), quoted whole, or in angle brackets. A value that is not one address
+                 *     (no `@` with something on each side, a control character, over 512 characters) answers 400
+                 *     `invalid_query`, as does `=` after any other operator (quote it, `subject:"=x"`, to search for `=x`). A
+                 *     query may hold 64 exact terms; they do not count against the text-term limits below. The `from` and `to`
+                 *     list parameters stay substrings. Exact terms are answered from an index of every message's addresses
+                 *     (the first 5,000 distinct ones of each list), written at capture: messages captured before it existed are
+                 *     found by them only once `scripts/reindex` has read them again.
                  *
                  *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
@@ -4163,6 +4316,30 @@ export interface operations {
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
                  *
+                 *     Exact addresses: an address operator followed by `=` and one address matches that address exactly instead
+                 *     of as a substring: `to:=alice@example.test`, and likewise `from:=`, `to-header:=`, `cc:=`, `bcc:=`,
+                 *     `reply-to:=` and `addressed:=`, each reading the lists its substring form reads (`to:=` every recipient:
+                 *     To, Cc, Bcc and the envelope's; `from:=` the From header's addresses and the envelope sender). It finds a
+                 *     message that names that mailbox, never one whose address merely contains it: `to:=alice@x.test` finds
+                 *     neither `ba@x.test`, `malice@x.test` nor `alice@x.test.evil`, nor the sub-address `alice+tag@x.test`, which
+                 *     is another mailbox (ask for both: `to:=alice@x.test OR to:=alice+tag@x.test`). Two spellings of one address
+                 *     are one address: the domain compares without regard to case (RFC 5321), and an internationalised domain is
+                 *     the same in Unicode and in punycode (`παράδειγμα.δοκιμή` is `xn--hxajbheg2az3al.xn--jxalpdlp`, by IDNA's
+                 *     UTS #46 mapping). The local part compares by what it says: quoting changes nothing (`"john.smith"@x.test`
+                 *     is `john.smith@x.test`; `"john smith"@x.test` keeps its space), UTF-8 compares in Unicode NFC, and case
+                 *     does not count either: RFC 5321 leaves a local part's case to the receiving host, and this service, the
+                 *     receiving host of every message it captures, takes `Alice` and `alice` for one mailbox as nearly every
+                 *     mail provider does, so a test finds its mail whether or not the application changed the case. Nothing
+                 *     else is folded: a look-alike letter of another script (Cyrillic `а` in `аlice`) makes another address.
+                 *     The value may be written plain (`to:=Alice@Example.test`), with its local part quoted
+                 *     (`to:="john smith"@example.test`), quoted whole, or in angle brackets. A value that is not one address
+                 *     (no `@` with something on each side, a control character, over 512 characters) answers 400
+                 *     `invalid_query`, as does `=` after any other operator (quote it, `subject:"=x"`, to search for `=x`). A
+                 *     query may hold 64 exact terms; they do not count against the text-term limits below. The `from` and `to`
+                 *     list parameters stay substrings. Exact terms are answered from an index of every message's addresses
+                 *     (the first 5,000 distinct ones of each list), written at capture: messages captured before it existed are
+                 *     found by them only once `scripts/reindex` has read them again.
+                 *
                  *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced
                  *     quotes or parentheses, or a dangling `OR` or `-` answer 400 `invalid_query` naming the term and its
@@ -4238,6 +4415,30 @@ export interface operations {
                  *     `smaller:N`, size strictly above or below N bytes, N with an optional k, m or g (1024-based), optional
                  *     trailing b, decimals allowed (`1.5m`); `after:D` received at or after D, `before:D` received strictly
                  *     before D, D an ISO 8601 date (`2026-11-20`, meaning 00:00 UTC) or a date-time with Z or an offset.
+                 *
+                 *     Exact addresses: an address operator followed by `=` and one address matches that address exactly instead
+                 *     of as a substring: `to:=alice@example.test`, and likewise `from:=`, `to-header:=`, `cc:=`, `bcc:=`,
+                 *     `reply-to:=` and `addressed:=`, each reading the lists its substring form reads (`to:=` every recipient:
+                 *     To, Cc, Bcc and the envelope's; `from:=` the From header's addresses and the envelope sender). It finds a
+                 *     message that names that mailbox, never one whose address merely contains it: `to:=alice@x.test` finds
+                 *     neither `ba@x.test`, `malice@x.test` nor `alice@x.test.evil`, nor the sub-address `alice+tag@x.test`, which
+                 *     is another mailbox (ask for both: `to:=alice@x.test OR to:=alice+tag@x.test`). Two spellings of one address
+                 *     are one address: the domain compares without regard to case (RFC 5321), and an internationalised domain is
+                 *     the same in Unicode and in punycode (`παράδειγμα.δοκιμή` is `xn--hxajbheg2az3al.xn--jxalpdlp`, by IDNA's
+                 *     UTS #46 mapping). The local part compares by what it says: quoting changes nothing (`"john.smith"@x.test`
+                 *     is `john.smith@x.test`; `"john smith"@x.test` keeps its space), UTF-8 compares in Unicode NFC, and case
+                 *     does not count either: RFC 5321 leaves a local part's case to the receiving host, and this service, the
+                 *     receiving host of every message it captures, takes `Alice` and `alice` for one mailbox as nearly every
+                 *     mail provider does, so a test finds its mail whether or not the application changed the case. Nothing
+                 *     else is folded: a look-alike letter of another script (Cyrillic `а` in `аlice`) makes another address.
+                 *     The value may be written plain (`to:=Alice@Example.test`), with its local part quoted
+                 *     (`to:="john smith"@example.test`), quoted whole, or in angle brackets. A value that is not one address
+                 *     (no `@` with something on each side, a control character, over 512 characters) answers 400
+                 *     `invalid_query`, as does `=` after any other operator (quote it, `subject:"=x"`, to search for `=x`). A
+                 *     query may hold 64 exact terms; they do not count against the text-term limits below. The `from` and `to`
+                 *     list parameters stay substrings. Exact terms are answered from an index of every message's addresses
+                 *     (the first 5,000 distinct ones of each list), written at capture: messages captured before it existed are
+                 *     found by them only once `scripts/reindex` has read them again.
                  *
                  *     A `word:rest` token whose word is not an operator is free text, so `https://example.com/x` is
                  *     searchable. An invalid operator value (`larger:abc`, `after:yesterdayish`, `is:starred`), unbalanced

@@ -148,7 +148,7 @@ export interface Inbox {
   settings: InboxSettings;
 }
 
-/** A message's text as substring search sees it: each field normalised by search-text.ts. */
+/** What search reads of a message: its text as substring search sees it, each field normalised by search-text.ts, and its addresses' keys. */
 export interface SearchFields {
   subject: string;
   /** From header and envelope sender. */
@@ -164,7 +164,21 @@ export interface SearchFields {
   bcc: string;
   replyTo: string;
   messageId: string;
+  /** The keys of the addresses it names (domain/mailbox-key.ts), field by field: what exact-address terms compare. */
+  addresses: AddressKeys;
 }
+
+/**
+ * The address lists of a message that exact-address terms read. `bcc` is the Bcc header and the envelope recipients
+ * that no To or Cc header names, so `to`, `cc` and `bcc` together are every recipient.
+ */
+export type AddressField = 'from' | 'envelopeFrom' | 'to' | 'cc' | 'bcc' | 'replyTo';
+
+/** Each field's keys, each once, in code unit order (mailboxKeys). */
+export type AddressKeys = Record<AddressField, string[]>;
+
+/** The header fields' part of AddressKeys, keyed where the message is parsed. */
+export type HeaderAddressKeys = Pick<AddressKeys, 'from' | 'to' | 'cc' | 'bcc' | 'replyTo'>;
 
 /** A one-time code found in a message: as typed, where it was found, and the text around it (the API's own shape). */
 export type OneTimeCode = components['schemas']['OneTimeCode'];

@@ -1,12 +1,13 @@
 // Derives the searchable fields of a message from its raw bytes; never throws, reports problems in parseError.
 // Runs only inside the content worker pool (src/content/content-worker.ts), never on the event loop.
-import { simpleParser, type AddressObject, type Attachment, type HeaderValue, type ParsedMail } from 'mailparser';
+import { simpleParser, type AddressObject, type Attachment, type EmailAddress, type HeaderValue, type ParsedMail } from 'mailparser';
 import { linkDetails, LINK_DETAILS_KEPT } from './extract-links.js';
 import { readHtml } from './html-text.js';
 import { headerSummary } from './header-summary.js';
 import { snippetOf } from './snippet.js';
 import { findOneTimeCodes } from './one-time-codes.js';
-import type { LinkDetail, OneTimeCode } from '../domain/types.js';
+import type { HeaderAddressKeys, LinkDetail, OneTimeCode } from '../domain/types.js';
+import { mailboxKeys } from '../domain/mailbox-key.js';
 import { searchBody } from '../domain/search-text.js';
 
 export interface ParsedEmail {
@@ -16,6 +17,8 @@ export interface ParsedEmail {
   /** Read for search alone (search-text.ts), as are replyTo and inlineCount's parts. */
   bcc: string;
   replyTo: string;
+  /** The keys of the addresses From, To, Cc, Bcc and Reply-To name, group members included (domain/mailbox-key.ts). */
+  headerAddresses: HeaderAddressKeys;
   subject: string;
   messageId: string;
   hasText: boolean;
@@ -53,8 +56,31 @@ export function messageAnalysis({ textBody, htmlText, ...parsed }: ParsedEmail):
  */
 export const SEARCH_TEXT_LIMIT = 128 * 1024;
 
-const addressText = (value: AddressObject | AddressObject[] | undefined): string =>
-  value === undefined ? '' : (Array.isArray(value) ? value : [value]).map((entry) => entry.text).join(', ');
+const entriesOf = (value: AddressObject | AddressObject[] | undefined): EmailAddress[] =>
+  value === undefined ? [] : (Array.isArray(value) ? value : [value]).flatMap((entry) => entry.value);
+
+/** A display name as a quoted string: its quotes and backslashes escaped, so the text parses back to the same name. */
+const quotedName = (name: string) => `"${name.replace(/["\\]/g, '\\$&')}"`;
+
+function entryText(entry: EmailAddress): string {
+  const name = entry.name ? quotedName(entry.name) : '';
+  if (entry.group) return `${name && `${name}: `}${entry.group.map(entryText).join(', ')};`;
+  if (!entry.address) return name;
+  return name ? `${name} <${entry.address}>` : entry.address;
+}
+
+/**
+ * An address header as one line that parses back to the same mailboxes and names: mailparser's own text, but with
+ * quotes inside a display name escaped (mailparser writes `"a "b""` for the name `a "b"`). Addresses are as
+ * mailparser reads them, a local part quoted where it needs to be.
+ */
+export const addressText = (value: AddressObject | AddressObject[] | undefined): string => entriesOf(value).map(entryText).join(', ');
+
+/** The addresses of an address header, group members included. */
+function addressesOf(value: AddressObject | AddressObject[] | undefined): string[] {
+  const flat = (entry: EmailAddress): string[] => (entry.group ? entry.group.flatMap(flat) : entry.address ? [entry.address] : []);
+  return entriesOf(value).flatMap(flat);
+}
 
 /** A part the message shows in its body: marked inline, or an image its HTML embeds by cid: (multipart/related). */
 const isShownInline = (attachment: Attachment): boolean => attachment.contentDisposition === 'inline' || attachment.related === true;
@@ -133,6 +159,13 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
     cc: addressText(parsed.cc),
     bcc: addressText(parsed.bcc),
     replyTo: addressText(parsed.replyTo),
+    headerAddresses: {
+      from: mailboxKeys(addressesOf(parsed.from)),
+      to: mailboxKeys(addressesOf(parsed.to)),
+      cc: mailboxKeys(addressesOf(parsed.cc)),
+      bcc: mailboxKeys(addressesOf(parsed.bcc)),
+      replyTo: mailboxKeys(addressesOf(parsed.replyTo)),
+    },
     subject: parsed.subject ?? '',
     messageId: parsed.messageId ?? '',
     hasText: textBody.length > 0,

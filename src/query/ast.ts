@@ -1,4 +1,7 @@
 // The q language's syntax tree: one shape that every backend compiler and the in-memory matcher consume.
+import type { AddressField } from '../domain/types.js';
+
+export type { AddressField };
 
 /**
  * `sender` is the From header and the envelope sender; `recipients` every recipient (To, Cc, Bcc and the envelope's);
@@ -12,6 +15,8 @@ export type QueryNode =
   | { kind: 'not'; child: QueryNode }
   /** Normalised substring (see normalizeSearchText) looked for in any of the fields. */
   | { kind: 'text'; fields: TextField[]; needle: string }
+  /** An address any of the fields names, compared by its key (domain/mailbox-key.ts): `to:=alice@example.test`. */
+  | { kind: 'address'; fields: AddressField[]; key: string }
   | { kind: 'read'; value: boolean }
   | { kind: 'tagged' }
   /** Tag names compare case-insensitively; `name` is lower case. */
@@ -39,12 +44,19 @@ export function and(...nodes: QueryNode[]): QueryNode {
 }
 
 export type TextNode = Extract<QueryNode, { kind: 'text' }>;
+export type AddressNode = Extract<QueryNode, { kind: 'address' }>;
+
+const requiredClauses = (node: QueryNode): QueryNode[] => (node.kind === 'and' ? node.children : [node]);
 
 /**
  * The text clauses every match must satisfy (children of the top-level AND, or the query itself): a backend can
  * start from the index hits of any one of them instead of walking the inbox.
  */
 export function requiredText(node: QueryNode): TextNode[] {
-  const clauses = node.kind === 'and' ? node.children : [node];
-  return clauses.filter((clause): clause is TextNode => clause.kind === 'text');
+  return requiredClauses(node).filter((clause): clause is TextNode => clause.kind === 'text');
+}
+
+/** The exact-address clauses every match must satisfy, which an index can start from as it can from text. */
+export function requiredAddresses(node: QueryNode): AddressNode[] {
+  return requiredClauses(node).filter((clause): clause is AddressNode => clause.kind === 'address');
 }

@@ -4,7 +4,7 @@ import { normalizeSearchText } from '../domain/search-text.js';
 import { AppError } from '../errors.js';
 import { ADDRESS_FIELDS, ALL_TEXT_FIELDS, and, matchAll, type QueryNode, type TextField } from './ast.js';
 import { knownTimeZone, parseMailpitDate } from './mailpit-dates.js';
-import { MAX_QUERY_LENGTH, withinTextLimits } from './parse-query.js';
+import { MAX_QUERY_LENGTH, withinQueryLimits } from './parse-query.js';
 
 export interface MailpitSearchOptions {
   /** The time zone before: and after: dates are read in (an IANA name); an unknown one is ignored. UTC by default. */
@@ -120,5 +120,5 @@ export function parseMailpitSearch(query: string, options: MailpitSearchOptions 
     const node = termNode(negated ? raw.slice(1) : raw, timeZone);
     if (node) clauses.push(negated ? { kind: 'not', child: node } : node);
   }
-  return clauses.length === 0 ? matchAll() : withinTextLimits(and(...clauses));
+  return clauses.length === 0 ? matchAll() : withinQueryLimits(and(...clauses));
 }

@@ -14,6 +14,8 @@ export function matches(node: QueryNode, message: MatchableMessage): boolean {
       return !matches(node.child, message);
     case 'text':
       return node.fields.some((field) => message.search[field].includes(node.needle));
+    case 'address':
+      return node.fields.some((field) => message.search.addresses[field].includes(node.key));
     case 'read':
       return message.read === node.value;
     case 'tagged':

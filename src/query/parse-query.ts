@@ -1,7 +1,8 @@
 // The q language: tokens → syntax tree, with 400 invalid_query errors that name the term and its position.
 import { AppError } from '../errors.js';
 import { normalizeSearchText } from '../domain/search-text.js';
-import { ADDRESS_FIELDS, ALL_TEXT_FIELDS, and, matchAll, type QueryNode, type TextField } from './ast.js';
+import { mailboxKey, whyNoKey } from '../domain/mailbox-key.js';
+import { ADDRESS_FIELDS, ALL_TEXT_FIELDS, and, matchAll, type AddressField, type QueryNode, type TextField } from './ast.js';
 
 type Token =
   | { type: 'open' | 'close' | 'or' | 'not'; position: number; raw: string }
@@ -25,6 +26,9 @@ export const QUERY_TEXT_LIMITS = {
   /** Terms of one or two characters, which no index serves. */
   shortTerms: 4,
 } as const;
+
+/** Exact-address terms (`to:=…`) one query may hold: each is one lookup of the address index, far cheaper than a text term. */
+export const QUERY_ADDRESS_TERMS = 64;
 
 function invalid(position: number, message: string): AppError {
   return new AppError('invalid_query', `invalid query at position ${position}: ${message}`);
@@ -126,7 +130,33 @@ export const HEADER_OPERATORS: Record<string, TextField[]> = {
   subject: ['subject'],
 };
 
+/**
+ * The address lists each address operator's exact form (`to:=alice@example.test`) compares: as its text form reads
+ * (to: every recipient, from: the From header and the envelope sender), by address instead of by substring.
+ */
+export const ADDRESS_OPERATORS: Record<string, AddressField[]> = {
+  from: ['from', 'envelopeFrom'],
+  to: ['to', 'cc', 'bcc'],
+  'to-header': ['to'],
+  cc: ['cc'],
+  bcc: ['bcc'],
+  'reply-to': ['replyTo'],
+  addressed: ['from', 'envelopeFrom', 'to', 'cc', 'bcc', 'replyTo'],
+};
+
 const OPERATORS = new Set([...Object.keys(HEADER_OPERATORS), 'is', 'tag', 'has', 'larger', 'smaller', 'after', 'before']);
+
+/**
+ * `to:=alice@example.test`: the value is one address, compared by its key. Quotes may enclose the whole value or its
+ * local part (`"john smith"@example.test`), and angle brackets the whole address.
+ */
+function addressNode(fields: AddressField[], value: string, position: number, term: string): QueryNode {
+  const address = /^<.*>$/su.test(value) ? value.slice(1, -1) : value;
+  if (address === '') throw invalid(position, `'${term}' needs an address after '='`);
+  const key = mailboxKey(address) ?? mailboxKey(unquote(address));
+  if (key === null) throw invalid(position, `'${term}': '${address}' has no exact form: ${whyNoKey(unquote(address)) ?? whyNoKey(address)}`);
+  return { kind: 'address', fields, key };
+}
 
 function termNode(raw: string, position: number): QueryNode {
   const colon = raw.indexOf(':');
@@ -134,7 +164,13 @@ function termNode(raw: string, position: number): QueryNode {
   if (!OPERATORS.has(name) || raw.slice(0, colon).includes('"')) {
     return textNode(ALL_TEXT_FIELDS, raw, position, raw);
   }
-  const value = unquote(raw.slice(colon + 1));
+  const written = raw.slice(colon + 1);
+  if (written.startsWith('=') && HEADER_OPERATORS[name]) {
+    const fields = ADDRESS_OPERATORS[name];
+    if (!fields) throw invalid(position, `'${raw}': '=' (an exact address) follows only ${Object.keys(ADDRESS_OPERATORS).join(':, ')}:; quote a value that starts with '=' ("=…")`);
+    return addressNode(fields, written.slice(1), position, raw);
+  }
+  const value = unquote(written);
   if (value.trim() === '') throw invalid(position, `'${raw}' needs a value after the colon`);
   const fields = HEADER_OPERATORS[name];
   if (fields) return textNode(fields, value, position, raw);
@@ -239,6 +275,20 @@ class Parser {
   }
 }
 
+function addressTerms(node: QueryNode): number {
+  switch (node.kind) {
+    case 'address':
+      return 1;
+    case 'and':
+    case 'or':
+      return node.children.reduce((sum, child) => sum + addressTerms(child), 0);
+    case 'not':
+      return addressTerms(node.child);
+    default:
+      return 0;
+  }
+}
+
 function textNeedles(node: QueryNode): string[] {
   switch (node.kind) {
     case 'text':
@@ -253,8 +303,13 @@ function textNeedles(node: QueryNode): string[] {
   }
 }
 
-/** Refuses a query whose text terms would cost more than QUERY_TEXT_LIMITS allows (Mailpit's dialect too). */
-export function withinTextLimits(node: QueryNode): QueryNode {
+/**
+ * Refuses a query whose text terms would cost more than QUERY_TEXT_LIMITS allows, or that holds more than
+ * QUERY_ADDRESS_TERMS exact-address terms (Mailpit's dialect too).
+ */
+export function withinQueryLimits(node: QueryNode): QueryNode {
+  const addresses = addressTerms(node);
+  if (addresses > QUERY_ADDRESS_TERMS) throw new AppError('invalid_query', `invalid query: ${addresses} exact-address terms; at most ${QUERY_ADDRESS_TERMS} per query`);
   const needles = textNeedles(node);
   const { terms, needleCharacters, shortTerms } = QUERY_TEXT_LIMITS;
   if (needles.length > terms) throw new AppError('invalid_query', `invalid query: ${needles.length} text terms; at most ${terms} per query`);
@@ -267,7 +322,7 @@ export function withinTextLimits(node: QueryNode): QueryNode {
 
 export function parseQuery(query: string): QueryNode {
   if ([...query].length > MAX_QUERY_LENGTH) throw new AppError('invalid_query', `invalid query: longer than ${MAX_QUERY_LENGTH} characters`);
-  return withinTextLimits(new Parser(tokenize(query), query.length).parse());
+  return withinQueryLimits(new Parser(tokenize(query), query.length).parse());
 }
 
 /** The list parameters from, to, subject and since mean what the operators mean, ANDed with q. */
@@ -288,5 +343,5 @@ export function listFilter(params: { q?: string; from?: string; to?: string; sub
     if (!at) throw new AppError('invalid_request', `query parameter 'since' must be a date-time with offset, got '${params.since}'`);
     clauses.push({ kind: 'received', op: 'gte', at });
   }
-  return clauses.length === 0 ? matchAll() : withinTextLimits(and(...clauses));
+  return clauses.length === 0 ? matchAll() : withinQueryLimits(and(...clauses));
 }

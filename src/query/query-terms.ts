@@ -1,9 +1,10 @@
 // A filter's terms written back in the q language, and which of them a message fails: what a wait that timed out
 // says about the mail that came instead.
 import type { MessageRecord } from '../domain/types.js';
-import type { QueryNode, TextField } from './ast.js';
+import { mailboxText } from '../domain/mailbox-key.js';
+import type { QueryNode } from './ast.js';
 import { matches } from './match.js';
-import { HEADER_OPERATORS } from './parse-query.js';
+import { ADDRESS_OPERATORS, HEADER_OPERATORS } from './parse-query.js';
 
 export interface QueryTerm {
   /** The term as q would write it (`from:billing@acme.test`, `-tag:spam`, `(a OR b)`, `after:2026-12-03T07:00:00.000Z`). */
@@ -11,7 +12,10 @@ export interface QueryTerm {
   node: QueryNode;
 }
 
-const sameFields = (a: TextField[], b: TextField[]) => a.length === b.length && a.every((field) => b.includes(field));
+const sameFields = <Field>(a: Field[], b: Field[]) => a.length === b.length && a.every((field) => b.includes(field));
+
+/** The operator whose fields are exactly `fields`, if the language has one. */
+const operatorOf = <Field>(operators: Record<string, Field[]>, fields: Field[]) => Object.entries(operators).find(([, own]) => sameFields(own, fields))?.[0];
 
 /** A value as one term: quoted when it holds what would split it or change its meaning. */
 function quoted(value: string): string {
@@ -30,10 +34,13 @@ function written(node: QueryNode, nested: boolean): string {
     case 'not':
       return `-${written(node.child, true)}`;
     case 'text': {
-      const operator = Object.entries(HEADER_OPERATORS).find(([, fields]) => sameFields(fields, node.fields))?.[0];
+      const operator = operatorOf(HEADER_OPERATORS, node.fields);
       // A bare word searches every text field; any other combination is not one the language can write.
       return operator === undefined ? quoted(node.needle) : `${operator}:${quoted(node.needle)}`;
     }
+    case 'address':
+      // Only the parser makes address terms, always with an operator's fields; addressed: reads every list.
+      return `${operatorOf(ADDRESS_OPERATORS, node.fields) ?? 'addressed'}:=${mailboxText(node.key)}`;
     case 'read':
       return node.value ? 'is:read' : 'is:unread';
     case 'tagged':

@@ -1,9 +1,9 @@
-// The login and the policies every SMTP session meets: its login holds, the workspace has allowance left, the message
-// fits, the recipients stay within the limit.
+// The login and the policies every SMTP session meets: its login holds, the workspace has allowance left, addresses
+// beyond ASCII come with SMTPUTF8, the message fits, the recipients stay within the limit.
 import { AppError } from '../errors.js';
 import type { IngestPipeline } from '../ingest/ingest-message.js';
 import type { InboxService } from '../services/mail/inboxes.js';
-import { CONTINUE, refuse, type LoginContext, type SmtpPolicy } from './smtp-policy.js';
+import { CONTINUE, refuse, type LoginContext, type PolicyContext, type SmtpPolicy } from './smtp-policy.js';
 
 /**
  * The login, before any policy is asked at AUTH: the credentials must open an inbox, and the context the AUTH hooks
@@ -12,7 +12,7 @@ import { CONTINUE, refuse, type LoginContext, type SmtpPolicy } from './smtp-pol
 export async function loginContext(inboxes: Pick<InboxService, 'authenticateSmtp'>, sessionId: string, username: string, password: string): Promise<LoginContext> {
   const inbox = await inboxes.authenticateSmtp(username, password);
   if (!inbox) throw new AppError('auth_failed', 'Authentication credentials invalid');
-  return { sessionId, inbox: async () => inbox, loginPasswordHash: null, recipients: 0, sizeExceeded: false };
+  return { sessionId, inbox: async () => inbox, loginPasswordHash: null, recipients: 0, path: null, smtpUtf8: false, sizeExceeded: false };
 }
 
 /** At each MAIL FROM the inbox the session logged in to must still exist, with the password of the login. */
@@ -43,6 +43,21 @@ export const sizePolicy = (maxMessageBytes: number): SmtpPolicy => ({
     ? refuse(new AppError('message_too_large', `Message exceeds the maximum size of ${maxMessageBytes} bytes`))
     : CONTINUE),
 });
+
+/**
+ * RFC 6531: an address beyond ASCII in MAIL FROM or RCPT TO (as sent: a punycode domain is ASCII) needs the
+ * transaction to have declared SMTPUTF8 on its MAIL FROM, as a server that would deliver it insists. Refused with
+ * 553 5.6.7, so an application whose mailer leaves the parameter out learns it here rather than from its users'
+ * providers. The reply names no address: a client that did not declare SMTPUTF8 is owed an ASCII reply.
+ */
+export const smtpUtf8Policy: SmtpPolicy = {
+  mail: async (context) => smtpUtf8Verdict(context),
+  rcpt: async (context) => smtpUtf8Verdict(context),
+};
+
+const smtpUtf8Verdict = (context: PolicyContext) => (context.path?.beyondAscii === true && !context.smtpUtf8
+  ? refuse(new AppError('smtputf8_required', 'The address holds characters beyond ASCII: declare SMTPUTF8 on MAIL FROM (RFC 6531)'))
+  : CONTINUE);
 
 export const recipientLimitPolicy = (maxRecipients: number): SmtpPolicy => ({
   rcpt: async (context) => (context.recipients >= maxRecipients

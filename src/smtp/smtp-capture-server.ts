@@ -1,6 +1,6 @@
 // SMTP front door: STARTTLS and implicit TLS, size limits, the policy chain at each command, and capture through the ingest pipeline.
 import { Socket, type AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
 import { AppError, toAppError } from '../errors.js';
 import type { Inbox } from '../domain/types.js';
@@ -15,6 +15,7 @@ import type { CaptureObserver } from '../ingest/ingest-message.js';
 import type { OpenCount, SmtpStage } from '../observability/metrics.js';
 import { decide, type LoginContext, type PolicyContext, type PolicyContexts, type PolicyHook, type SmtpPolicy, type Verdict } from './smtp-policy.js';
 import { loginContext } from './session-policies.js';
+import { readPaths } from './smtp-paths.js';
 import type { OpenInbox } from '../services/mail/open-inbox.js';
 
 export interface SmtpCaptureOptions {
@@ -140,6 +141,8 @@ export class SmtpCaptureServer {
    * unauthenticated under the connection caps: the open port never takes the share kept for logged-in sessions.
    */
   private readonly openInboxSessions = new Map<string, SessionUser | null>();
+  /** The MAIL FROM and RCPT TO addresses whose paths were sent with characters beyond ASCII (smtp-paths.ts). */
+  private readonly pathsBeyondAscii = new WeakSet<object>();
 
   /**
    * `policies` answer each command in order (smtp-policy.ts): auth, quota, size, recipient limit, chaos. At AUTH they
@@ -239,6 +242,10 @@ export class SmtpCaptureServer {
       authMethods: ['PLAIN', 'LOGIN'],
       // Enhanced status codes (RFC 3463) tell test tooling why a message was refused: 5.3.4 size, 5.2.2 quota.
       hideENHANCEDSTATUSCODES: false,
+      // Internationalised mail (RFC 6531, 6532, 6152): UTF-8 addresses and header fields, 8-bit bodies. smtpUtf8Policy
+      // holds a transaction to the SMTPUTF8 it must declare for a UTF-8 address.
+      hideSMTPUTF8: false,
+      hide8BITMIME: false,
       // Test senders commonly talk plain SMTP on a private network; the credentials only open one sandbox inbox.
       allowInsecureAuth: true,
       authOptional: open,
@@ -259,7 +266,10 @@ export class SmtpCaptureServer {
           this.sessionPlaces.set(session.id, place);
           this.socketSessions.set(accepted, { server, sessionId: session.id });
         }
-        if (connection) this.sendOwnEnhancedCodes(connection);
+        if (connection) {
+          this.sendOwnEnhancedCodes(connection);
+          readPaths(connection, this.pathsBeyondAscii);
+        }
         if (open) this.openInboxSessions.set(session.id, null);
         if (this.draining) return callback(this.shuttingDown());
         this.startAuthDeadline(server, session.id);
@@ -297,7 +307,7 @@ export class SmtpCaptureServer {
           callback(null, { user: { inbox, passwordHash: inbox.smtpPasswordHash } satisfies SessionUser });
         });
       },
-      onMailFrom: (_address, session, callback) => {
+      onMailFrom: (address, session, callback) => {
         if (this.draining) return callback(this.refused('mail', this.shuttingDown()));
         void this.transactionUser(session).then((user) => {
           // Admission comes before the policies, so a transaction they hold (a chaos delay) counts against the caps.
@@ -310,7 +320,7 @@ export class SmtpCaptureServer {
             // An open inbox session is not evicted while its transaction is under way.
             if (open) this.sessionPlaces.get(session.id)?.busy();
           }
-          return this.passes('mail', session, () => this.sessionContext(session), callback).then((passed) => {
+          return this.passes('mail', session, () => this.sessionContext(session, { path: address }), callback).then((passed) => {
             if (!passed) {
               this.endTransaction(session.id);
               return;
@@ -322,8 +332,8 @@ export class SmtpCaptureServer {
           });
         }, (error: unknown) => callback(this.failed('mail', error)));
       },
-      onRcptTo: (_address, session, callback) => {
-        void this.passes('rcpt', session, () => this.sessionContext(session), callback).then((passed) => {
+      onRcptTo: (address, session, callback) => {
+        void this.passes('rcpt', session, () => this.sessionContext(session, { path: address }), callback).then((passed) => {
           if (!passed) return;
           this.observer.smtpReplied('rcpt', 250);
           callback();
@@ -362,7 +372,7 @@ export class SmtpCaptureServer {
         stream.pipe(spool);
         spool.once('finish', () => {
           if (failed) return;
-          void this.passes('data', session, () => this.sessionContext(session, stream.sizeExceeded), callback).then((passed) => {
+          void this.passes('data', session, () => this.sessionContext(session, { sizeExceeded: stream.sizeExceeded }), callback).then((passed) => {
             if (!passed) {
               void spool.discard();
               this.endTransaction(session.id);
@@ -566,8 +576,11 @@ export class SmtpCaptureServer {
     return session.user as SessionUser | undefined;
   }
 
-  /** After AUTH: the session's inbox, read again for this command, so every node's latest settings apply. */
-  private sessionContext(session: SMTPServerSession, sizeExceeded = false): PolicyContext {
+  /**
+   * After AUTH: the session's inbox, read again for this command, so every node's latest settings apply; at MAIL FROM
+   * and RCPT TO the command's address.
+   */
+  private sessionContext(session: SMTPServerSession, command: { path?: SMTPServerAddress; sizeExceeded?: boolean } = {}): PolicyContext {
     const user = this.userOf(session);
     if (!user) throw new AppError('auth_required', 'Authentication required');
     let inbox: Promise<Inbox | null> | null = null;
@@ -580,7 +593,9 @@ export class SmtpCaptureServer {
       })),
       loginPasswordHash: user.passwordHash,
       recipients: session.envelope.rcptTo.length,
-      sizeExceeded,
+      path: command.path ? { address: command.path.address, beyondAscii: this.pathsBeyondAscii.has(command.path) } : null,
+      smtpUtf8: session.envelope.smtpUtf8 === true,
+      sizeExceeded: command.sizeExceeded ?? false,
     };
   }
 

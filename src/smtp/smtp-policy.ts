@@ -16,6 +16,13 @@ export interface PolicyContext {
   loginPasswordHash: string | null;
   /** RCPT TO accepted so far in this transaction. */
   recipients: number;
+  /**
+   * At MAIL FROM and RCPT TO: the command's address as smtp-server read it ('' for the null sender, a punycode domain
+   * in Unicode), and whether the path as sent held characters beyond ASCII; null at the other commands.
+   */
+  path: { address: string; beyondAscii: boolean } | null;
+  /** The transaction declared SMTPUTF8 (RFC 6531) on its MAIL FROM. */
+  smtpUtf8: boolean;
   /** At DATA: the message went past the size limit (smtp-server drained the rest unread). */
   sizeExceeded: boolean;
 }

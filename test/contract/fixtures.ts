@@ -2,7 +2,9 @@
 import { newId } from '../../src/domain/ids.js';
 import { hashSecret, newApiKey } from '../../src/domain/secrets.js';
 import { defaultInboxSettings } from '../../src/domain/inbox-settings.js';
-import type { ApiKeyRecord, Inbox, MessageRecord, Webhook, Workspace } from '../../src/domain/types.js';
+import type { ApiKeyRecord, HeaderAddressKeys, Inbox, MessageRecord, Webhook, Workspace } from '../../src/domain/types.js';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
+import { mailboxKeys } from '../../src/domain/mailbox-key.js';
 import type { CaptureStore, NewDelivery, QuotaCharge } from '../../src/storage/ports.js';
 
 /** A charge that never refuses, for tests about something else. */
@@ -44,10 +46,19 @@ export const aMessage = (workspaceId: string, inboxId: string, overrides: Partia
     search: {
       subject: `subject ${id}`, sender: 'sender <sender@example.com>\u001fsender@example.com', recipients: 'rcpt@example.com', body: 'hello',
       to: 'rcpt@example.com', cc: '', bcc: '', replyTo: '', messageId: `<${id}@example.com>`.toLowerCase(),
+      addresses: {
+        from: ['sender@example.com'], envelopeFrom: ['sender@example.com'], to: ['rcpt@example.com'], cc: [], bcc: ['bcc@example.com'], replyTo: [],
+      },
     },
     ...overrides,
   };
 };
+
+/** The keys of the addresses header texts name, as the parse at capture finds them. */
+export function headerKeysOf(headers: Partial<Record<keyof HeaderAddressKeys, string>>): HeaderAddressKeys {
+  const keys = (text = '') => mailboxKeys(addressparser(text, { flatten: true }).map((entry) => entry.address));
+  return { from: keys(headers.from), to: keys(headers.to), cc: keys(headers.cc), bcc: keys(headers.bcc), replyTo: keys(headers.replyTo) };
+}
 
 export const aWebhook = (workspaceId: string, overrides: Partial<Webhook> = {}): Webhook => ({
   id: newId('whk'), workspaceId, inboxId: null, url: 'https://hooks.example.com/mail', secret: 'whsec_contract', createdAt: new Date(), ...overrides,

@@ -4,7 +4,10 @@ import type { MessageIndex } from '../../src/storage/ports.js';
 import { matchAll, type QueryNode } from '../../src/query/ast.js';
 import { cutShortSentence } from '../../src/domain/analysis-outcome.js';
 import { backendFactories, type BackendUnderTest } from './backends.js';
-import { insertOne, aMessage, UNLIMITED } from './fixtures.js';
+import { headerKeysOf, insertOne, aMessage, UNLIMITED } from './fixtures.js';
+import { parseQuery } from '../../src/query/parse-query.js';
+import { searchFields } from '../../src/domain/search-text.js';
+import type { MessageRecord } from '../../src/domain/types.js';
 
 for (const factory of backendFactories) {
   describe(`MessageIndex contract (${factory.profile})`, () => {
@@ -130,6 +133,34 @@ for (const factory of backendFactories) {
       assert.deepEqual(Object.fromEntries(await index.tagCounts('ws_m')), { y: 2 });
       await index.renameTag('ws_m', 'y', 'y');
       assert.deepEqual(Object.fromEntries(await index.tagCounts('ws_m')), { y: 2 }, 'renaming onto itself keeps the tag');
+    });
+
+    it('finds messages by exact address within the workspace and inbox asked, and keeps their keys as stored', async () => {
+      const named = (workspaceId: string, inboxId: string, to: string[], overrides: Partial<MessageRecord> = {}) => {
+        const base = aMessage(workspaceId, inboxId, { to: to.join(', '), recipients: to, ...overrides });
+        return { ...base, search: searchFields({ ...base, bcc: '', replyTo: '', headerAddresses: headerKeysOf(base) }, '') };
+      };
+      const mine = named('ws_exact', 'inb_1', ['Alice@Example.TEST', '"john smith"@example.test']);
+      const other = named('ws_exact', 'inb_1', ['ba@example.test', 'alice@example.test.evil', 'alice+tag@example.test']);
+      const elsewhere = named('ws_exact', 'inb_2', ['alice@example.test']);
+      const stranger = named('ws_stranger', 'inb_1', ['alice@example.test']);
+      for (const message of [mine, other, elsewhere, stranger]) await insertOne(under.backend.captures, message, UNLIMITED);
+      assert.deepEqual((await index.get('ws_exact', mine.id))?.search.addresses, mine.search.addresses);
+      assert.deepEqual(mine.search.addresses.to, ['alice@example.test', 'john smith@example.test']);
+      const listed = async (q: string, inboxId = 'inb_1') => (await index.list('ws_exact', inboxId, { filter: parseQuery(q), limit: 10, after: null })).records.map((m) => m.id);
+      assert.deepEqual(await listed('to:=alice@example.test'), [mine.id]);
+      assert.deepEqual(await listed('to:="John Smith"@EXAMPLE.test'), [mine.id]);
+      assert.deepEqual((await listed('to:alice@example.test')).sort(), [mine.id, other.id].sort(), 'substring search still finds both');
+      assert.deepEqual(await listed('-to:=alice@example.test'), [other.id]);
+      assert.deepEqual(await listed('to:=alice@example.test', 'inb_2'), [elsewhere.id]);
+      assert.deepEqual(await index.count('ws_exact', 'inb_1', parseQuery('to:=ALICE@example.test')), { messages: 1, unread: 1 });
+      const changed = await index.change({ workspaceId: 'ws_exact', filter: parseQuery('to:=alice@example.test') }, { kind: 'read', value: true });
+      assert.equal(changed.affected, 2, 'a workspace-wide change reaches both of its inboxes, and no other workspace');
+      assert.equal((await index.get('ws_stranger', stranger.id))?.read, false);
+      const rebuilt = named('ws_exact', 'inb_1', ['carol@example.test'], { id: mine.id, receivedAt: mine.receivedAt });
+      await index.restore(rebuilt);
+      assert.deepEqual(await listed('to:=alice@example.test'), [], 'a rebuilt message keeps no address of its old document');
+      assert.deepEqual(await listed('to:=carol@example.test'), [mine.id]);
     });
 
     it('restores rebuilt documents in place, charging nothing', async () => {

@@ -10,7 +10,7 @@ import { searchBody, searchFields } from '../../src/domain/search-text.js';
 import type { MessageRecord } from '../../src/domain/types.js';
 import type { MessagePage, MessagePosition } from '../../src/storage/ports.js';
 import { searchPlanFactories, type BackendUnderTest } from './backends.js';
-import { insertOne, aMessage, UNLIMITED } from './fixtures.js';
+import { headerKeysOf, insertOne, aMessage, UNLIMITED } from './fixtures.js';
 
 const WORDS = ['alpha', 'beta', 'Gamma', 'école', 'ÉCOLE', 'straße', 'ab', 'x', 'report', 'weekly', 'reset', '4711', 'a.b@c.test', 'Ωmega'];
 const TAGS = ['urgent', 'review', 'qa'];
@@ -19,18 +19,26 @@ const sentence = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 
   fc.array(fc.constantFrom(' ', '  ', '\n', '\t '), { minLength: words.length, maxLength: words.length })
     .map((gaps) => words.map((word, i) => word + gaps[i]).join('')));
 
+/** Spellings of a few mailboxes and of their near misses: case, quoting, IDN and punycode, sub-addresses, a homograph. */
+const ADDRESSES = [
+  'alice@x.test', 'ALICE@X.Test', 'malice@x.test', 'alice+tag@x.test', 'alice@x.test.evil', '\u0430lice@x.test', '"john smith"@x.test', '"john.smith"@x.test',
+  'John.Smith@x.test', 'δοκιμή@παράδειγμα.δοκιμή', 'ΔΟΚΙΜΉ@xn--hxajbheg2az3al.xn--jxalpdlp', 'zoë@bücher.example',
+];
+/** An address header: words (a display name, or junk) and up to two addresses. */
+const addressHeader = fc.tuple(sentence, fc.subarray(ADDRESSES, { maxLength: 2 })).map(([words, addresses]) => [words, ...addresses].filter((part) => part.trim() !== '').join(', '));
+
 const DAY = 24 * 3600 * 1000;
 const START = Date.parse('2026-11-01T00:00:00Z');
 
 const messageArb = fc.record({
   subject: sentence,
-  from: sentence,
-  envelopeFrom: fc.constantFrom('alpha@x.test', 'beta@y.test', ''),
-  to: sentence,
-  cc: sentence,
-  bcc: sentence,
-  replyTo: sentence,
-  recipients: fc.array(fc.constantFrom('gamma@z.test', 'reset@x.test', 'ab@q.test'), { maxLength: 3 }),
+  from: addressHeader,
+  envelopeFrom: fc.constantFrom('alpha@x.test', 'beta@y.test', '', 'Alice@x.test', '"john smith"@x.test'),
+  to: addressHeader,
+  cc: addressHeader,
+  bcc: addressHeader,
+  replyTo: addressHeader,
+  recipients: fc.array(fc.constantFrom('gamma@z.test', 'reset@x.test', 'ab@q.test', 'ALICE@x.test', 'john.smith@x.test', 'δοκιμή@xn--hxajbheg2az3al.xn--jxalpdlp'), { maxLength: 3 }),
   messageId: fc.constantFrom('<alpha.4711@x.test>', '<Report-2@y.test>', '<ab@q.test>', ''),
   text: sentence,
   html: sentence,
@@ -51,6 +59,8 @@ const operand = fc.oneof(
   fc.constantFrom('"weekly report"', '"alpha  beta"', '"école x"', '"ab"'),
   fc.tuple(fc.constantFrom('from', 'to', 'subject', 'FROM', 'to-header', 'cc', 'bcc', 'reply-to', 'addressed', 'message-id'), fc.constantFrom(...WORDS))
     .map(([op, w]) => `${op}:${w}`),
+  fc.tuple(fc.constantFrom('from', 'to', 'To', 'to-header', 'cc', 'bcc', 'reply-to', 'addressed'), fc.constantFrom(...ADDRESSES, '<alice@x.test>', '"alice@X.test"', '"john smith@x.test"'))
+    .map(([op, address]) => `${op}:=${address}`),
   fc.constantFrom('is:read', 'is:unread', 'is:tagged', 'has:attachment', 'has:inline', 'tag:urgent', 'TAG:Review', 'tag:none'),
   fc.tuple(fc.constantFrom('larger', 'smaller'), fc.constantFrom('1000', '1k', '2.5k', '3000b')).map(([op, n]) => `${op}:${n}`),
   fc.tuple(fc.constantFrom('after', 'before'), fc.constantFrom('2026-11-10', '2026-11-20T12:00:00Z', '2026-11-15T00:00:00+05:00')).map(([op, d]) => `${op}:${d}`),
@@ -120,18 +130,21 @@ for (const factory of searchPlanFactories) {
           messageId: g.messageId, read: g.read, tags: g.tags, attachmentCount: g.attachmentCount, inlineCount: g.inline ? g.attachmentCount : 0,
           size: g.size, receivedAt: g.receivedAt,
         });
-        const record = { ...base, search: searchFields({ ...base, bcc: g.bcc, replyTo: g.replyTo }, searchBody(g.text, g.html)) };
+        const headerAddresses = headerKeysOf({ from: g.from, to: g.to, cc: g.cc, bcc: g.bcc, replyTo: g.replyTo });
+        const record = { ...base, search: searchFields({ ...base, bcc: g.bcc, replyTo: g.replyTo, headerAddresses }, searchBody(g.text, g.html)) };
         await insertOne(under.backend.captures, record, UNLIMITED);
         stored.push(record);
       }
     });
     after(() => under.dispose());
 
-    /** The backend's answer, whole and in pages of 7, against the matcher's. */
+    /** The backend's answer, whole and in pages of 7, and its count, against the matcher's. */
     const agrees = async (filter: QueryNode, query: string) => {
-      const expected = stored.filter((m) => matches(filter, m)).sort(newestFirst).map((m) => m.id);
+      const selected = stored.filter((m) => matches(filter, m));
+      const expected = [...selected].sort(newestFirst).map((m) => m.id);
       const actual = (await under.backend.messages.list('ws_q', 'inb_q', { filter, limit: 1000, after: null })).records.map((m) => m.id);
       assert.deepEqual(actual, expected, `query: ${query}`);
+      assert.deepEqual(await under.backend.messages.count('ws_q', 'inb_q', filter), { messages: selected.length, unread: selected.filter((m) => !m.read).length }, `counted query: ${query}`);
       const paged: string[] = [];
       let after: MessagePosition | null = null;
       for (;;) {
@@ -192,7 +205,7 @@ for (const factory of searchPlanFactories) {
         const inboxId = `inb_pace_${pace.replace(/\W+/g, '_')}`;
         const records = Array.from({ length: 250 }, (_, i) => {
           const base = aMessage('ws_q', inboxId, { receivedAt: new Date(end - age(i)), read: false });
-          return { ...base, search: searchFields({ ...base, bcc: '', replyTo: '' }, '') };
+          return { ...base, search: searchFields({ ...base, bcc: '', replyTo: '', headerAddresses: headerKeysOf(base) }, '') };
         });
         for (let start = 0; start < records.length; start += 50) {
           const outcomes = await under.backend.captures.storeAll(records.slice(start, start + 50).map((record) => ({ record, charge: UNLIMITED, blobs: [] })));
@@ -228,7 +241,7 @@ for (const factory of searchPlanFactories) {
       const shortOnes: MessageRecord[] = [];
       for (const subject of subjects) {
         const base = aMessage('ws_q', 'inb_short', { subject, from: '', envelopeFrom: '', to: '', cc: '', recipients: [] });
-        const record = { ...base, search: searchFields({ ...base, bcc: '', replyTo: '' }, '') };
+        const record = { ...base, search: searchFields({ ...base, bcc: '', replyTo: '', headerAddresses: headerKeysOf(base) }, '') };
         await insertOne(under.backend.captures, record, UNLIMITED);
         shortOnes.push(record);
       }
@@ -260,7 +273,8 @@ for (const factory of searchPlanFactories) {
           subject, from: h.from ?? 'ana@x.test', envelopeFrom: 'bounce@x.test', to: h.to ?? '', cc: h.cc ?? '', messageId: h.messageId ?? '', recipients: h.recipients,
           read: false, tags: [], attachmentCount: 0, inlineCount: 0, size: 500, ...extra,
         });
-        return { ...base, search: searchFields({ ...base, bcc: h.bcc ?? '', replyTo: h.replyTo ?? '' }, searchBody(`body of ${subject}`, '')) };
+        const headerAddresses = headerKeysOf({ ...base, bcc: h.bcc ?? '', replyTo: h.replyTo ?? '' });
+        return { ...base, search: searchFields({ ...base, bcc: h.bcc ?? '', replyTo: h.replyTo ?? '', headerAddresses }, searchBody(`body of ${subject}`, '')) };
       };
       const messages = [
         headers('one', { to: 'Bob <bob@x.test>', cc: 'carol@x.test', replyTo: 'help@x.test', messageId: '<m1@x.test>', recipients: ['bob@x.test', 'carol@x.test', 'dan@x.test'] },

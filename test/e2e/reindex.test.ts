@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/project-root.js';
 import { loadConfig } from '../../src/config.js';
 import { openBackend } from '../../src/storage/index.js';
+import { noAddresses } from '../../src/domain/mailbox-key.js';
 import { ApiClient } from '../support/api-client.js';
 import { expectOk } from '../support/envelope.js';
 import { createInbox } from '../support/inboxes.js';
@@ -76,6 +77,26 @@ describe('scripts/reindex', function () {
     const rebuilt = await Promise.all(ids.map((id) => detailOf(api, id)));
     assert.deepEqual(rebuilt.map(visible), captured.map(visible));
     assert.deepEqual((await listMessages(api, inboxId, 'total')).map((m) => m.id), [ids[0]], 'body search works on the rebuilt documents');
+  });
+
+  it('keys the addresses of messages stored before exact addresses were, so to:= finds them', async () => {
+    const workspaceId = expectOk<WorkspaceJson>(await api.get('/v1/workspace')).id;
+    await server.stop();
+    // Documents as a version before exact addresses wrote them: every field but the address keys.
+    const backend = await openBackend(loadConfig({ ...process.env, SANDBOX_DATA_DIR: dataDir, ...profileEnv(dataDir) }));
+    try {
+      for (const record of await backend.messages.getMany(workspaceId, ids)) await backend.messages.restore({ ...record, search: { ...record.search, addresses: noAddresses() } });
+    } finally {
+      await backend.close();
+    }
+    await restart();
+    assert.deepEqual(await listMessages(api, inboxId, 'to:=me@reindex.test'), [], 'older documents hold no address keys');
+    assert.equal((await listMessages(api, inboxId, 'to:me@reindex.test')).length, 3, 'substring search reads them as ever');
+    await server.stop();
+    reindex(dataDir);
+    await restart();
+    assert.deepEqual((await listMessages(api, inboxId, 'to:=ME@reindex.test')).map((m) => m.id).sort(), [...ids].sort());
+    assert.deepEqual((await listMessages(api, inboxId, 'from:=shop@reindex.test')).map((m) => m.id), [ids[0]]);
   });
 
   it('recovers every message after the index lost its documents, re-applying tag rules', async () => {

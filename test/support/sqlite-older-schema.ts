@@ -1,11 +1,16 @@
 // Takes a migrated test database back to the schema before the header search migration, as an older build left it,
-// so a test of that migration (or of one before it) can run it again on rows such a build wrote.
+// so a test of that migration (or of one before it) can run it again on rows such a build wrote. The migrations after
+// it are undone too: HEADER_SEARCH_MIGRATIONS_UNDONE says how many user_version goes back.
 import type { SqliteDatabase } from '../../src/storage/embedded/sqlite-database.js';
 
 const OLD_COLUMNS = 'search_subject, search_sender, search_recipients, search_body';
 
+/** The header search migration and the exact-address one after it. */
+export const HEADER_SEARCH_MIGRATIONS_UNDONE = 2;
+
 export function undoHeaderSearchMigration(db: SqliteDatabase): void {
   db.exec(`
+    DROP TABLE message_addresses;
     DROP TRIGGER messages_fts_delete;
     DROP TABLE messages_fts;
     ALTER TABLE messages DROP COLUMN inline_count;

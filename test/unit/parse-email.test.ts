@@ -3,6 +3,8 @@ import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import { parseEmail } from '../../src/mime/parse-email.js';
 import { extractLinks, LINK_DETAILS_KEPT } from '../../src/mime/extract-links.js';
+import { headerSummary } from '../../src/mime/header-summary.js';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
 
 const crlf = (lines: string[]) => Buffer.from(lines.join('\r\n'), 'utf8');
 
@@ -144,5 +146,46 @@ describe('parseEmail fields for Mailpit\'s search', () => {
     assert.deepEqual([inline.attachmentCount, inline.inlineCount], [2, 1]);
     const headers = await parseEmail(crlf(['From: a@x.test', 'Bcc: Dan <dan@x.test>', 'Reply-To: Help <help@x.test>', 'Subject: s', '', 'body', '']));
     assert.deepEqual([headers.bcc, headers.replyTo, headers.inlineCount], ['"Dan" <dan@x.test>', '"Help" <help@x.test>', 0]);
+  });
+});
+
+describe('parseEmail addresses', () => {
+  const raw = crlf([
+    'From: "Smith, \\"J\\"" <"john smith"@Example.test>',
+    'To: δοκιμή@παράδειγμα.δοκιμή, Team: a@x.test, "b.c"@x.test;',
+    'Cc: =?UTF-8?Q?J=C3=B6rg?= <jörg@xn--bcher-kva.example>',
+    'Bcc: hidden@x.test',
+    'Reply-To: help@x.test',
+    'Subject: addresses',
+    '',
+    'body',
+    '',
+  ]);
+
+  it('keys every address of From, To, Cc, Bcc and Reply-To, group members included', async () => {
+    const parsed = await parseEmail(raw);
+    assert.deepEqual(parsed.headerAddresses, {
+      from: ['john smith@example.test'],
+      to: ['a@x.test', 'b.c@x.test', 'δοκιμή@xn--hxajbheg2az3al.xn--jxalpdlp'],
+      cc: ['jörg@xn--bcher-kva.example'],
+      bcc: ['hidden@x.test'],
+      replyTo: ['help@x.test'],
+    });
+  });
+
+  it('writes each address header as text that parses back to the same names and mailboxes', async () => {
+    const parsed = await parseEmail(raw);
+    assert.equal(parsed.from, '"Smith, \\"J\\"" <"john smith"@Example.test>', 'quotes in a display name are escaped');
+    assert.equal(parsed.to, 'δοκιμή@παράδειγμα.δοκιμή, "Team": a@x.test, b.c@x.test;');
+    assert.equal(parsed.cc, '"Jörg" <jörg@bücher.example>');
+    const back = addressparser(parsed.from, { flatten: true });
+    assert.deepEqual(back, [{ name: 'Smith, "J"', address: '"john smith"@Example.test' }]);
+  });
+
+  it('keys the header fields of the header-only fallback the same way', () => {
+    const summary = headerSummary(raw);
+    assert.deepEqual(summary.headerAddresses.to, ['a@x.test', 'b.c@x.test', 'δοκιμή@xn--hxajbheg2az3al.xn--jxalpdlp']);
+    assert.deepEqual(summary.headerAddresses.from, ['john smith@example.test']);
+    assert.deepEqual(summary.headerAddresses.cc, ['jörg@xn--bcher-kva.example']);
   });
 });

@@ -1,6 +1,6 @@
 // Compiles a q syntax tree to an Elasticsearch query (filter context) over the fields of search-mappings/messages.template.json.
 import type { estypes } from '@elastic/elasticsearch';
-import { requiredText, type QueryNode, type TextField } from '../../query/ast.js';
+import { requiredAddresses, requiredText, type AddressField, type QueryNode, type TextField } from '../../query/ast.js';
 
 type EsQuery = estypes.QueryDslQueryContainer;
 
@@ -15,6 +15,11 @@ export const SEARCH_FIELD: Record<TextField, string> = {
   bcc: 'search_bcc',
   replyTo: 'search_reply_to',
   messageId: 'search_message_id',
+};
+
+/** Keyword fields holding each address list's keys (the `addresses` object of the document). */
+export const ADDRESS_FIELD: Record<AddressField, string> = {
+  from: 'addresses.from', envelopeFrom: 'addresses.envelope_from', to: 'addresses.to', cc: 'addresses.cc', bcc: 'addresses.bcc', replyTo: 'addresses.reply_to',
 };
 
 /**
@@ -87,6 +92,13 @@ function textQuery(fields: TextField[], needle: string): Compiled {
   return perField.length === 1 ? perField[0]! : bool({ should: perField });
 }
 
+/** A key is a term of its fields, which hold keys as they are (no analysis): an exact match. */
+function addressQuery(fields: AddressField[], key: string): Compiled {
+  const perField = fields.map((field): Compiled => leaf({ term: { [ADDRESS_FIELD[field]]: { value: key } } }));
+  if (perField.length === 0) return leaf(MATCH_NONE);
+  return perField.length === 1 ? perField[0]! : bool({ should: perField });
+}
+
 function sizeQuery(op: 'gt' | 'lt', bytes: number): Compiled {
   // Stored sizes are whole numbers, so a fractional bound (2.5k of a decimal unit) becomes the nearest whole one inside it.
   if (op === 'gt') return leaf(bytes >= LARGEST_BOUND ? MATCH_NONE : { range: { size: { gte: Math.floor(bytes) + 1 } } });
@@ -132,6 +144,8 @@ function walk(node: QueryNode): Compiled {
     }
     case 'text':
       return textQuery(node.fields, node.needle);
+    case 'address':
+      return addressQuery(node.fields, node.key);
     case 'read':
       return leaf({ term: { read: { value: node.value } } });
     case 'tagged':
@@ -157,10 +171,11 @@ export function compileEs(node: QueryNode): EsQuery {
 }
 
 /**
- * The phrase queries of the text clauses every match needs (needles of a trigram or more; shorter ones are
- * prefix queries, never cheap), or null when there are none: the index finds their hits directly.
+ * The index lookups every match needs, or null when there are none: the phrase queries of its text clauses (needles
+ * of a trigram or more; shorter ones are prefix queries, never cheap) and the term queries of its address clauses.
+ * The index finds their hits directly.
  */
-export function requiredPhrasesEs(node: QueryNode): EsQuery | null {
-  const phrases = requiredText(node).filter((clause) => [...clause.needle].length >= TRIGRAM).map((clause) => walk(clause));
-  return phrases.length === 0 ? null : bool({ filter: phrases }).query;
+export function requiredLookupsEs(node: QueryNode): EsQuery | null {
+  const lookups = [...requiredText(node).filter((clause) => [...clause.needle].length >= TRIGRAM), ...requiredAddresses(node)].map((clause) => walk(clause));
+  return lookups.length === 0 ? null : bool({ filter: lookups }).query;
 }

@@ -2,8 +2,9 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { elasticsearchLibrary } from './cluster-libraries.js';
 import { AppError, toAppError } from '../../errors.js';
-import type { MessageRecord } from '../../domain/types.js';
+import type { AddressKeys, MessageRecord } from '../../domain/types.js';
 import { legacyCutShort } from '../../domain/analysis-outcome.js';
+import { noAddresses } from '../../domain/mailbox-key.js';
 import { matches } from '../../query/match.js';
 import type { QueryNode } from '../../query/ast.js';
 import type { ArrivalPage, ChangeResult, InboxCounts, CapturedMessage, InsertOutcome, MessageChange, MessageIndex, MessageListOptions, MessagePage, MessagePosition, MessageSelection } from '../ports.js';
@@ -12,7 +13,7 @@ import type { ClusterNames } from './names.js';
 import type { QuotaLedger } from './quota-ledger.js';
 import type { RedisArrivalLog } from './redis-arrival-log.js';
 import { CoalescedFlush } from './coalesced-flush.js';
-import { compileEs, requiredPhrasesEs } from './compile-es.js';
+import { compileEs, requiredLookupsEs } from './compile-es.js';
 import type { SearchTurns } from '../search-turns.js';
 import { queryTooExpensive } from '../../query/query-budget.js';
 import { padSearchText, unpadSearchText } from './search-document-format.js';
@@ -66,7 +67,27 @@ interface MessageDoc {
   search_bcc?: string;
   search_reply_to?: string;
   search_message_id?: string;
+  /** Absent from documents written before exact addresses were (scripts/reindex adds it). */
+  addresses?: AddressDoc;
 }
+
+/** The address keys as the document holds them, the fields named as compile-es.ts's ADDRESS_FIELD names them. */
+interface AddressDoc {
+  from: string[];
+  envelope_from: string[];
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  reply_to: string[];
+}
+
+const toAddressDoc = (keys: AddressKeys): AddressDoc => ({
+  from: keys.from, envelope_from: keys.envelopeFrom, to: keys.to, cc: keys.cc, bcc: keys.bcc, reply_to: keys.replyTo,
+});
+
+const fromAddressDoc = (doc: AddressDoc | undefined): AddressKeys => (doc === undefined ? noAddresses() : {
+  from: doc.from, envelopeFrom: doc.envelope_from, to: doc.to, cc: doc.cc, bcc: doc.bcc, replyTo: doc.reply_to,
+});
 
 type Hit = estypes.SearchHit<MessageDoc>;
 
@@ -110,6 +131,7 @@ const toDoc = (m: MessageRecord): MessageDoc => ({
   search_bcc: padSearchText(m.search.bcc),
   search_reply_to: padSearchText(m.search.replyTo),
   search_message_id: padSearchText(m.search.messageId),
+  addresses: toAddressDoc(m.search.addresses),
 });
 
 const unpadOptional = (stored: string | undefined): string => (stored === undefined ? '' : unpadSearchText(stored));
@@ -151,6 +173,7 @@ const toMessage = (d: MessageDoc): MessageRecord => ({
     bcc: unpadOptional(d.search_bcc),
     replyTo: unpadOptional(d.search_reply_to),
     messageId: unpadOptional(d.search_message_id),
+    addresses: fromAddressDoc(d.addresses),
   },
 });
 
@@ -401,12 +424,12 @@ export class ElasticsearchMessageIndex implements MessageIndex {
   }
 
   /**
-   * Whether the text every match needs is in fewer than `scanLimit` of the inbox's messages. Then those are all a
-   * page examines (the index finds them), so a rare phrase is answered whole however deep in the inbox its matches
-   * are, as on the embedded profile. Counting stops at the limit.
+   * Whether the text (and the exact addresses) every match needs are in fewer than `scanLimit` of the inbox's
+   * messages. Then those are all a page examines (the index finds them), so a rare phrase or address is answered
+   * whole however deep in the inbox its matches are, as on the embedded profile. Counting stops at the limit.
    */
   private async requiredTextIsRare(workspaceId: string, inbox: estypes.QueryDslQueryContainer, filter: QueryNode, scanLimit: number): Promise<boolean> {
-    const required = requiredPhrasesEs(filter);
+    const required = requiredLookupsEs(filter);
     if (required === null) return false;
     const result = await this.budgetedSearch(workspaceId, {
       index: this.alias, query: this.scoped(workspaceId, inbox, required), size: 0, track_total_hits: scanLimit,

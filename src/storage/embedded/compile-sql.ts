@@ -1,9 +1,17 @@
-// Compiles a q syntax tree to an SQLite WHERE clause over `messages m`: the trigram index narrows, instr() decides.
-import { requiredText, type QueryNode, type TextField } from '../../query/ast.js';
+// Compiles a q syntax tree to an SQLite WHERE clause over `messages m`: the trigram index narrows, instr() decides;
+// exact addresses are looked up in message_addresses.
+import { requiredAddresses, requiredText, type AddressNode, type QueryNode, type TextField } from '../../query/ast.js';
 import { INDEXED_TO } from './sqlite-trigram-tail.js';
+import { ADDRESS_FIELD_NAME } from './sqlite-message-rows.js';
 
 export interface SqlFilter {
   where: string;
+  params: (string | number)[];
+}
+
+/** A SELECT of message seqs, with its parameters. */
+export interface SqlSelect {
+  select: string;
   params: (string | number)[];
 }
 
@@ -18,6 +26,28 @@ const COLUMN: Record<TextField, string> = {
   replyTo: 'search_reply_to',
   messageId: 'search_message_id',
 };
+
+/** The messages a search may select: a workspace's, or one inbox's. Address lookups stay within it. */
+export interface SqlScope {
+  workspaceId: string;
+  inboxId?: string;
+}
+
+/**
+ * The seqs of the scope's messages that name the address in one of the fields, each once (a message may name it in
+ * two), from the index on (workspace_id, address, field, inbox_id): its cost is the address's own messages in the
+ * workspace, never another tenant's.
+ */
+export function addressHits(node: AddressNode, scope: SqlScope): SqlSelect {
+  const fields = node.fields.map((field) => ADDRESS_FIELD_NAME[field]);
+  return {
+    select: `SELECT DISTINCT message_seq FROM message_addresses WHERE workspace_id = ? AND address = ? AND field IN (${fields.map(() => '?').join(', ')})${scope.inboxId === undefined ? '' : ' AND inbox_id = ?'}`,
+    params: [scope.workspaceId, node.key, ...fields, ...(scope.inboxId === undefined ? [] : [scope.inboxId])],
+  };
+}
+
+/** The address clauses every match must satisfy, as lookups a page can start from. */
+export const requiredAddressHits = (node: QueryNode, scope: SqlScope): SqlSelect[] => requiredAddresses(node).map((clause) => addressHits(clause, scope));
 
 /**
  * The trigram index column holding each field's text: its own, or for To, Cc and Bcc the recipients column, whose
@@ -61,11 +91,12 @@ function balanced(clauses: string[], operator: 'AND' | 'OR'): string {
 }
 
 /**
- * `trigramIndex: false` leaves text clauses to instr() alone: right when the rows are already few (a page
- * walk that stops early, or rows driven by one index phrase), where materialising index hits would cost more.
+ * `indexes: false` leaves text clauses to instr() alone and looks each row's addresses up by its own key: right when
+ * the rows are already few (a page walk that stops early, or rows driven by one index lookup), where materialising
+ * index hits would cost more. With indexes, address clauses take the scope's hits (addressHits).
  */
-export function compileSql(node: QueryNode, options: { trigramIndex?: boolean } = {}): SqlFilter {
-  const trigramIndex = options.trigramIndex ?? true;
+export function compileSql(node: QueryNode, scope: SqlScope, options: { indexes?: boolean } = {}): SqlFilter {
+  const indexes = options.indexes ?? true;
   const params: (string | number)[] = [];
   const walk = (n: QueryNode): string => {
     switch (n.kind) {
@@ -81,11 +112,21 @@ export function compileSql(node: QueryNode, options: { trigramIndex?: boolean } 
           return `instr(m.${COLUMN[field]}, ?) > 0`;
         });
         const decide = `(${exact.join(' OR ')})`;
-        if (!trigramIndex || [...n.needle].length < TRIGRAM) return decide;
+        if (!indexes || [...n.needle].length < TRIGRAM) return decide;
         params.push(ftsPhrase(n.fields, n.needle));
         // Parameters are consumed in text order, so the index clause's parameter must come after instr's: put it second.
         // Rows the index does not hold yet (the tail) are candidates too.
         return `(${decide} AND (m.seq IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?) OR m.seq > ${INDEXED_TO}))`;
+      }
+      case 'address': {
+        if (indexes) {
+          const hits = addressHits(n, scope);
+          params.push(...hits.params);
+          return `m.seq IN (${hits.select})`;
+        }
+        const fields = n.fields.map((field) => ADDRESS_FIELD_NAME[field]);
+        params.push(...fields, n.key);
+        return `EXISTS (SELECT 1 FROM message_addresses a WHERE a.message_seq = m.seq AND a.field IN (${fields.map(() => '?').join(', ')}) AND a.address = ?)`;
       }
       case 'read':
         return n.value ? 'm.read = 1' : 'm.read = 0';

@@ -332,6 +332,21 @@ const MIGRATIONS: string[] = [
   INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
   UPDATE trigram_progress SET indexed_to = coalesce((SELECT max(seq) FROM messages), 0);
   `,
+  `
+  -- Exact addresses (issue 40): the key of every address a message names (domain/mailbox-key.ts), one row per field
+  -- that names it. Written with the message's row; rows captured before have none until scripts/reindex reads their
+  -- raw messages again. The index finds an address's messages within one workspace (and inbox), so a lookup costs
+  -- what that workspace holds of the address.
+  CREATE TABLE message_addresses (
+    message_seq INTEGER NOT NULL REFERENCES messages(seq) ON DELETE CASCADE,
+    field TEXT NOT NULL,
+    address TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    inbox_id TEXT NOT NULL,
+    PRIMARY KEY (message_seq, field, address)
+  ) WITHOUT ROWID;
+  CREATE INDEX message_addresses_by_address ON message_addresses (workspace_id, address, field, inbox_id);
+  `,
 ];
 
 /** Bytes the WAL is truncated back to after a checkpoint (journal_size_limit), on every connection. */

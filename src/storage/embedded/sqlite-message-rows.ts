@@ -1,5 +1,6 @@
 // The messages table's rows: as every read selects them (tags gathered alongside), as records, and how one is written.
-import type { MessageRecord } from '../../domain/types.js';
+import type { AddressField, AddressKeys, MessageRecord } from '../../domain/types.js';
+import { noAddresses } from '../../domain/mailbox-key.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
 export interface MessageRow {
@@ -42,6 +43,26 @@ export interface MessageRow {
   search_bcc: string;
   search_reply_to: string;
   search_message_id: string;
+  /** JSON array of [field, address] pairs, gathered from message_addresses by the select. */
+  addresses: string;
+}
+
+/** message_addresses.field for each address list. */
+export const ADDRESS_FIELD_NAME: Record<AddressField, string> = {
+  from: 'from', envelopeFrom: 'envelope_from', to: 'to', cc: 'cc', bcc: 'bcc', replyTo: 'reply_to',
+};
+
+const FIELD_OF = new Map(Object.entries(ADDRESS_FIELD_NAME).map(([field, name]) => [name, field as AddressField]));
+
+/** The message's address keys from its rows, each field's in the order mailboxKeys gives them. */
+function addressKeys(pairs: string): AddressKeys {
+  const keys = noAddresses();
+  for (const [name, address] of JSON.parse(pairs) as [string, string][]) {
+    const field = FIELD_OF.get(name);
+    if (field) keys[field].push(address);
+  }
+  for (const list of Object.values(keys)) list.sort();
+  return keys;
 }
 
 export const toMessage = (row: MessageRow): MessageRecord => ({
@@ -74,15 +95,17 @@ export const toMessage = (row: MessageRow): MessageRecord => ({
   search: {
     subject: row.search_subject, sender: row.search_sender, recipients: row.search_recipients, body: row.search_body,
     to: row.search_to, cc: row.search_cc, bcc: row.search_bcc, replyTo: row.search_reply_to, messageId: row.search_message_id,
+    addresses: addressKeys(row.addresses),
   },
 });
 
-/** Every message read selects these, so tags always come along. */
-export const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(tag ORDER BY tag), '[]') FROM message_tags WHERE message_seq = m.seq) AS tags`;
+/** Every message read selects these, so tags and address keys always come along. */
+export const MESSAGE_COLUMNS = `m.*, (SELECT coalesce(json_group_array(tag ORDER BY tag), '[]') FROM message_tags WHERE message_seq = m.seq) AS tags,
+  (SELECT coalesce(json_group_array(json_array(field, address)), '[]') FROM message_addresses WHERE message_seq = m.seq) AS addresses`;
 export const SELECT_MESSAGES = `SELECT ${MESSAGE_COLUMNS} FROM messages m`;
 
 /**
- * Writes one message's row and its tags inside the caller's transaction: the writer thread's for captures, and a
+ * Writes one message's row, its tags and its address keys inside the caller's transaction: the writer thread's for captures, and a
  * restore's. Its trigram entry is written later, with the tail's next batch (sqlite-trigram-tail.ts).
  */
 export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void {
@@ -94,6 +117,7 @@ export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void
       @message_id, @size, @has_text, @has_html, @attachment_count, @inline_count, @link_count, @snippet, @codes, @link_details, @tls, @parse_error, @analysis_cut_short, @read, @raw_key,
       @search_subject, @search_sender, @search_recipients, @search_body, @search_to, @search_cc, @search_bcc, @search_reply_to, @search_message_id)`);
   const insertTag = db.prepare('INSERT OR IGNORE INTO message_tags (message_seq, workspace_id, tag) VALUES (?, ?, ?)');
+  const insertAddress = db.prepare('INSERT OR IGNORE INTO message_addresses (message_seq, field, address, workspace_id, inbox_id) VALUES (?, ?, ?, ?, ?)');
   return (m) => {
     const { lastInsertRowid } = insertRow.run({
       id: m.id,
@@ -132,5 +156,8 @@ export function messageRowWriter(db: SqliteDatabase): (m: MessageRecord) => void
       search_message_id: m.search.messageId,
     });
     for (const tag of m.tags) insertTag.run(lastInsertRowid, m.workspaceId, tag);
+    for (const [field, keys] of Object.entries(m.search.addresses) as [AddressField, string[]][]) {
+      for (const key of keys) insertAddress.run(lastInsertRowid, ADDRESS_FIELD_NAME[field], key, m.workspaceId, m.inboxId);
+    }
   };
 }

@@ -4,13 +4,13 @@ import type Database from 'better-sqlite3';
 import type { InboxCounts, MessagePage, MessageListOptions, MessagePosition, MessageSelection } from '../ports.js';
 import type { QueryNode } from '../../query/ast.js';
 import { statementCache, type SqliteDatabase } from './sqlite-database.js';
-import { compileSql, requiredPhrases } from './compile-sql.js';
+import { compileSql, requiredAddressHits, requiredPhrases } from './compile-sql.js';
 import { MESSAGE_COLUMNS, SELECT_MESSAGES, toMessage, type MessageRow } from './sqlite-message-rows.js';
 import { TAIL_SEQS } from './sqlite-trigram-tail.js';
 
 export interface SqliteMessageSearchOptions {
   /**
-   * A text clause every match needs, with fewer index hits than this, drives a page from its hits; otherwise
+   * A text or exact-address clause every match needs, with fewer index hits than this, drives a page from its hits; otherwise
    * the page walks the inbox newest first and stops once full. See list().
    */
   indexDrivenBelow?: number;
@@ -34,18 +34,19 @@ export class SqliteMessageSearch {
   }
 
   /**
-   * A page costs what it reads, so the plan depends on how common the searched text is. Rare text: start from
-   * the trigram hits of the rarest required phrase and sort those few rows. Common text (or none): walk the
-   * inbox newest first, checking each row with instr(), and stop when the page is full, which is soon. With a
+   * A page costs what it reads, so the plan depends on how common the searched text is. Rare text (or a rare exact
+   * address): start from the index hits of the rarest required phrase or address and sort those few rows. Common
+   * text (or none): walk the inbox newest first, checking each row with instr() and its own address rows, and stop
+   * when the page is full, which is soon. With a
    * scan limit, a walk only considers the next `scanLimit` messages of the inbox, found from its index alone;
    * hits fewer than the limit, with the few rows not indexed yet, are all the rows a page examines, so a rare
    * phrase is answered whole, however deep in the inbox its matches are.
    */
   list(workspaceId: string, inboxId: string, options: MessageListOptions): MessagePage {
     return this.db.transaction((): MessagePage => {
-      const filter = compileSql(options.filter, { trigramIndex: false });
+      const filter = compileSql(options.filter, { workspaceId, inboxId }, { indexes: false });
       const after = options.after;
-      const driver = this.rarestPhrase(requiredPhrases(options.filter));
+      const driver = this.rarestLookup(options.filter, workspaceId, inboxId);
       const withinBudget = options.scanLimit === undefined || (driver !== null && driver.hits < options.scanLimit);
       const scannedTo = withinBudget ? null : this.scanEnd(workspaceId, inboxId, after, options.scanLimit!);
       const conditions = `m.workspace_id = ? AND m.inbox_id = ? ${after ? AFTER_POSITION : ''} ${scannedTo ? UP_TO_POSITION : ''}
@@ -55,9 +56,9 @@ export class SqliteMessageSearch {
       // (bodies included) of a thousand hits to keep fifty cost most of such a query.
       const rows = driver === null
         ? this.sql(`${SELECT_MESSAGES} WHERE ${conditions}`).all(...params)
-        : this.sql(`WITH hits(seq) AS MATERIALIZED (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? UNION ALL ${TAIL_SEQS}),
+        : this.sql(`WITH hits(seq) AS MATERIALIZED (${driver.select}),
             page(seq) AS MATERIALIZED (SELECT m.seq FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions})
-            SELECT ${MESSAGE_COLUMNS} FROM page CROSS JOIN messages m ON m.seq = page.seq ORDER BY m.received_at DESC, m.id DESC`).all(driver.phrase, ...params);
+            SELECT ${MESSAGE_COLUMNS} FROM page CROSS JOIN messages m ON m.seq = page.seq ORDER BY m.received_at DESC, m.id DESC`).all(...driver.params, ...params);
       const records = (rows as MessageRow[]).map(toMessage);
       return { records, scannedTo: records.length < options.limit ? scannedTo : null };
     })();
@@ -71,26 +72,39 @@ export class SqliteMessageSearch {
   }
 
   /**
-   * The phrase with the fewest index hits, and their count, if it has fewer than indexDrivenBelow; counting stops
-   * there. The tail is not counted: it is a batch or so long however large the inbox (sqlite-trigram-tail.ts), and
-   * counting it would make a phrase's plan depend on how far the indexing behind the captures has got.
+   * Of the lookups every match needs (a text clause's trigram phrase, an address clause's addresses), the one with the
+   * fewest hits, and their count, if it has fewer than indexDrivenBelow; counting stops there. A phrase's hits come
+   * with the trigram tail, which is not counted: it is a batch or so long however large the inbox
+   * (sqlite-trigram-tail.ts), and counting it would make a phrase's plan depend on how far the indexing behind the
+   * captures has got. Addresses are written with their row, so they have no tail.
    */
-  private rarestPhrase(phrases: string[]): { phrase: string; hits: number } | null {
-    let rarest: { phrase: string; hits: number } | null = null;
-    const count = this.sql('SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)').pluck();
-    for (const phrase of phrases) {
-      const hits = count.get(phrase, this.indexDrivenBelow) as number;
-      if (hits < this.indexDrivenBelow && (rarest === null || hits < rarest.hits)) rarest = { phrase, hits };
+  private rarestLookup(filter: QueryNode, workspaceId: string, inboxId: string): { select: string; params: (string | number)[]; hits: number } | null {
+    const lookups = [
+      ...requiredPhrases(filter).map((phrase) => ({ select: `SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? UNION ALL ${TAIL_SEQS}`, params: [phrase], counted: 'SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?' })),
+      ...requiredAddressHits(filter, { workspaceId, inboxId }).map((lookup) => ({ ...lookup, counted: lookup.select })),
+    ];
+    let rarest: { select: string; params: (string | number)[]; hits: number } | null = null;
+    for (const { select, params, counted } of lookups) {
+      const hits = this.sql(`SELECT count(*) FROM (${counted} LIMIT ?)`).pluck().get(...params, this.indexDrivenBelow) as number;
+      if (hits < this.indexDrivenBelow && (rarest === null || hits < rarest.hits)) rarest = { select, params, hits };
     }
     return rarest;
   }
 
   /** How many of the inbox's messages the filter selects, and how many of them are unread, from the index where it can. */
   count(workspaceId: string, inboxId: string, filter: QueryNode): InboxCounts {
-    const compiled = compileSql(filter);
-    const row = this.sql(`SELECT count(*) AS messages, coalesce(sum(m.read = 0), 0) AS unread FROM messages m
-        WHERE m.workspace_id = ? AND m.inbox_id = ? AND ${compiled.where}`).get(workspaceId, inboxId, ...compiled.params) as InboxCounts;
-    return { messages: row.messages, unread: row.unread };
+    return this.db.transaction((): InboxCounts => {
+      // As a page does: a rare lookup's few hits are all the rows counted; otherwise the inbox's rows, narrowed by the indexes.
+      const driver = this.rarestLookup(filter, workspaceId, inboxId);
+      const compiled = compileSql(filter, { workspaceId, inboxId }, { indexes: driver === null });
+      const counted = 'count(*) AS messages, coalesce(sum(m.read = 0), 0) AS unread';
+      const conditions = `m.workspace_id = ? AND m.inbox_id = ? AND ${compiled.where}`;
+      const row = (driver === null
+        ? this.sql(`SELECT ${counted} FROM messages m WHERE ${conditions}`).get(workspaceId, inboxId, ...compiled.params)
+        : this.sql(`WITH hits(seq) AS MATERIALIZED (${driver.select}) SELECT ${counted} FROM hits CROSS JOIN messages m ON m.seq = hits.seq WHERE ${conditions}`)
+          .get(...driver.params, workspaceId, inboxId, ...compiled.params)) as InboxCounts;
+      return { messages: row.messages, unread: row.unread };
+    })();
   }
 
   /** The next `limit` selected messages after row `afterSeq`, in row order: one chunk of a batch change. */
@@ -106,7 +120,7 @@ export class SqliteMessageSearch {
       params.push(JSON.stringify(selection.ids));
     }
     if (selection.filter !== undefined) {
-      const filter = compileSql(selection.filter);
+      const filter = compileSql(selection.filter, { workspaceId: selection.workspaceId, inboxId: selection.inboxId });
       clauses.push(filter.where);
       params.push(...filter.params);
     }

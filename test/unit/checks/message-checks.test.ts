@@ -14,6 +14,7 @@ import type { MessageCheck } from '../../../src/services/checks/message-check.js
 import { messageChecks } from '../../../src/services/checks/message-checks.js';
 import type { Principal } from '../../../src/services/accounts/principal.js';
 import type { countWords } from '../../support/word-count-step.js';
+import { noAddresses } from '../../../src/domain/mailbox-key.js';
 
 const WORKSPACE = { id: 'ws_checks_test', name: 'checks', planName: 'unlimited', createdAt: new Date(0) };
 const principal: Principal = { kind: 'key', workspace: WORKSPACE, keyId: 'key_checks_test', access: 'read' };
@@ -32,7 +33,7 @@ const record = (overrides: Partial<MessageRecord> = {}): MessageRecord => ({
   id: 'msg_words', workspaceId: WORKSPACE.id, inboxId: 'inb_words', receivedAt: new Date(0), envelopeFrom: 'ana@example.test',
   recipients: ['bo@example.test'], from: 'ana@example.test', to: 'bo@example.test', cc: '', subject: 'words', messageId: '',
   size: RAW.byteLength, hasText: true, hasHtml: false, attachmentCount: 0, inlineCount: 0, linkCount: 0, snippet: 'one three seven', codes: [], linkDetails: [], tls: false, parseError: null, analysisCutShort: false,
-  read: false, tags: [], rawKey: 'raw/msg_words', search: { subject: '', sender: '', recipients: '', body: '', to: '', cc: '', bcc: '', replyTo: '', messageId: '' },
+  read: false, tags: [], rawKey: 'raw/msg_words', search: { subject: '', sender: '', recipients: '', body: '', to: '', cc: '', bcc: '', replyTo: '', messageId: '', addresses: noAddresses() },
   ...overrides,
 });
 

@@ -3,10 +3,10 @@
 import { strict as assert } from 'node:assert';
 import { AppError } from '../../../src/errors.js';
 import type { Inbox } from '../../../src/domain/types.js';
-import { loginContext } from '../../../src/smtp/session-policies.js';
+import { loginContext, smtpUtf8Policy } from '../../../src/smtp/session-policies.js';
 import { CONTINUE, decide, refuse, type PolicyContext, type SmtpPolicy } from '../../../src/smtp/smtp-policy.js';
 
-const context: PolicyContext = { sessionId: 's1', inbox: async () => null, loginPasswordHash: null, recipients: 0, sizeExceeded: false };
+const context: PolicyContext = { sessionId: 's1', inbox: async () => null, loginPasswordHash: null, recipients: 0, path: null, smtpUtf8: false, sizeExceeded: false };
 
 describe('SMTP policy chain', () => {
   it('asks the policies in order, skips those without the hook, and stops at the first refusal or drop', async () => {
@@ -43,5 +43,21 @@ describe('SMTP policy chain', () => {
     assert.deepEqual(seen, [inbox]);
     await assert.rejects(loginContext({ authenticateSmtp: async () => null }, 's1', 'user', 'wrong'),
       (error: unknown) => error instanceof AppError && error.code === 'auth_failed');
+  });
+
+  it('refuses a path sent beyond ASCII with 553 5.6.7 unless the transaction declared SMTPUTF8, at MAIL FROM and at RCPT TO', async () => {
+    const at = (address: string, beyondAscii: boolean, smtpUtf8: boolean) => ({ ...context, path: { address, beyondAscii }, smtpUtf8 });
+    for (const hook of ['mail', 'rcpt'] as const) {
+      const refused = await decide([smtpUtf8Policy], hook, at('δοκιμή@παράδειγμα.δοκιμή', true, false));
+      assert.equal(refused.kind, 'refuse');
+      const error = (refused as Extract<typeof refused, { kind: 'refuse' }>).error;
+      assert.equal(error.code, 'smtputf8_required');
+      assert.deepEqual(error.smtpReply, { code: 553, enhanced: '5.6.7' });
+      assert.match(error.message, /^[ -~]+$/, 'the reply is ASCII, as a client without SMTPUTF8 is owed');
+      assert.deepEqual(await decide([smtpUtf8Policy], hook, at('δοκιμή@παράδειγμα.δοκιμή', true, true)), CONTINUE);
+      assert.deepEqual(await decide([smtpUtf8Policy], hook, at('user@bücher.example', false, false)), CONTINUE, 'sent as punycode, shown in Unicode');
+      assert.deepEqual(await decide([smtpUtf8Policy], hook, at('', false, false)), CONTINUE, 'the null sender');
+    }
+    assert.deepEqual(await decide([smtpUtf8Policy], 'data', context), CONTINUE);
   });
 });

@@ -4,6 +4,8 @@ import { compileSql, requiredPhrases } from '../../../src/storage/embedded/compi
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { parseMailpitSearch } from '../../../src/query/mailpit-search.js';
 
+const SCOPE = { workspaceId: 'ws_1', inboxId: 'inb_1' };
+
 describe('compileSql for the header operators', () => {
   it('narrows To, Cc and Bcc by the recipients index column, Reply-To and Message-ID by their own', () => {
     assert.deepEqual(requiredPhrases(parseQuery('to-header:bob cc:carol bcc:dan')), [
@@ -15,11 +17,11 @@ describe('compileSql for the header operators', () => {
   });
 
   it('decides each header on its own column', () => {
-    assert.match(compileSql(parseQuery('to-header:bob'), { trigramIndex: false }).where, /^\(instr\(m\.search_to, \?\) > 0\)$/);
-    assert.equal(compileSql(parseQuery('has:inline')).where, 'm.inline_count > 0');
+    assert.match(compileSql(parseQuery('to-header:bob'), SCOPE, { indexes: false }).where, /^\(instr\(m\.search_to, \?\) > 0\)$/);
+    assert.equal(compileSql(parseQuery('has:inline'), SCOPE).where, 'm.inline_count > 0');
   });
 
   it('gives Mailpit\'s spelling the plan of q\'s', () => {
-    assert.deepEqual(compileSql(parseMailpitSearch('to:bob -addressed:eve has:inlines larger:1k')), compileSql(parseQuery('to-header:bob -addressed:eve has:inline larger:1k')));
+    assert.deepEqual(compileSql(parseMailpitSearch('to:bob -addressed:eve has:inlines larger:1k'), SCOPE), compileSql(parseQuery('to-header:bob -addressed:eve has:inline larger:1k'), SCOPE));
   });
 });

@@ -1,14 +1,19 @@
 // The search text padding of the messages index: invisible to every needle of three or more characters, and never part of a message.
 import { strict as assert } from 'node:assert';
 import { FIELD_SEPARATOR, normalizeSearchText, searchBody, searchFields } from '../../../src/domain/search-text.js';
+import { noHeaderAddresses } from '../../../src/domain/mailbox-key.js';
 import { END_PADDING, fromFormat1, PADDING_CHARACTER, padSearchText, unpadSearchText } from '../../../src/storage/cluster/search-document-format.js';
 
 describe('search document format', () => {
   it('pads with a character that no normalised text or needle can hold, and that is not the field separator', () => {
     assert.equal(normalizeSearchText(`a${PADDING_CHARACTER}b${END_PADDING}`), 'ab');
     assert.notEqual(PADDING_CHARACTER, FIELD_SEPARATOR);
-    const fields = searchFields({ subject: `x${END_PADDING}`, from: END_PADDING, envelopeFrom: 'e', to: '', cc: '', bcc: END_PADDING, replyTo: END_PADDING, messageId: END_PADDING, recipients: [`r${END_PADDING}`] }, searchBody(END_PADDING, ''));
-    assert.ok(Object.values(fields).every((text) => !text.includes(PADDING_CHARACTER)), JSON.stringify(fields));
+    const { addresses, ...texts } = searchFields({
+      subject: `x${END_PADDING}`, from: END_PADDING, envelopeFrom: 'e', to: '', cc: '', bcc: END_PADDING, replyTo: END_PADDING, messageId: END_PADDING,
+      recipients: [`r${END_PADDING}`, `r${END_PADDING}@x.test`], headerAddresses: noHeaderAddresses(),
+    }, searchBody(END_PADDING, ''));
+    assert.ok(Object.values(texts).every((text) => !text.includes(PADDING_CHARACTER)), JSON.stringify(texts));
+    assert.deepEqual(addresses.bcc, [], 'an address holding a control character has no key');
   });
 
   it('gives back exactly the text it padded, and refuses a stored text without padding', () => {

@@ -11,8 +11,9 @@ import { trigramTail } from '../../../src/storage/embedded/sqlite-trigram-tail.j
 import { compileSql } from '../../../src/storage/embedded/compile-sql.js';
 import { parseQuery } from '../../../src/query/parse-query.js';
 import { searchFields } from '../../../src/domain/search-text.js';
+import { noHeaderAddresses } from '../../../src/domain/mailbox-key.js';
 import { aMessage } from '../../contract/fixtures.js';
-import { undoHeaderSearchMigration } from '../../support/sqlite-older-schema.js';
+import { HEADER_SEARCH_MIGRATIONS_UNDONE, undoHeaderSearchMigration } from '../../support/sqlite-older-schema.js';
 
 describe('SQLite header search migration', () => {
   let dataDir: string;
@@ -27,7 +28,7 @@ describe('SQLite header search migration', () => {
     latest.close();
     const older = new Database(path.join(dataDir, 'sandbox.sqlite3'));
     undoHeaderSearchMigration(older);
-    older.pragma(`user_version = ${version - 1}`);
+    older.pragma(`user_version = ${version - HEADER_SEARCH_MIGRATIONS_UNDONE}`);
     older.prepare(`INSERT INTO messages (id, workspace_id, inbox_id, received_at, envelope_from, recipients, from_header, to_header, cc_header, subject,
         message_id, size, has_text, has_html, attachment_count, link_count, tls, parse_error, read, raw_key, search_subject, search_sender, search_recipients, search_body)
       VALUES ('msg_old', 'ws_m', 'inb_m', 1000, 'a@x.test', '["bob@x.test"]', 'a@x.test', 'bob@x.test', '', 'Old invoice', '<old@x.test>', 10, 1, 0, 1, 0, 0, NULL, 0,
@@ -38,10 +39,10 @@ describe('SQLite header search migration', () => {
     const db = openSqlite(dataDir);
     try {
       const base = aMessage('ws_m', 'inb_m', { id: 'msg_new', subject: 'New invoice', to: 'Bob <bob@x.test>', messageId: '<new@x.test>', recipients: ['bob@x.test'], inlineCount: 1 });
-      messageRowWriter(db)({ ...base, search: searchFields({ ...base, bcc: '', replyTo: 'Help <help@x.test>' }, 'pay later') });
+      messageRowWriter(db)({ ...base, search: searchFields({ ...base, bcc: '', replyTo: 'Help <help@x.test>', headerAddresses: noHeaderAddresses() }, 'pay later') });
       trigramTail(db).indexBatch();
       const found = (query: string) => {
-        const { where, params } = compileSql(parseQuery(query));
+        const { where, params } = compileSql(parseQuery(query), { workspaceId: 'ws_m' });
         return (db.prepare(`SELECT m.id FROM messages m WHERE ${where} ORDER BY m.id`).pluck().all(...params) as string[]);
       };
       assert.deepEqual(found('invoice'), ['msg_new', 'msg_old']);

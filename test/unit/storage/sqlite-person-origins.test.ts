@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqlite } from '../../../src/storage/embedded/sqlite-database.js';
 import { SqliteAccountStore } from '../../../src/storage/embedded/sqlite-account-store.js';
-import { undoHeaderSearchMigration } from '../../support/sqlite-older-schema.js';
+import { HEADER_SEARCH_MIGRATIONS_UNDONE, undoHeaderSearchMigration } from '../../support/sqlite-older-schema.js';
 
 describe('SQLite people origins migration', () => {
   let dataDir: string;
@@ -23,9 +23,9 @@ describe('SQLite people origins migration', () => {
     // Back to the schema before the migration, with what an older build wrote.
     const older = new Database(path.join(dataDir, 'sandbox.sqlite3'));
     for (const column of ['origin_kind', 'origin_workspace_id', 'origin_invitation_id', 'origin_invited_by', 'proved_at']) older.exec(`ALTER TABLE people DROP COLUMN ${column}`);
-    // The header search migration came after it.
+    // The header search migration (and the ones after it) came after it.
     undoHeaderSearchMigration(older);
-    older.pragma(`user_version = ${version - 2}`);
+    older.pragma(`user_version = ${version - 1 - HEADER_SEARCH_MIGRATIONS_UNDONE}`);
     const person = older.prepare('INSERT INTO people (id, email, password_hash, created_at, password_changed_at) VALUES (?, ?, ?, ?, ?)');
     const invitation = older.prepare(`INSERT INTO invitations (id, workspace_id, email, role, token_hash, invited_by, created_at, expires_at, accepted_at)
                                       VALUES (?, 'ws_evil', ?, 'member', ?, 'eve@evil.test', 100, 9999999, ?)`);

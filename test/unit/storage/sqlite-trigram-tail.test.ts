@@ -11,6 +11,7 @@ import { SqliteMessageSearch } from '../../../src/storage/embedded/sqlite-messag
 import { messageRowWriter } from '../../../src/storage/embedded/sqlite-message-rows.js';
 import { trigramTail, type TrigramTail } from '../../../src/storage/embedded/sqlite-trigram-tail.js';
 import { aMessage } from '../../contract/fixtures.js';
+import { noAddresses } from '../../../src/domain/mailbox-key.js';
 
 describe('the embedded trigram index behind the rows', () => {
   let dir: string;
@@ -38,7 +39,7 @@ describe('the embedded trigram index behind the rows', () => {
     db.transaction(() => {
       subjects.forEach((subject) => write(aMessage(WORKSPACE, INBOX, {
         subject, receivedAt: new Date(Date.UTC(2026, 0, 1) + 1000 * written++),
-        search: { subject: subject.toLowerCase(), sender: 'app@example.com', recipients: 'user@example.com', body, to: 'user@example.com', cc: '', bcc: '', replyTo: '', messageId: '' },
+        search: { subject: subject.toLowerCase(), sender: 'app@example.com', recipients: 'user@example.com', body, to: 'user@example.com', cc: '', bcc: '', replyTo: '', messageId: '', addresses: noAddresses() },
       })));
     })();
   };
