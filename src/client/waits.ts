@@ -40,19 +40,12 @@ export interface WaitContext {
  */
 export async function waitForPick<T>(context: WaitContext, inbox: InboxRef, options: WaitOptions, pick: (message: MessageDetail) => T | undefined, lookingFor: string): Promise<T> {
   const { signal } = options;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const deadline = Date.now() + timeoutMs;
+  const turns = serverWaitTurns(options);
   const id = idOf(inbox);
   let since = await sinceOf(context, inbox, options);
   const passedOver = new Set<string>();
   let explain: WaitExplanation | null = null;
-  for (;;) {
-    if (signal?.aborted) throw abortReason(signal);
-    const remainingMs = Math.floor(deadline - Date.now());
-    if (remainingMs < 1) {
-      const matchesSeen = passedOver.size === 0 ? '' : ` (${passedOver.size} matching message(s) had none)`;
-      throw new MailSandboxError({ code: 'wait_timeout', status: 404, message: `no ${lookingFor} arrived in inbox ${id} within ${timeoutMs} ms${matchesSeen}`, explain });
-    }
+  for (const remainingMs of turns.remaining) {
     let message: MessageDetail;
     try {
       message = await dataOf(context.api.GET('/v1/inboxes/{id}/messages/wait', {
@@ -76,6 +69,8 @@ export async function waitForPick<T>(context: WaitContext, inbox: InboxRef, opti
     }
     since = new Date(Date.parse(message.received_at) + 1);
   }
+  const matchesSeen = passedOver.size === 0 ? '' : ` (${passedOver.size} matching message(s) had none)`;
+  throw new MailSandboxError({ code: 'wait_timeout', status: 404, message: `no ${lookingFor} arrived in inbox ${id} within ${turns.timeoutMs} ms${matchesSeen}`, explain });
 }
 
 export interface WaitForMessagesOptions extends WaitOptions {
@@ -86,18 +81,11 @@ export interface WaitForMessagesOptions extends WaitOptions {
 /** The newest `count` matches since `since`, oldest first, once that many exist or have arrived. */
 export async function waitForCount(context: WaitContext, inbox: InboxRef, options: WaitForMessagesOptions, lookingFor: string): Promise<MessageDetail[]> {
   const { signal, count } = options;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const deadline = Date.now() + timeoutMs;
+  const turns = serverWaitTurns(options);
   const id = idOf(inbox);
   const since = await sinceOf(context, inbox, options);
   let explain: WaitExplanation | null = null;
-  for (;;) {
-    if (signal?.aborted) throw abortReason(signal);
-    const remainingMs = Math.floor(deadline - Date.now());
-    if (remainingMs < 1) {
-      const matched = explain === null ? '' : ` (${explain.matched} did)`;
-      throw new MailSandboxError({ code: 'wait_timeout', status: 404, message: `fewer than ${count} ${lookingFor} arrived in inbox ${id} within ${timeoutMs} ms${matched}`, explain });
-    }
+  for (const remainingMs of turns.remaining) {
     try {
       return await dataOf(context.api.GET('/v1/inboxes/{id}/messages/wait-many', {
         params: { path: { id }, query: { ...listQueryOf({ ...options, since }), count, timeout: serverTimeout(context, remainingMs) } },
@@ -108,6 +96,8 @@ export async function waitForCount(context: WaitContext, inbox: InboxRef, option
       explain = error.explain;
     }
   }
+  const matched = explain === null ? '' : ` (${explain.matched} did)`;
+  throw new MailSandboxError({ code: 'wait_timeout', status: 404, message: `fewer than ${count} ${lookingFor} arrived in inbox ${id} within ${turns.timeoutMs} ms${matched}`, explain });
 }
 
 /**
@@ -116,18 +106,33 @@ export async function waitForCount(context: WaitContext, inbox: InboxRef, option
  */
 export async function waitForNone(context: WaitContext, inbox: InboxRef, options: WaitOptions): Promise<void> {
   const { signal } = options;
-  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+  const turns = serverWaitTurns(options);
   const id = idOf(inbox);
   const since = await sinceOf(context, inbox, options);
-  for (;;) {
-    if (signal?.aborted) throw abortReason(signal);
-    const remainingMs = Math.floor(deadline - Date.now());
-    if (remainingMs < 1) return;
+  for (const remainingMs of turns.remaining) {
     await dataOf(context.api.GET('/v1/inboxes/{id}/messages/wait-none', {
       params: { path: { id }, query: { ...listQueryOf({ ...options, since }), timeout: serverTimeout(context, remainingMs) } },
       signal,
     }));
   }
+}
+
+/**
+ * The client-side deadline of a wait made of server waits: `remaining` yields the milliseconds left before each server
+ * wait and ends once none are left, throwing the abort reason once the signal is aborted.
+ */
+function serverWaitTurns(options: WaitOptions): { timeoutMs: number; remaining: Iterable<number> } {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  function* remaining(): Generator<number> {
+    for (;;) {
+      if (options.signal?.aborted) throw abortReason(options.signal);
+      const remainingMs = Math.floor(deadline - Date.now());
+      if (remainingMs < 1) return;
+      yield remainingMs;
+    }
+  }
+  return { timeoutMs, remaining: remaining() };
 }
 
 /** A point in the inbox's mail by the server's clock (GET …/mark): `since` for waits and lists, `last_event_id` for the stream. */
