@@ -2,7 +2,7 @@
 // inbox shows its SMTP settings once; mail sent over SMTP with those credentials appears in the open inbox without a
 // reload (the arrival latency is printed); search narrows the list; bulk tag, then bulk delete; keyboard j/k and `?`;
 // the theme toggle; the unread count in the title and on the tab icon; what a row shows (snippet, attachment mark, a relative time kept current); the search and batch
-// controls folded behind a button each at phone width and in the split view (1100 px and wider), shown between; an inbox of 100,000 messages (loaded with `admin import` from a generated mbox) scrolls with no
+// controls folded behind a button each at phone width and in the split view (1100 px and wider), shown between; an inbox of 100,000 messages (20,000 on the cluster profile; loaded with `admin import` from a generated mbox) scrolls with no
 // request answering more than one page; axe-core on the inboxes and inbox views in both themes; no CSP violation.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
@@ -21,7 +21,12 @@ import { profileEnv, testProfile } from '../support/profile.js';
 import { startServer, type StartedServer } from '../support/server.js';
 import { smtpTransport, storedId } from '../support/smtp.js';
 
-const BULK_MESSAGES = 100_000;
+/**
+ * The bulk inbox. On the cluster profile 20,000: twice Elasticsearch's exact-count limit (10,000 hits unless asked
+ * for all), so the count and the pages past it are still proven, at a fifth of the import's CPU there (Elasticsearch,
+ * MinIO and the importer share the suite's two cores); bench:dashboard-inbox measures 100,000 on either profile.
+ */
+const BULK_MESSAGES = testProfile() === 'cluster' ? 20_000 : 100_000;
 /** The list's page size (PAGE_SIZE in src/dashboard/message-pages.ts). */
 const PAGE_SIZE = 100;
 
@@ -71,7 +76,7 @@ describe('inboxes and the message list (browser)', function () {
   after(async function () {
     await browser?.close();
     await server?.stop();
-    // The shared clean-up hook has two minutes for every namespace of the run; this suite's 100,000 messages are
+    // The shared clean-up hook has two minutes for every namespace of the run; this suite's bulk messages are
     // removed with their own time limit first, so a slow clean-up is named here, not charged to every namespace.
     if (server && testProfile() === 'cluster') {
       this.timeout(10 * 60_000);
