@@ -7,7 +7,7 @@
 // The spam check's suites need spamd on both profiles, the cluster profile Elasticsearch, MinIO and Redis too: they are
 // started with scripts/services/up (installing them the first time), and the run fails when they cannot start.
 // SANDBOX_TEST_SKIP_CLUSTER=1 skips that profile and says so.
-// The Python client's pytest suite (clients/python/run-tests) closes each profile's suites, in a venv that its setup stage
+// The Python client's pytest suite (clients/python/run-tests) closes each profile's suites beside the Playwright suite, in a venv that its setup stage
 // makes once for both, after the services' installs (a missing python3-venv would wait on apt's lock behind them).
 // Each stage's output is printed whole when it ends, so stages running together never interleave their lines; the
 // stage times close the run, and every failed stage's failure report is printed again at the very end.
@@ -122,16 +122,19 @@ const checks = (async () => {
 const pythonClient = path.join(root, 'clients/python/run-tests');
 const pythonSetup = Promise.all([embeddedServices, clusterServices]).then(() => run('Python client: venv, install and type check (clients/python/run-tests --setup)', pythonClient, ['--setup']));
 
-/** One profile's suites, then its Playwright suite and the Python client's, once its services are up and the build is made. */
+/** One profile's suites, then its Playwright suite beside the Python client's, once its services are up and the build is made. */
 async function profileSuites(profile, services, spamd) {
   const env = services === null ? null : { ...(spamd === null ? {} : { SANDBOX_SPAMD_URL: spamd.SANDBOX_SPAMD_URL }), ...services, ...suiteTmpdir, SANDBOX_TEST_PROFILE: profile };
   if (env === null) return;
   // After the checks: the unit tests' pools and timers are not raced by a profile's servers and browsers either.
   await Promise.all([build, checks]);
   await run(`contract, end-to-end and browser tests, ${profile} profile`, 'npm', suites, env);
-  await run(`Playwright fixture tests, ${profile} profile`, 'npm', playwrightSuite, env);
-  // A failed setup is reported as its own stage; without a venv there is nothing to run.
-  if ((await pythonSetup).ok) await run(`Python client tests (pytest), ${profile} profile`, pythonClient, [], env);
+  // Side by side: each starts a server of its own, and at the end of the cluster profile nothing else runs.
+  await Promise.all([
+    run(`Playwright fixture tests, ${profile} profile`, 'npm', playwrightSuite, env),
+    // A failed setup is reported as its own stage; without a venv there is nothing to run.
+    pythonSetup.then(({ ok }) => (ok ? run(`Python client tests (pytest), ${profile} profile`, pythonClient, [], env) : undefined)),
+  ]);
 }
 
 const embedded = embeddedServices.then(async (spamd) => {
