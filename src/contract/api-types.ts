@@ -640,8 +640,8 @@ export interface paths {
          *     Names are looked up with the server's name servers (`SANDBOX_DNS_SERVERS`), each lookup within
          *     `SANDBOX_DNS_TIMEOUT_MS` × `SANDBOX_DNS_TRIES` (4 s by default; past it `unreachable: the name <name> got no
          *     answer from the name server in time`), taking turns between workspaces. A workspace has at most
-         *     `SANDBOX_DNS_LOOKUPS_PER_WORKSPACE` (16) lookups running and waiting, of its link checks, HTML checks and
-         *     webhooks together; a link whose lookup would exceed that, or the server's queue (`SANDBOX_DNS_LOOKUP_QUEUE`),
+         *     `SANDBOX_DNS_LOOKUPS_PER_WORKSPACE` (16) lookups running and waiting, of its link checks, HTML checks,
+         *     authentication checks and webhooks together; a link whose lookup would exceed that, or the server's queue (`SANDBOX_DNS_LOOKUP_QUEUE`),
          *     is not requested and is reported as `not checked: the lookup of <name> was refused: <why>; try again shortly`.
          *
          *     Outcomes are kept for 30 seconds per workspace, URL and `follow`, so checking again at once repeats no
