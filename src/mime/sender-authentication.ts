@@ -14,7 +14,7 @@ import { domainName, domainOfAddress } from '../domain/domain-names.js';
 import { parseTagList } from '../domain/tag-list.js';
 import { parseAuthenticationResults } from './authentication-results.js';
 import { readArcField, readDkimSignature, splitArcAuthenticationResults, type ArcFieldTags, type DkimSignatureTags } from './dkim-signature.js';
-import { HEADER_SCAN_BYTES, headerSection, type HeaderFieldSpan, type HeaderSection } from './header-fields.js';
+import { HEADER_SCAN_BYTES, headerSection, type HeaderFieldSpan } from './header-fields.js';
 
 /** Signatures verified per message, top first; the others are counted and left out of the copy that is verified. */
 export const SIGNATURES_VERIFIED = 10;
@@ -38,7 +38,7 @@ interface VerifiedSignature extends DKIMResult {
   canonBodyLength?: number;
 }
 
-type Schemas = AuthCheckFindings;
+type Findings = AuthCheckFindings;
 type SignatureResult = AuthCheckSignatureJson['Result'];
 
 interface FromDomain {
@@ -85,13 +85,13 @@ export async function verifySenderAuthentication(raw: Buffer, answers: TxtAnswer
     const answer = answers.get(known);
     if (answer === undefined) {
       missing.add(known);
-      return Promise.reject(lookupError({ code: NOT_LOOKED_UP, reason: `the name ${known} was not looked up` }));
+      throw lookupError({ code: NOT_LOOKED_UP, reason: `the name ${known} was not looked up` });
     }
     if ('code' in answer) throw lookupError(answer);
     return answer.records;
   };
 
-  const verified = signatureFields.length > SIGNATURES_VERIFIED ? withoutFields(raw, section, signatureFields.slice(SIGNATURES_VERIFIED)) : raw;
+  const verified = signatureFields.length > SIGNATURES_VERIFIED ? withoutFields(raw, signatureFields.slice(SIGNATURES_VERIFIED)) : raw;
   const dkim = await withoutConsoleLog(() => dkimVerify(verified, { resolver, minBitLength: MIN_RSA_BITS }));
   // The chain mailauth read is a property it does not declare on the result's type (it is not enumerable either).
   const arcChain = (dkim as unknown as { arc: ARCData }).arc;
@@ -141,7 +141,7 @@ async function withoutConsoleLog<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** The message without the given fields of its header section, every other byte as it was. */
-function withoutFields(raw: Buffer, section: HeaderSection, left: readonly HeaderFieldSpan[]): Buffer {
+function withoutFields(raw: Buffer, left: readonly HeaderFieldSpan[]): Buffer {
   const parts: Buffer[] = [];
   let at = 0;
   for (const field of left) {
@@ -266,7 +266,7 @@ const NO_SPF = 'SPF alignment is not evaluated (a test client sent the message)'
 
 function describeDmarc(
   fromAddresses: readonly string[], fromDomain: string | null, from: FromDomain | null, result: DMARCResult | false, answers: TxtAnswers, signatures: readonly AuthCheckSignatureJson[],
-): Schemas['Dmarc'] {
+): Findings['Dmarc'] {
   const blank = { FromDomain: null, OrganizationalDomain: null, RecordDomain: null, Record: null, Policy: null, Percent: null, DkimAlignment: null, AlignedSignature: null };
   if (fromAddresses.length !== 1) {
     const reason = fromAddresses.length === 0 ? 'the message has no From address' : `the From field holds ${fromAddresses.length} addresses`;
@@ -342,7 +342,7 @@ function arcSetsOf(fields: readonly HeaderFieldSpan[]): ArcSet[] {
   return [...sets.values()].sort((a, b) => a.instance - b.instance).slice(0, ARC_SETS_LISTED);
 }
 
-function describeArc(sets: readonly ArcSet[], status: { result: string; comment?: string }, answers: TxtAnswers): Schemas['Arc'] {
+function describeArc(sets: readonly ArcSet[], status: { result: string; comment?: string }, answers: TxtAnswers): Findings['Arc'] {
   const text = (value: string | null | undefined) => (value === null || value === undefined ? null : clipText(value));
   const listed = sets.map((set) => ({
     Instance: set.instance,
@@ -364,10 +364,10 @@ function describeArc(sets: readonly ArcSet[], status: { result: string; comment?
 }
 
 /** The one word a badge shows, and why: as DMARC would judge the message on DKIM alone. */
-function verdictOf(signatures: readonly AuthCheckSignatureJson[], found: number, dmarcJson: Schemas['Dmarc']): Schemas['Verdict'] {
+function verdictOf(signatures: readonly AuthCheckSignatureJson[], found: number, dmarcJson: Findings['Dmarc']): Findings['Verdict'] {
   if (found === 0) return { Result: 'none', Reason: 'the message carries no DKIM-Signature' };
   const name = (signature: AuthCheckSignatureJson) => `signature ${signature.Index} (d=${signature.Domain ?? '?'})`;
-  const verdict = (result: Schemas['Verdict']['Result'], reason: string) => ({ Result: result, Reason: clipText(reason) });
+  const verdict = (result: Findings['Verdict']['Result'], reason: string) => ({ Result: result, Reason: clipText(reason) });
   const fromDomain = dmarcJson.FromDomain ?? 'the From domain';
   const passing = signatures.filter((signature) => signature.Result === 'pass');
   if (dmarcJson.Result === 'pass') {

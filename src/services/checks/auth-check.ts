@@ -3,7 +3,7 @@
 // workspace's turn, between the worker's steps; and a hint of what the envelope sender's SPF record allows.
 import { contentStep } from '../../content/content-pool.js';
 import type { components } from '../../contract/api-types.js';
-import type { AuthCheckFindings, AuthCheckOutcome, TxtAnswer } from '../../domain/auth-check.js';
+import { clipText, LISTED_AT_MOST, temporaryFailure, type AuthCheckFindings, type AuthCheckOutcome, type TxtAnswer } from '../../domain/auth-check.js';
 import { domainOfAddress } from '../../domain/domain-names.js';
 import { spfRecordOf } from '../../domain/spf-hint.js';
 import { AppError } from '../../errors.js';
@@ -39,14 +39,14 @@ function spfHint(domain: string | null, answer: TxtAnswer | undefined): SpfHintJ
   const hint = { Note: SPF_NOTE, Domain: domain, Record: null, Terms: [] };
   if (domain === null || answer === undefined) return { ...hint, Status: 'none', Reason: 'neither the envelope sender nor the From address has a domain to look up' };
   if ('code' in answer) {
-    return answer.code === 'ENOTFOUND' || answer.code === 'ENODATA'
-      ? { ...hint, Status: 'none', Reason: `${domain} publishes no SPF record (${answer.reason})` }
-      : { ...hint, Status: 'temperror', Reason: answer.reason };
+    return temporaryFailure(answer)
+      ? { ...hint, Status: 'temperror', Reason: answer.reason }
+      : { ...hint, Status: 'none', Reason: `${domain} publishes no SPF record (${answer.reason})` };
   }
   const record = spfRecordOf(answer.records);
   if (record.status === 'none') return { ...hint, Status: 'none', Reason: `${domain} publishes no SPF record` };
   if (record.status === 'permerror') return { ...hint, Status: 'permerror', Reason: `${domain} publishes ${record.count} SPF records; receivers take none of them (RFC 7208 §4.5)` };
-  return { ...hint, Status: 'found', Record: record.record.slice(0, 1000), Terms: record.terms.slice(0, 100).map((term) => term.slice(0, 1000)), Reason: `${domain} publishes an SPF record` };
+  return { ...hint, Status: 'found', Record: clipText(record.record), Terms: record.terms.slice(0, LISTED_AT_MOST).map(clipText), Reason: `${domain} publishes an SPF record` };
 }
 
 export function authCheck(names: Pick<NameResolver, 'texts'>): MessageCheck<unknown, AuthCheckReport, AuthCheckJson, 'getMessageAuthCheck'> {
@@ -65,8 +65,8 @@ export function authCheck(names: Pick<NameResolver, 'texts'>): MessageCheck<unkn
       const envelopeDomain = domainOfAddress(envelopeFrom);
       for (let round = 1; outcome.kind === 'lookups-needed'; round++) {
         if (round > VERIFICATION_ROUNDS) throw new Error('the authentication check asked for lookups after its last round');
-        // The SPF hint's record is looked up with the first names.
-        await lookups.add(round === 1 && envelopeDomain !== null ? [...outcome.names, envelopeDomain] : outcome.names);
+        // The SPF hint's record is looked up with the first names, before an ARC chain's keys can take the last places.
+        await lookups.add(round === 1 && envelopeDomain !== null ? [envelopeDomain, ...outcome.names] : outcome.names);
         outcome = await message.inPool(VERIFY, lookups.answers, round === VERIFICATION_ROUNDS);
       }
       if (outcome.kind === 'header-too-large') {
