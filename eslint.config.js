@@ -8,12 +8,12 @@ const storageDrivers = ['better-sqlite3', '@elastic/elasticsearch', 'minio', 'io
 }));
 
 const WORKER_ONLY = 'Content parsing runs only in the content worker pool: only src/mime/ and src/content/content-worker.ts load it.';
-const contentParsers = ['mailparser', 'html-to-text', 'htmlparser2', 'linkify-it', 'css-tree'].map((name) => ({ name, message: WORKER_ONLY }));
+const contentParsers = ['mailparser', 'html-to-text', 'htmlparser2', 'linkify-it', 'css-tree', 'mailauth'].map((name) => ({ name, message: WORKER_ONLY }));
 /** libvips decodes in a thumbnail process under its memory limit, never in the server's (src/content/thumbnail-processes.ts). */
 const imageDecoder = { name: 'sharp', allowTypeImports: true, message: 'Images are decoded only in a thumbnail process: only src/content/thumbnail.ts loads sharp.' };
 /** The modules under src/mime/ that load a parser; their types are free to use anywhere. */
 const parserModules = {
-  group: ['**/mime/parse-email.js', '**/mime/message-view.js', '**/mime/extract-links.js', '**/mime/list-unsubscribe.js', '**/mime/header-summary.js', '**/mime/rendered-view.js', '**/mime/html-check.js', '**/mime/html-walk.js', '**/mime/html-text.js'],
+  group: ['**/mime/parse-email.js', '**/mime/message-view.js', '**/mime/extract-links.js', '**/mime/list-unsubscribe.js', '**/mime/header-summary.js', '**/mime/rendered-view.js', '**/mime/html-check.js', '**/mime/html-walk.js', '**/mime/html-text.js', '**/mime/sender-authentication.js'],
   allowTypeImports: true,
   message: WORKER_ONLY,
 };

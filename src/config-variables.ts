@@ -403,7 +403,7 @@ export const VARIABLES = declare({
   },
   SANDBOX_DNS_SERVERS: {
     topic: 'Outbound checks', type: 'list', item: '`ip`, `ip:port` or `[ipv6]:port`', unset: 'none: `/etc/resolv.conf`\'s',
-    meaning: 'name servers that the names of checked links, stylesheets and webhook receivers are looked up with',
+    meaning: 'name servers that the names of checked links, stylesheets and webhook receivers, and the authentication check\'s DKIM keys, DMARC and SPF records, are looked up with',
   },
   SANDBOX_DNS_TIMEOUT_MS: {
     topic: 'Outbound checks', type: 'duration', unit: 'ms', default: 2000,
@@ -417,7 +417,7 @@ export const VARIABLES = declare({
   },
   SANDBOX_DNS_LOOKUPS_PER_WORKSPACE: {
     topic: 'Outbound checks', type: 'int', default: 16,
-    meaning: 'such lookups one workspace may have running and waiting; past it its lookups are refused (its links reported `not checked: ...`)',
+    meaning: 'such lookups one workspace may have running and waiting; past it its lookups are refused (its links reported `not checked: ...`, its authentication checks\' keys `temperror`)',
   },
   SANDBOX_SPAMD_URL: {
     topic: 'Outbound checks', type: 'string', format: '`host:port` or a unix socket path', unset: 'none: the spam check answers `not_configured`',

@@ -7,7 +7,7 @@ export type { InboxRef, MessageRef } from './api.js';
 export type { Inboxes, Inbox, InboxWithCredentials, CallOptions } from './inboxes.js';
 export type {
   Messages, MessageSummary, MessageDetail, OneTimeCode, LinkDetail, Attachment, AttachmentContent, SendRequest, BatchRequest, BatchResult,
-  ReadState, MessageCount, MessageFilters, ListOptions, MessagePage,
+  ReadState, MessageCount, MessageFilters, ListOptions, MessagePage, AuthCheck,
 } from './messages.js';
 export type { WaitOptions, WaitForLinkOptions, WaitForMessagesOptions } from './waits.js';
 export { explanationTable, type WaitExplanation } from './explain.js';

@@ -56,7 +56,7 @@ const LONGEST_SERVER_WAIT_SECONDS = 30;
 export class MailSandbox {
   /** Inboxes: list, get, create (with SMTP settings), clear, delete. */
   readonly inboxes: Inboxes;
-  /** Messages: list and search, get, raw source, attachments, read state, tags, delete, send, batch. */
+  /** Messages: list and search, get, raw source, attachments, authentication check, read state, tags, delete, send, batch. */
   readonly messages: Messages;
   private readonly api: ApiClient;
   private readonly maxRetries: number;

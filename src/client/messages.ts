@@ -1,6 +1,6 @@
 // Messages: list and search an inbox page by page, count what a search matches, read one (with its bodies, codes and
-// links), its raw source and attachments, mark it read or unread, tag it, delete it, send one into an inbox over HTTP,
-// and change many at once.
+// links), its raw source and attachments, check its sender authentication, mark it read or unread, tag it, delete it,
+// send one into an inbox over HTTP, and change many at once.
 import type { operations } from '../contract/api-types.js';
 import { bodyOf, dataOf, idOf, type ApiClient, type InboxRef, type MessageRef, type Schemas } from './api.js';
 import type { CallOptions } from './inboxes.js';
@@ -17,6 +17,8 @@ export type BatchResult = Schemas['BatchResult'];
 export type ReadState = Schemas['ReadState'];
 /** How many of an inbox's messages match, and how many of those are unread. */
 export type MessageCount = Schemas['MessageCount'];
+/** A message's sender authentication: its verdict, each DKIM signature, DMARC, ARC, the Authentication-Results it carries, an SPF hint. */
+export type AuthCheck = Schemas['AuthCheck'];
 
 type ListQuery = NonNullable<operations['listMessages']['parameters']['query']>;
 
@@ -125,6 +127,15 @@ export class Messages {
     });
     const bytes = new Uint8Array(await bodyOf(answer));
     return { contentType: (await answer).response.headers.get('Content-Type') ?? 'application/octet-stream', bytes };
+  }
+
+  /**
+   * Whether the message's sender authentication would hold up at a receiving server: every DKIM signature verified
+   * (with why one fails), DMARC alignment of the From domain, its ARC chain and the Authentication-Results it carries,
+   * and a hint of what the envelope sender's SPF record allows. `Verdict.Result` is `pass`, `fail`, `temperror` or `none`.
+   */
+  authCheck(message: MessageRef, options: CallOptions = {}): Promise<AuthCheck> {
+    return dataOf(this.api.GET('/v1/messages/{id}/auth-check', { params: { path: { id: idOf(message) } }, signal: options.signal }));
   }
 
   markRead(message: MessageRef, options: CallOptions = {}): Promise<ReadState> {

@@ -640,8 +640,8 @@ export interface paths {
          *     Names are looked up with the server's name servers (`SANDBOX_DNS_SERVERS`), each lookup within
          *     `SANDBOX_DNS_TIMEOUT_MS` × `SANDBOX_DNS_TRIES` (4 s by default; past it `unreachable: the name <name> got no
          *     answer from the name server in time`), taking turns between workspaces. A workspace has at most
-         *     `SANDBOX_DNS_LOOKUPS_PER_WORKSPACE` (16) lookups running and waiting, of its link checks, HTML checks and
-         *     webhooks together; a link whose lookup would exceed that, or the server's queue (`SANDBOX_DNS_LOOKUP_QUEUE`),
+         *     `SANDBOX_DNS_LOOKUPS_PER_WORKSPACE` (16) lookups running and waiting, of its link checks, HTML checks,
+         *     authentication checks and webhooks together; a link whose lookup would exceed that, or the server's queue (`SANDBOX_DNS_LOOKUP_QUEUE`),
          *     is not requested and is reported as `not checked: the lookup of <name> was refused: <why>; try again shortly`.
          *
          *     Outcomes are kept for 30 seconds per workspace, URL and `follow`, so checking again at once repeats no
@@ -763,6 +763,71 @@ export interface paths {
          *     (default 10 MiB) are not sent and answer 422 `analysis_limit`.
          */
         get: operations["spamCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{id}/auth-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Whether the message's sender authentication would hold up at a receiving server (DKIM, DMARC alignment, ARC; SPF as a hint)
+         * @description Reads the raw message exactly as captured, in the content worker pool, and verifies it with `mailauth`:
+         *
+         *     - **DKIM**: every `DKIM-Signature` field, top first, the first 10 of them (`Dkim.Found` counts them all and
+         *       `Dkim.Capped` says when some were not verified; the others are left out of the copy the ten are verified on).
+         *       Each gets a `Result` (RFC 8601's words) and, unless it passes, a `Reason` in plain words: `fail` (the body
+         *       hash does not match: the body changed after signing; the signature does not verify: a signed header field
+         *       changed, or the key published is not the one it was signed with; the signature expired; `l=` claims more
+         *       body than there is), `permerror` (the signature cannot be read: a tag missing or malformed, `d=` not a domain
+         *       name, `h=` without From; no key record at `<s>._domainkey.<d>`, as with a wrong selector; a key record
+         *       that is not a usable key), `temperror` (the key could not be looked up now), `policy` (an RSA key under
+         *       1,024 bits), `neutral` (anything else that stopped the verification). A header field the signature does not
+         *       cover (`h=`) may change without failing it: `UnsignedHeaders` names those present that RFC 6376 §5.4.1
+         *       says to sign.
+         *     - **DMARC**: the From domain's record (`_dmarc.<domain>`, else its organizational domain's) and its policy,
+         *       and whether a passing signature's `d=` aligns with the From domain, relaxed (the same organizational domain)
+         *       or strict (the same domain) as the record's `adkim=` asks. Only DKIM counts here: SPF alignment is not
+         *       evaluated, since the message came from a test client.
+         *     - **ARC**: the chain the message carries (RFC 8617), verified, and each set listed.
+         *     - **Authentication-Results**: the fields the message already carries, parsed (RFC 8601). They are claims
+         *       written by whoever sent or relayed the message, not verified here.
+         *     - **SPF**: only a hint. The message reached the sandbox from a test client, so no SPF verdict is given; a
+         *       receiving server checks the address of the server that hands it the message against the envelope sender's
+         *       domain's record, which is shown with its terms.
+         *
+         *     `Verdict` sums it up for a badge: `pass` when a signature passes and aligns with the From domain (as DMARC
+         *     would on DKIM alone), `fail` when none does, `temperror` when a lookup that could change that failed for now,
+         *     `none` when the message carries no signature.
+         *
+         *     DNS: the keys and records are looked up as TXT records with the server's name servers (`SANDBOX_DNS_SERVERS`),
+         *     each within `SANDBOX_DNS_TIMEOUT_MS` × `SANDBOX_DNS_TRIES`, in the workspace's turn and within its share of
+         *     lookups (`SANDBOX_DNS_LOOKUPS_PER_WORKSPACE`, shared with link checks, HTML checks and webhooks), four at a
+         *     time, at most 24 names per check and all within 10 s. Without DNS (an offline CI) the lookups fail at once
+         *     or at their time limit and the answer says `temperror` with the reason; it never waits longer. Names that are
+         *     not domain names are not looked up. `Lookups` counts the names looked up.
+         *
+         *     Nothing is cached: every call verifies afresh, so a key published after the capture counts. The message is
+         *     not marked read. Search has no `has:dkim-pass`: a verdict needs DNS lookups, which a capture does not wait
+         *     for (250 means stored, at the speed of the disk, never of a sender's name servers), and it changes as keys
+         *     and records change, so a verdict stored at capture would go stale.
+         *
+         *     Strings the message or a DNS record holds (domains, header names, records, Authentication-Results) are as
+         *     written, cut at 1,000 characters; lists are cut at 100 entries (Authentication-Results fields at 20, their
+         *     results at 50, ARC sets at 50).
+         */
+        get: operations["getMessageAuthCheck"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2523,6 +2588,203 @@ export interface components {
                 /** @description The rule's description as spamd reports it, including its area (e.g. "BODY: ") */
                 Description: string;
             }[];
+        };
+        /** @description The authentication check's report (GET /v1/messages/{id}/auth-check) */
+        AuthCheck: {
+            Verdict: components["schemas"]["AuthCheckVerdict"];
+            Dkim: components["schemas"]["AuthCheckDkim"];
+            Dmarc: components["schemas"]["AuthCheckDmarc"];
+            Arc: components["schemas"]["AuthCheckArc"];
+            /** @description The Authentication-Results fields the message carries, top first (claims of whoever wrote them, not verified here) */
+            AuthenticationResults: {
+                /** @description Authentication-Results fields in the message */
+                Found: number;
+                /** @description The first 20, parsed */
+                Fields: components["schemas"]["AuthResultsField"][];
+            };
+            Spf: components["schemas"]["AuthCheckSpfHint"];
+            /** @description DNS names this check looked up (TXT), at most 24 */
+            Lookups: number;
+        };
+        /** @description One word for a badge, and why */
+        AuthCheckVerdict: {
+            /**
+             * @description `pass`: a signature passes and its `d=` aligns with the From domain (strictly when the DMARC record asks for
+             *     it), so DMARC passes on DKIM alone; `fail`: signed, but no signature does; `temperror`: none does yet, and a
+             *     key or record lookup failed for now (check again); `none`: the message carries no DKIM-Signature
+             * @enum {string}
+             */
+            Result: "pass" | "fail" | "temperror" | "none";
+            /** @description In plain words, naming the signature that decided it */
+            Reason: string;
+        };
+        AuthCheckDkim: {
+            /**
+             * @description `pass` when any signature passes; else the first signature's result; `none` without signatures
+             * @enum {string}
+             */
+            Result: "pass" | "fail" | "neutral" | "policy" | "temperror" | "permerror" | "none";
+            /** @description DKIM-Signature fields in the message */
+            Found: number;
+            /** @description More than 10 were found; `Signatures` holds the first 10, the others were not verified */
+            Capped: boolean;
+            Signatures: components["schemas"]["AuthCheckSignature"][];
+        };
+        AuthCheckSignature: {
+            /** @description Its place among the message's DKIM-Signature fields, 1 for the topmost */
+            Index: number;
+            /**
+             * @description RFC 8601's words; see the operation for what each one covers
+             * @enum {string}
+             */
+            Result: "pass" | "fail" | "neutral" | "policy" | "temperror" | "permerror";
+            /** @description Why it does not pass, in plain words; null when it passes */
+            Reason: string | null;
+            /** @description d=, the signing domain, as written; null when absent */
+            Domain: string | null;
+            /** @description s=; the key is the TXT record at `<s>._domainkey.<d>` */
+            Selector: string | null;
+            /** @description a=, e.g. `rsa-sha256`, `ed25519-sha256` */
+            Algorithm: string | null;
+            /** @description c= as written, e.g. `relaxed/relaxed`; null when absent (`simple/simple`) */
+            Canonicalization: string | null;
+            /** @description i=, the signing identity, when given */
+            Identity: string | null;
+            /** @description h=: the header fields the signature covers, lower case, in order */
+            SignedHeaders: string[];
+            /** @description Header fields present in the message that RFC 6376 §5.4.1 says to sign and h= leaves out, lower case; they may change without failing the signature */
+            UnsignedHeaders: string[];
+            /** @description Whether the body hashes to bh=; null when the signature could not be read */
+            BodyHashMatches: boolean | null;
+            /** @description l=: only this many bytes of the (canonicalized) body are signed, and anything may follow them; null: all of it */
+            BodyLength: number | null;
+            /**
+             * @description The published key's type; null when no usable key was found
+             * @enum {string|null}
+             */
+            KeyType: "rsa" | "ed25519" | null;
+            /** @description Its size: the RSA modulus's bits, 256 for Ed25519 */
+            KeyBits: number | null;
+            /**
+             * Format: date-time
+             * @description t=, when given
+             */
+            SignedAt: string | null;
+            /**
+             * Format: date-time
+             * @description x=, when given
+             */
+            ExpiresAt: string | null;
+            /** @description Whether d= aligns with the From domain (DMARC, RFC 7489 §3.1.1); null when the From field does not hold exactly one address */
+            Aligned: {
+                /** @description d= is the From domain's organizational domain or under it */
+                Relaxed: boolean;
+                /** @description d= is the From domain itself */
+                Strict: boolean;
+            } | null;
+        };
+        AuthCheckDmarc: {
+            /**
+             * @description On DKIM alone (SPF alignment is not evaluated: a test client sent the message): `pass`, a passing signature
+             *     aligns as the record asks; `fail`, none does; `none`, no record (at the From domain nor at its organizational
+             *     domain); `temperror`, the record could not be looked up now; `permerror`, the From field does not hold
+             *     exactly one address
+             * @enum {string}
+             */
+            Result: "pass" | "fail" | "none" | "temperror" | "permerror";
+            Reason: string;
+            /** @description The domain of the From address, lower case; null unless there is exactly one */
+            FromDomain: string | null;
+            /** @description Its registrable domain (per the Public Suffix List), which relaxed alignment compares */
+            OrganizationalDomain: string | null;
+            /** @description The domain whose `_dmarc` record applies: the From domain, or its organizational domain */
+            RecordDomain: string | null;
+            /** @description The DMARC record as published */
+            Record: string | null;
+            /**
+             * @description What the record asks receivers to do with mail that fails (sp= for a subdomain under its organizational domain's record)
+             * @enum {string|null}
+             */
+            Policy: "none" | "quarantine" | "reject" | null;
+            /** @description pct=, 100 when absent */
+            Percent: number | null;
+            /**
+             * @description adkim= (relaxed when absent)
+             * @enum {string|null}
+             */
+            DkimAlignment: "relaxed" | "strict" | null;
+            /** @description The Index of the passing signature that aligns; null when none does */
+            AlignedSignature: number | null;
+        };
+        AuthCheckArc: {
+            /**
+             * @description `pass`: the chain verifies; `fail`: it does not (or is malformed); `none`: no ARC set; `temperror`: a key could not be looked up now
+             * @enum {string}
+             */
+            Result: "pass" | "fail" | "none" | "temperror";
+            /** @description Why it does not pass; null when it passes or there is none */
+            Reason: string | null;
+            /** @description By instance, lowest first */
+            Sets: components["schemas"]["AuthCheckArcSet"][];
+        };
+        AuthCheckArcSet: {
+            /** @description i= */
+            Instance: number;
+            /** @description ARC-Seal d= */
+            SealDomain: string | null;
+            /** @description ARC-Seal s= */
+            SealSelector: string | null;
+            /** @description ARC-Seal cv= (`none`, `pass`, `fail`): what the sealer found of the chain before it */
+            ChainValidation: string | null;
+            /** @description ARC-Message-Signature d= */
+            SignatureDomain: string | null;
+            /** @description ARC-Message-Signature s= */
+            SignatureSelector: string | null;
+            /** @description The set's ARC-Authentication-Results, parsed; null when it has none */
+            AuthenticationResults: components["schemas"]["AuthResultsField"] | null;
+        };
+        AuthResultsField: {
+            /** @description Who claims to have checked; null when the field cannot be read */
+            AuthServId: string | null;
+            /** @description In order; empty for `none` or a field that cannot be read */
+            Results: components["schemas"]["AuthResult"][];
+            /** @description The field's value as written, unfolded */
+            Text: string;
+        };
+        AuthResult: {
+            /** @description e.g. `dkim`, `spf`, `dmarc`, `arc`, lower case */
+            Method: string;
+            /** @description e.g. `pass`, `fail`, `none`, lower case */
+            Result: string;
+            /** @description reason= */
+            Reason: string | null;
+            /** @description The comment after the result, e.g. `body hash did not verify` */
+            Comment: string | null;
+            /** @description e.g. `header.d=shop.example` as {Type: header, Name: d, Value: shop.example} */
+            Properties: {
+                /** @description e.g. `header`, `smtp`, `policy` */
+                Type: string;
+                /** @description e.g. `d`, `from`, `mailfrom` */
+                Name: string;
+                Value: string;
+            }[];
+        };
+        /** @description What the envelope sender's domain's SPF record allows; never a verdict on the test client that sent the message */
+        AuthCheckSpfHint: {
+            /** @description Why this is a hint and not a verdict */
+            Note: string;
+            /** @description The envelope sender's (MAIL FROM) domain, or the From domain for a null sender; null when neither is a domain name */
+            Domain: string | null;
+            /**
+             * @description `found`: one SPF record; `none`: no record, or no domain; `temperror`: the lookup failed for now; `permerror`: more than one record (RFC 7208 §4.5)
+             * @enum {string}
+             */
+            Status: "found" | "none" | "temperror" | "permerror";
+            /** @description The SPF record as published */
+            Record: string | null;
+            /** @description Its mechanisms and modifiers, e.g. `ip4:192.0.2.0/24`, `include:_spf.mailer.example`, `-all` */
+            Terms: string[];
+            Reason: string;
         };
         ReadState: {
             id: string;
@@ -4795,6 +5057,51 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
+    getMessageAuthCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict, each signature, DMARC, ARC, the Authentication-Results carried and the SPF hint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AuthCheck"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            421: components["responses"]["MisdirectedRequest"];
+            /**
+             * @description The message's header section does not end within its first 1 MiB, or reading it overran the limits per task
+             *     (`analysis_limit`)
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     markRead: {
         parameters: {
             query?: never;
@@ -6674,6 +6981,12 @@ export const streamResetReasonValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const linkDetailSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LinkDetail"]["source"]> = ["html", "text"];
 export const oneTimeCodeSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OneTimeCode"]["source"]> = ["subject", "text", "html"];
 export const messageDetailTruncatedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageDetail"]["truncated"]> = ["text", "html", "headers", "links"];
+export const authCheckVerdictResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthCheckVerdict"]["Result"]> = ["pass", "fail", "temperror", "none"];
+export const authCheckDkimResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthCheckDkim"]["Result"]> = ["pass", "fail", "neutral", "policy", "temperror", "permerror", "none"];
+export const authCheckSignatureResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthCheckSignature"]["Result"]> = ["pass", "fail", "neutral", "policy", "temperror", "permerror"];
+export const authCheckDmarcResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthCheckDmarc"]["Result"]> = ["pass", "fail", "none", "temperror", "permerror"];
+export const authCheckArcResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthCheckArc"]["Result"]> = ["pass", "fail", "none", "temperror"];
+export const authCheckSpfHintStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthCheckSpfHint"]["Status"]> = ["found", "none", "temperror", "permerror"];
 export const batchRequestActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BatchRequest"]["action"]> = ["read", "unread", "delete", "tag", "untag"];
 export const htmlCheckWarningCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Category"]> = ["html", "css", "image", "others"];
 export const htmlCheckWarningSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HtmlCheckWarning"]["Source"]> = ["caniemail", "mail-sandbox"];

@@ -1,7 +1,8 @@
-// The MCP server's tools, over the typed client: an agent lists inboxes, searches and reads mail, waits for a message
-// or its one-time code, and, with a read_write key only, creates inboxes and deletes messages it names. The same
-// server is served over stdio (stdio.ts), where the client calls a service over the network, and over streamable
-// HTTP at /mcp (src/http/routes/mcp.ts), where its fetch hands each request to the server's own app in-process.
+// The MCP server's tools, over the typed client: an agent lists inboxes, searches and reads mail, checks a message's
+// sender authentication, waits for a message or its one-time code, and, with a read_write key only, creates inboxes and
+// deletes messages it names. The same server is served over stdio (stdio.ts), where the client calls a service over
+// the network, and over streamable HTTP at /mcp (src/http/routes/mcp.ts), where its fetch hands each request to the
+// server's own app in-process.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -114,6 +115,27 @@ export function createMailSandboxMcpServer(options: MailSandboxMcpOptions): McpS
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, ({ message, include_html }) => answer(async () => withUntrustedNote(detailOf(await sandbox.messages.get(message), { html: include_html }))));
+
+  server.registerTool('check_authentication', {
+    title: 'Check a message\'s sender authentication',
+    description: 'Whether a message would authenticate at a receiving server: each DKIM signature verified (its result, d=, s=, key, '
+      + 'and why it fails), DMARC alignment of the From domain with its policy, the ARC chain and Authentication-Results it carries, '
+      + 'and a hint of what the envelope sender\'s SPF record allows (the message came from a test client, so SPF is no verdict here). '
+      + 'The results (pass, fail, temperror, none ...) come first; the report, whose domains, header names and records a sender or a '
+      + 'domain\'s owner wrote, comes under "untrusted".',
+    inputSchema: { message: messageId.describe('The message id (msg_…), from search_messages or a wait') },
+    annotations: { readOnlyHint: true, openWorldHint: true },
+  }, ({ message }) => answer(async () => {
+    const report = await sandbox.messages.authCheck(message);
+    return withUntrustedNote({
+      message,
+      verdict: report.Verdict.Result,
+      dkim: report.Dkim.Result,
+      dmarc: report.Dmarc.Result,
+      arc: report.Arc.Result,
+      untrusted: report,
+    });
+  }));
 
   server.registerTool('wait_for_message', {
     title: 'Wait for a message',

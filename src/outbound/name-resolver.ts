@@ -1,4 +1,5 @@
-// The name lookups of outbound requests (checked links, linked stylesheets, webhooks): asked of DNS by c-ares, which
+// The name lookups of outbound requests (checked links, linked stylesheets, webhooks) and the TXT records the
+// authentication check reads (DKIM keys, DMARC policies, SPF records): asked of DNS by c-ares, which
 // waits on sockets rather than on one of libuv's four threads as getaddrinfo does (those threads also run file system
 // calls and scrypt, and getaddrinfo cannot be cancelled), each bounded by a timeout and a number of tries, and let in
 // through one fair gate keyed by workspace, so a tenant whose links name black-hole name servers waits on its own
@@ -51,7 +52,6 @@ const isLocalhost = (hostname: string): boolean => /^(.+\.)?localhost\.?$/i.test
 /** What a failed query's code says about the name, for a reader of a link check or a delivery record. */
 const QUERY_FAILURES: Record<string, string> = {
   ENOTFOUND: 'does not exist',
-  ENODATA: 'has no address',
   ETIMEOUT: 'got no answer from the name server in time',
   ESERVFAIL: 'could not be resolved (the name server failed)',
   EREFUSED: 'could not be resolved (the name server refused the query)',
@@ -72,15 +72,23 @@ export class NameResolver {
    */
   async resolve(hostname: string, workspaceId: string, signal?: AbortSignal): Promise<ResolvedAddress[]> {
     if (isLocalhost(hostname)) return [...LOOPBACK];
-    try {
-      return await this.gate.run(workspaceId, () => this.query(hostname, signal));
-    } catch (error) {
-      if (!(error instanceof GateRefusal)) throw error;
-      const why = error.reason === 'key_full'
-        ? `this workspace has as many name lookups in flight or waiting as it may (${this.settings.gate.perKeyLimit})`
-        : `the queue of name lookups is full (${this.settings.gate.queueLimit} waiting)`;
-      throw new NameLookupError(LOOKUP_REFUSED, `the lookup of ${hostname} was refused: ${why}; try again shortly`);
-    }
+    return this.inTurn(hostname, workspaceId, () => this.queryAddresses(hostname, signal));
+  }
+
+  /**
+   * The TXT records of `name`, each as the character strings it is made of, looked up in `workspaceId`'s turn with
+   * the same limits as addresses. `localhost` and the names under it have none, without a query. Rejects with
+   * NameLookupError (ENOTFOUND, ENODATA: the name has no TXT record).
+   */
+  async texts(name: string, workspaceId: string, signal?: AbortSignal): Promise<string[][]> {
+    if (isLocalhost(name)) throw failure(name, 'ENOTFOUND');
+    return this.inTurn(name, workspaceId, () => this.bounded(name, signal, async (resolver, overran) => {
+      try {
+        return await resolver.resolveTxt(name);
+      } catch (error) {
+        throw failure(name, overran() ? 'ETIMEOUT' : (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', 'TXT record');
+      }
+    }));
   }
 
   /** Gate and queues now, for operators' metrics and tests. */
@@ -88,12 +96,25 @@ export class NameResolver {
     return this.gate.stats();
   }
 
+  /** Runs a lookup of `name` once the gate lets it in for `workspaceId`; a refusal is a NameLookupError saying why. */
+  private async inTurn<T>(name: string, workspaceId: string, lookup: () => Promise<T>): Promise<T> {
+    try {
+      return await this.gate.run(workspaceId, lookup);
+    } catch (error) {
+      if (!(error instanceof GateRefusal)) throw error;
+      const why = error.reason === 'key_full'
+        ? `this workspace has as many name lookups in flight or waiting as it may (${this.settings.gate.perKeyLimit})`
+        : `the queue of name lookups is full (${this.settings.gate.queueLimit} waiting)`;
+      throw new NameLookupError(LOOKUP_REFUSED, `the lookup of ${name} was refused: ${why}; try again shortly`);
+    }
+  }
+
   /**
-   * A and AAAA together on a resolver of its own, so that abandoning this lookup cancels its queries and no other's.
-   * Either family's addresses are enough; the name fails only when neither has one.
+   * Queries on a resolver of their own, so that abandoning this lookup cancels its queries and no other's, all ended
+   * within timeout × tries; `overran` tells the queries' failures apart from the time limit's.
    */
-  private async query(hostname: string, signal?: AbortSignal): Promise<ResolvedAddress[]> {
-    if (signal?.aborted) throw failure(hostname, 'ECANCELLED');
+  private async bounded<T>(name: string, signal: AbortSignal | undefined, queries: (resolver: Resolver, overran: () => boolean) => Promise<T>): Promise<T> {
+    if (signal?.aborted) throw failure(name, 'ECANCELLED');
     const resolver = new Resolver({ timeout: this.settings.timeoutMs, tries: this.settings.tries });
     if (this.settings.servers.length > 0) resolver.setServers(this.settings.servers);
     const cancel = () => resolver.cancel();
@@ -106,22 +127,30 @@ export class NameResolver {
       resolver.cancel();
     }, this.settings.timeoutMs * this.settings.tries);
     try {
+      return await queries(resolver, () => overran);
+    } finally {
+      clearTimeout(limit);
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  /** A and AAAA together: either family's addresses are enough; the name fails only when neither has one. */
+  private queryAddresses(hostname: string, signal?: AbortSignal): Promise<ResolvedAddress[]> {
+    return this.bounded(hostname, signal, async (resolver, overran) => {
       const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
       const addresses: ResolvedAddress[] = [
         ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
         ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
       ];
       if (addresses.length > 0) return addresses;
-      if (overran) throw failure(hostname, 'ETIMEOUT');
+      if (overran()) throw failure(hostname, 'ETIMEOUT');
       const codes = [v4, v6].map((settled) => (settled.status === 'rejected' ? (settled.reason as NodeJS.ErrnoException).code ?? 'EUNKNOWN' : 'ENODATA'));
       // The more telling of the two: a name server that never answered or failed says more than "no AAAA record".
       throw failure(hostname, codes.find((code) => code !== 'ENODATA' && code !== 'ENOTFOUND') ?? codes.find((code) => code === 'ENOTFOUND') ?? 'ENODATA');
-    } finally {
-      clearTimeout(limit);
-      signal?.removeEventListener('abort', cancel);
-    }
+    });
   }
 }
 
-const failure = (hostname: string, code: string): NameLookupError =>
-  new NameLookupError(code, `the name ${hostname} ${QUERY_FAILURES[code] ?? `could not be resolved (${code})`}`);
+/** `sought`: what a name that exists but has no records of the type asked for lacks. */
+const failure = (hostname: string, code: string, sought = 'address'): NameLookupError =>
+  new NameLookupError(code, `the name ${hostname} ${code === 'ENODATA' ? `has no ${sought}` : QUERY_FAILURES[code] ?? `could not be resolved (${code})`}`);

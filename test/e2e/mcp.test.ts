@@ -22,7 +22,7 @@ import { startServer, type StartedServer } from '../support/server.js';
 import { credentialsOf, sendMails } from '../support/smtp.js';
 
 const STDIO_ENTRY = path.join(PROJECT_ROOT, 'dist', 'src', 'mcp', 'stdio.js');
-const READ_TOOLS = ['get_message', 'list_inboxes', 'search_messages', 'wait_for_code', 'wait_for_message'];
+const READ_TOOLS = ['check_authentication', 'get_message', 'list_inboxes', 'search_messages', 'wait_for_code', 'wait_for_message'];
 const ALL_TOOLS = [...READ_TOOLS, 'create_inbox', 'delete_messages'].sort();
 
 /** Checks each answer of /mcp against the contract, then hands it on unchanged. */

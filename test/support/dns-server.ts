@@ -1,10 +1,13 @@
-// A name server on loopback for tests of outbound lookups: it answers A queries for the names it is given, says a
-// name does not exist otherwise (NXDOMAIN), and never answers anything under a black-hole suffix, as a tenant's
+// A name server on loopback for tests of outbound lookups: it answers A and TXT queries for the names it is given, says
+// a name does not exist otherwise (NXDOMAIN), and never answers anything under a black-hole suffix, as a tenant's
 // name server that drops queries would. It records every question, so a test can tell which lookups were made.
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 
 const TYPE_A = 1;
+const TYPE_TXT = 16;
+/** A TXT record's text goes in character strings of at most this many bytes each (RFC 1035 §3.3.14). */
+const CHARACTER_STRING_BYTES = 255;
 const CLASS_IN = 1;
 const NXDOMAIN = 3;
 
@@ -36,36 +39,61 @@ function readQuestion(query: Buffer): { name: string; end: number } | null {
   return null;
 }
 
-/** The answer to one query: the question echoed, and an A record per address for an A question about a known name. */
-function answer(query: Buffer, questionEnd: number, type: number, addresses: string[] | undefined): Buffer {
+/** One resource record about the question's name (a pointer to it at offset 12). */
+function resourceRecord(type: number, data: Buffer): Buffer {
+  const record = Buffer.alloc(12);
+  record.writeUInt16BE(0xc00c, 0);
+  record.writeUInt16BE(type, 2);
+  record.writeUInt16BE(CLASS_IN, 4);
+  record.writeUInt32BE(60, 6);
+  record.writeUInt16BE(data.length, 10);
+  return Buffer.concat([record, data]);
+}
+
+const addressData = (address: string): Buffer => Buffer.from(address.split('.').map(Number));
+
+/** A TXT record's data: its text cut into character strings, each after its length. */
+function textData(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  const strings: Buffer[] = [];
+  for (let at = 0; at < bytes.length || strings.length === 0; at += CHARACTER_STRING_BYTES) {
+    const part = bytes.subarray(at, at + CHARACTER_STRING_BYTES);
+    strings.push(Buffer.from([part.length]), part);
+  }
+  return Buffer.concat(strings);
+}
+
+/** What the server knows of one name; undefined for a name it does not know. */
+interface KnownName {
+  addresses: string[];
+  texts: string[];
+}
+
+/** The answer to one query: the question echoed, and the A or TXT records of a known name. */
+function answer(query: Buffer, questionEnd: number, type: number, known: KnownName | undefined): Buffer {
   const header = Buffer.alloc(12);
   query.copy(header, 0, 0, 2);
   const recursionDesired = query[2]! & 0x01;
   // QR (a response), the query's RD, RA; NXDOMAIN for a name this server does not know.
-  header.writeUInt16BE(0x8000 | (recursionDesired << 8) | 0x0080 | (addresses === undefined ? NXDOMAIN : 0), 2);
+  header.writeUInt16BE(0x8000 | (recursionDesired << 8) | 0x0080 | (known === undefined ? NXDOMAIN : 0), 2);
   header.writeUInt16BE(1, 4);
-  const records = type === TYPE_A && addresses ? addresses : [];
+  const records = known === undefined ? []
+    : type === TYPE_A ? known.addresses.map((address) => resourceRecord(TYPE_A, addressData(address)))
+      : type === TYPE_TXT ? known.texts.map((text) => resourceRecord(TYPE_TXT, textData(text)))
+        : [];
   header.writeUInt16BE(records.length, 6);
   const question = query.subarray(12, questionEnd + 4);
-  const answers = records.map((address) => {
-    const record = Buffer.alloc(16);
-    // A pointer to the question's name at offset 12.
-    record.writeUInt16BE(0xc00c, 0);
-    record.writeUInt16BE(TYPE_A, 2);
-    record.writeUInt16BE(CLASS_IN, 4);
-    record.writeUInt32BE(60, 6);
-    record.writeUInt16BE(4, 10);
-    address.split('.').forEach((octet, index) => record.writeUInt8(Number(octet), 12 + index));
-    return record;
-  });
-  return Buffer.concat([header, question, ...answers]);
+  return Buffer.concat([header, question, ...records]);
 }
 
 /**
  * Starts the server on 127.0.0.1. `names` maps a name to its IPv4 addresses (AAAA questions about it get an empty
- * answer); names ending in `blackholeSuffix` get no answer at all.
+ * answer), `texts` a name to its TXT records (DKIM keys, DMARC and SPF records); a name in either exists, and has no
+ * records of the types the other one gives it. Names ending in `blackholeSuffix` get no answer at all.
  */
-export async function startDnsServer(names: Record<string, string[]>, blackholeSuffix = '.blackhole.test'): Promise<TestDnsServer> {
+export async function startDnsServer(names: Record<string, string[]>, blackholeSuffix = '.blackhole.test', texts: Record<string, string[]> = {}): Promise<TestDnsServer> {
+  const known = (name: string): KnownName | undefined =>
+    (Object.hasOwn(names, name) || Object.hasOwn(texts, name) ? { addresses: names[name] ?? [], texts: texts[name] ?? [] } : undefined);
   const socket = dgram.createSocket('udp4');
   const questions: DnsQuestion[] = [];
   socket.on('message', (query, peer) => {
@@ -74,7 +102,7 @@ export async function startDnsServer(names: Record<string, string[]>, blackholeS
     const type = query.readUInt16BE(question.end);
     questions.push({ name: question.name, type });
     if (question.name.endsWith(blackholeSuffix)) return;
-    socket.send(answer(query, question.end, type, names[question.name]), peer.port, peer.address);
+    socket.send(answer(query, question.end, type, known(question.name)), peer.port, peer.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return {

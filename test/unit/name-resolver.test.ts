@@ -1,5 +1,5 @@
 // Outbound name lookups against a name server of the test's own: A and AAAA through c-ares with a timeout and tries,
-// localhost without a query, the gate's share per workspace and its refusals, abandoned lookups freeing their slots,
+// TXT records (a key longer than one character string joined back whole), localhost without a query, the gate's share per workspace and its refusals, abandoned lookups freeing their slots,
 // and the target policy built on them: the port rule, refusals that never name a resolved address, one lookup per
 // request and a connection only to the address checked.
 import { strict as assert } from 'node:assert';
@@ -27,11 +27,18 @@ function watch<T>(promise: Promise<T>): { settled: boolean; promise: Promise<T> 
   return state;
 }
 
+/** A DKIM key's length: more than one 255-byte character string. */
+const LONG_TEXT = `v=DKIM1; k=rsa; p=${'A'.repeat(400)}`;
+const TEXTS = {
+  'sel._domainkey.site.test': [LONG_TEXT],
+  'site.test': ['v=spf1 -all', 'another record'],
+};
+
 describe('NameResolver', function () {
   this.timeout(20_000);
   let dns: TestDnsServer;
   before(async () => {
-    dns = await startDnsServer(NAMES);
+    dns = await startDnsServer(NAMES, '.blackhole.test', TEXTS);
   });
   after(() => dns.close());
 
@@ -50,6 +57,21 @@ describe('NameResolver', function () {
     await assert.rejects(tried.resolve('silent.blackhole.test', 'ws_a'), (error: unknown) =>
       isLookupError('ETIMEOUT')(error) && (error as Error).message === 'the name silent.blackhole.test got no answer from the name server in time');
     assert.ok(questionsAbout('silent.blackhole.test').some((question) => question.type === 1), 'the A question was asked');
+  });
+
+  it('reads TXT records in the workspace\'s turn, and says which names have none or do not exist', async () => {
+    const names = testNames([dns.address]);
+    const [key] = await names.texts('sel._domainkey.site.test', 'ws_a');
+    assert.equal(key!.join(''), LONG_TEXT, 'the character strings of one record join back into the text');
+    assert.ok(key!.length > 1, 'a text over 255 bytes comes in more than one character string');
+    assert.deepEqual((await names.texts('site.test', 'ws_a')).map((strings) => strings.join('')).sort(), ['another record', 'v=spf1 -all']);
+    await assert.rejects(names.texts('two.test', 'ws_a'), (error: unknown) => isLookupError('ENODATA')(error) && (error as Error).message === 'the name two.test has no TXT record');
+    await assert.rejects(names.texts('_dmarc.nowhere.test', 'ws_a'), (error: unknown) => isLookupError('ENOTFOUND')(error) && (error as Error).message === 'the name _dmarc.nowhere.test does not exist');
+    await assert.rejects(names.texts('key.blackhole.test', 'ws_a'), (error: unknown) => isLookupError('ETIMEOUT')(error)
+      && (error as Error).message === 'the name key.blackhole.test got no answer from the name server in time');
+    const before = dns.questions.length;
+    await assert.rejects(names.texts('sel._domainkey.app.localhost', 'ws_a'), isLookupError('ENOTFOUND'));
+    assert.equal(dns.questions.length, before, 'a name under localhost is not asked about');
   });
 
   it('answers localhost and names under it with loopback, without asking the name server', async () => {

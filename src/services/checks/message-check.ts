@@ -13,8 +13,11 @@ export interface CheckNeeds {
    * short is refused (422 analysis_limit) before the check starts; `raw`: the bytes exactly as stored, nothing parsed.
    */
   message: 'parsed' | 'raw';
-  /** Nobody; public addresses under the target policy (links, stylesheets); or SpamAssassin's spamd. */
-  outside: 'nobody' | 'network' | 'spamd';
+  /**
+   * Nobody; public addresses under the target policy (links, stylesheets); SpamAssassin's spamd; or name servers alone
+   * (TXT records, through the name lookups' gate).
+   */
+  outside: 'nobody' | 'network' | 'spamd' | 'dns';
 }
 
 /** What one run of a check may spend; its content steps have the pool's limits per task besides. */

@@ -1,5 +1,5 @@
 // The message-check seam: every check in the product's list is served by the route template at its path in
-// openapi.yaml, and a fourth check, defined here and added to the list without touching a file of src/, is served,
+// openapi.yaml, and a check more, defined here and added to the list without touching a file of src/, is served,
 // runs its step on a content worker and is refused by the same rules as the others.
 import { strict as assert } from 'node:assert';
 import { contentStep, ContentPool } from '../../../src/content/content-pool.js';
@@ -37,7 +37,7 @@ const record = (overrides: Partial<MessageRecord> = {}): MessageRecord => ({
   ...overrides,
 });
 
-/** The fourth check: words longer than `longer` letters (a query parameter it would declare in openapi.yaml). */
+/** A check more: words longer than `longer` letters (a query parameter it would declare in openapi.yaml). */
 const COUNT_WORDS = contentStep<typeof countWords>(import.meta.url, '../../support/word-count-step', 'countWords');
 const wordCount: MessageCheck<{ longer: number }, number, { Words: number }, 'countWords'> = {
   name: 'word-count',
@@ -73,15 +73,15 @@ describe('message checks', function () {
     }
   });
 
-  it('serves a fourth check added to the list: its step runs on a content worker, its presenter makes the answer', async () => {
+  it('serves a check added to the list: its step runs on a content worker, its presenter makes the answer', async () => {
     const runner = new MessageCheckRunner({ require: async () => record(), rawOf: async () => RAW }, pool);
     const handlers = messageCheckHandlers([...messageChecks(config, names), wordCount], runner);
-    assert.deepEqual(Object.keys(handlers).sort(), ['checkMessageLinks', 'countWords', 'getMessageHtmlCheck', 'spamCheck']);
+    assert.deepEqual(Object.keys(handlers).sort(), ['checkMessageLinks', 'countWords', 'getMessageAuthCheck', 'getMessageHtmlCheck', 'spamCheck']);
     const answer = await handlers.countWords({ principal, params: { id: 'msg_words' }, query: { longer: 3 }, signal: new AbortController().signal });
     assert.deepEqual(answer, { data: { Words: 2 } });
   });
 
-  it('holds the fourth check to the rules every check has: a cut-short analysis and a message over its budget are refused', async () => {
+  it('holds the added check to the rules every check has: a cut-short analysis and a message over its budget are refused', async () => {
     const refusal = async (found: MessageRecord) => {
       const runner = new MessageCheckRunner({ require: async () => found, rawOf: async () => RAW }, pool);
       const handlers = messageCheckHandlers([wordCount], runner);
