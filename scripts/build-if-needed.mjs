@@ -65,3 +65,9 @@ buildWhenStale(
   path.join(root, 'dist', '.dashboard-build-stamp'),
   [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', path.join(root, 'vite.config.ts')],
 );
+buildWhenStale(
+  'contracts as JSON',
+  Math.max(mtimeOf('openapi.yaml', 'mailpit-api.yaml', 'package.json'), fs.statSync(path.join(root, 'scripts', 'contracts-json.mjs')).mtimeMs),
+  path.join(root, 'dist', '.contracts-json-stamp'),
+  [path.join(root, 'scripts', 'contracts-json.mjs')],
+);

@@ -119,7 +119,8 @@ function pageHtml(contract: Contract, contracts: Contract[], assets: { bundle: A
 `;
 }
 
-export function apiReferenceSite(options: ApiReferenceOptions): Middleware {
+/** The pages, their assets and the contracts as served; made on the first request for any of them (a YAML parse of each contract). */
+function referenceSite(options: ApiReferenceOptions) {
   const contracts = [
     loadContract(path.join(PROJECT_ROOT, 'openapi.yaml'), '/docs/api', 'mail-sandbox API'),
     loadContract(MAILPIT_API_FILE, '/docs/api/mailpit', 'Mailpit-compatible API'),
@@ -130,13 +131,24 @@ export function apiReferenceSite(options: ApiReferenceOptions): Middleware {
     pageStyles: asset('api-reference.css', 'text/css; charset=utf-8', Buffer.from(PAGE_STYLES)),
     init: asset('api-reference.js', 'text/javascript; charset=utf-8', Buffer.from(INIT_SCRIPT)),
   };
-  // Served by exact path only: no name from the request reaches the file system.
-  const assets = new Map(Object.values(pageAssets).map((entry) => [entry.path, entry]));
-  const pages = new Map(contracts.map((contract) => [contract.page, withBaseHref(pageHtml(contract, contracts, pageAssets), options.basePath)]));
-  const documents = new Map(contracts.map((contract) => [contract.path, contract]));
+  return {
+    // Served by exact path only: no name from the request reaches the file system.
+    assets: new Map(Object.values(pageAssets).map((entry) => [entry.path, entry])),
+    pages: new Map(contracts.map((contract) => [contract.page, withBaseHref(pageHtml(contract, contracts, pageAssets), options.basePath)])),
+    documents: new Map(contracts.map((contract) => [contract.path, contract])),
+  };
+}
+
+const PAGE_PATHS = new Set(['/docs/api', '/docs/api/mailpit', '/openapi.yaml', '/mailpit-api.yaml']);
+
+export function apiReferenceSite(options: ApiReferenceOptions): Middleware {
+  let site: ReturnType<typeof referenceSite> | undefined;
 
   return async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (!PAGE_PATHS.has(ctx.path) && !ctx.path.startsWith(ASSET_DIR)) return next();
+    site ??= referenceSite(options);
+    const { pages, documents, assets } = site;
     const page = pages.get(ctx.path);
     const contract = documents.get(ctx.path);
     const file = assets.get(ctx.path);

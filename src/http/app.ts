@@ -23,7 +23,7 @@ import { pauseBeforeRefusal } from './refusal-pause.js';
 import type { HostCheck } from './host-allow-list.js';
 import { requestOrigin, socketEncrypted } from './request-origin.js';
 import type { ServiceMetrics } from '../observability/metrics.js';
-import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
+import { compiledOnFirstUse, compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from './openapi.js';
 import { enforceRateLimit } from './rate-limit.js';
 
 export interface HttpAppDeps {
@@ -208,15 +208,16 @@ interface CompiledOperation {
   body: ValidateFunction | null;
 }
 
+/** Each operation's validators compiled on its first request (compiledOnFirstUse), not all of them at every start. */
 function compileOperations(openapi: OpenApiDocument): CompiledOperation[] {
   const coercing = createAjv(openapi, { coerceTypes: true, useDefaults: true });
   const strictJson = createAjv(openapi);
-  return openapi.operations.map((spec) => ({
-    spec,
-    path: compileSchema(coercing, parametersSchema(spec.parameters, 'path')),
-    query: compileSchema(coercing, parametersSchema(spec.parameters, 'query')),
-    header: compileSchema(coercing, parametersSchema(spec.parameters, 'header')),
-    body: spec.requestBodySchema ? compileSchema(strictJson, spec.requestBodySchema) : null,
+  return openapi.operations.map((spec) => compiledOnFirstUse<CompiledOperation>({
+    spec: () => spec,
+    path: () => compileSchema(coercing, parametersSchema(spec.parameters, 'path')),
+    query: () => compileSchema(coercing, parametersSchema(spec.parameters, 'query')),
+    header: () => compileSchema(coercing, parametersSchema(spec.parameters, 'header')),
+    body: () => (spec.requestBodySchema ? compileSchema(strictJson, spec.requestBodySchema) : null),
   }));
 }
 

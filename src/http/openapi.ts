@@ -1,4 +1,5 @@
 // Loads openapi.yaml and compiles its schemas with ajv: request validators for the app, response validators for tests.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -92,8 +93,22 @@ function readMinRole(operation: JsonObject): MemberRole {
 /** The Mailpit-compatible API's own contract (src/http/mailpit/). */
 export const MAILPIT_API_FILE = path.join(PROJECT_ROOT, 'mailpit-api.yaml');
 
+/**
+ * The contract's document: the build's JSON copy (scripts/contracts-json.mjs) when it was made from this very YAML,
+ * else the YAML parsed, which costs a start several times more CPU.
+ */
+function readContract(file: string): JsonObject {
+  const text = fs.readFileSync(file, 'utf8');
+  const copy = path.join(PROJECT_ROOT, 'dist', 'contracts', `${path.basename(file, '.yaml')}.json`);
+  if (fs.existsSync(copy)) {
+    const built = JSON.parse(fs.readFileSync(copy, 'utf8')) as { sha256?: string; document?: JsonObject };
+    if (built.sha256 === createHash('sha256').update(text).digest('hex') && built.document) return built.document;
+  }
+  return parseYaml(text) as JsonObject;
+}
+
 export function loadOpenApi(file: string = path.join(PROJECT_ROOT, 'openapi.yaml')): OpenApiDocument {
-  const raw = parseYaml(fs.readFileSync(file, 'utf8')) as JsonObject;
+  const raw = readContract(file);
   const operations: OperationSpec[] = [];
   for (const [pathTemplate, pathItemRaw] of Object.entries(raw.paths as JsonObject)) {
     const pathItem = pathItemRaw as JsonObject;
@@ -150,6 +165,26 @@ export function createAjv(doc: OpenApiDocument, options: { coerceTypes?: boolean
 
 export function compileSchema(ajv: Ajv2020, schema: JsonObject): ValidateFunction {
   return ajv.compile(rewriteRefs(schema) as JsonObject);
+}
+
+/**
+ * An object whose every field is made by its function when first read, then kept: compiling an operation's validators
+ * costs milliseconds each, and compiling every operation's at start was most of a server's start-up CPU, while a
+ * server may never be asked for most of them.
+ */
+export function compiledOnFirstUse<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
+  const made = new Map<keyof T, unknown>();
+  const object = {} as T;
+  for (const key of Object.keys(makers) as (keyof T)[]) {
+    Object.defineProperty(object, key, {
+      enumerable: true,
+      get: () => {
+        if (!made.has(key)) made.set(key, makers[key]());
+        return made.get(key);
+      },
+    });
+  }
+  return object;
 }
 
 /** One readable sentence naming the offending field, for 400 answers and test failures. */

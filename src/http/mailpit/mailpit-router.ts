@@ -12,7 +12,7 @@ import type { WorkspaceService } from '../../services/accounts/workspaces.js';
 import type { ContentPool } from '../../content/content-pool.js';
 import type { RateLimiter } from '../../storage/ports.js';
 import type { ServiceMetrics } from '../../observability/metrics.js';
-import { compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from '../openapi.js';
+import { compiledOnFirstUse, compileSchema, createAjv, describeAjvError, type OpenApiDocument, type OperationSpec, type ParameterSpec } from '../openapi.js';
 import { changesState, foreignOriginRefusal } from '../csrf.js';
 import { JSON_BODY_LIMIT, readBody, readJsonBody } from '../json-body.js';
 import { enforceRateLimit } from '../rate-limit.js';
@@ -86,12 +86,12 @@ function parametersSchema(parameters: ParameterSpec[], location: 'path' | 'query
 
 function compileOperations(contract: OpenApiDocument): CompiledOperation[] {
   const ajv = createAjv(contract);
-  return contract.operations.map((spec) => ({
-    spec,
-    path: compileSchema(ajv, parametersSchema(spec.parameters, 'path')),
-    query: compileSchema(ajv, parametersSchema(spec.parameters, 'query')),
-    body: spec.requestBodySchema ? compileSchema(ajv, spec.requestBodySchema) : null,
-    jsonErrors: spec.responses.default?.content?.['application/json'] !== undefined,
+  return contract.operations.map((spec) => compiledOnFirstUse<CompiledOperation>({
+    spec: () => spec,
+    path: () => compileSchema(ajv, parametersSchema(spec.parameters, 'path')),
+    query: () => compileSchema(ajv, parametersSchema(spec.parameters, 'query')),
+    body: () => (spec.requestBodySchema ? compileSchema(ajv, spec.requestBodySchema) : null),
+    jsonErrors: () => spec.responses.default?.content?.['application/json'] !== undefined,
   }));
 }
 
